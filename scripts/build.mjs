@@ -1,0 +1,64 @@
+// One self-contained ESM bundle per entry point: a marketplace install runs dist/ with plain node.
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node18',
+  minify: true,
+  legalComments: 'none',
+  charset: 'utf8',
+  logLevel: 'warning',
+};
+
+// proper-lockfile and graceful-fs are CommonJS and require() node builtins.
+const requireBanner = "import { createRequire as __tddCreateRequire } from 'node:module'; const require = __tddCreateRequire(import.meta.url);";
+
+/**
+ * The hook's full gate (schemas, matchers, decision core) is embedded as a string and compiled only
+ * when a TDD cycle is active: V8 scans a string literal far faster than it parses code, so the
+ * common "no cycle here" call costs little more than starting node.
+ */
+async function hookCoreText() {
+  const out = await build({ ...common, entryPoints: ['src/hooks/dispatch.ts'], format: 'cjs', write: false });
+  return out.outputFiles[0].text;
+}
+
+function embedHookCore(coreText) {
+  return {
+    name: 'embed-hook-core',
+    setup(b) {
+      b.onResolve({ filter: /\/loadDispatch\.js$/ }, (args) => ({ path: args.path, namespace: 'hook-core' }));
+      b.onLoad({ filter: /.*/, namespace: 'hook-core' }, () => ({
+        loader: 'js',
+        contents: `const CORE = ${JSON.stringify(coreText + '\n//# sourceURL=tdd-gate-hook-core.js')};
+export async function loadDispatch() {
+  const module = { exports: {} };
+  new Function('module', 'exports', 'require', CORE)(module, module.exports, require);
+  return module.exports;
+}`,
+      }));
+    },
+  };
+}
+
+rmSync('dist', { recursive: true, force: true });
+const coreText = await hookCoreText();
+await build({
+  ...common,
+  entryPoints: { hook: 'src/bin/hook.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  format: 'esm',
+  banner: { js: requireBanner },
+  plugins: [embedHookCore(coreText)],
+});
+await build({
+  ...common,
+  entryPoints: { cli: 'src/bin/cli.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  format: 'esm',
+  banner: { js: requireBanner },
+});

@@ -1,0 +1,43 @@
+import type { PathMatcher } from './globs.js';
+
+/** What a write target is, for the phase table (DESIGN §3). */
+export type PathClass = 'control' | 'plan' | 'spec' | 'test' | 'source' | 'other';
+
+export interface ClassifyContext {
+  /** Root-relative path of the SPEC (posix separators). */
+  specRel: string;
+  isTest: PathMatcher;
+  isTestConfig: PathMatcher;
+  isSource: PathMatcher;
+  nocase: boolean;
+  /** Absolute paths that switch the gate off when written (home settings, the plugin itself). */
+  controlAbs: readonly string[];
+  /** Absolute directories whose whole content is control. */
+  controlDirs: readonly string[];
+}
+
+/** A canonical write target: absolute path, and the root-relative path when inside the project. */
+export interface TargetLocation {
+  abs: string;
+  rel: string | null;
+}
+
+const CLAUDE_SETTINGS = /(^|\/)\.claude\/settings(\.local)?\.json$/;
+
+export function classify(target: TargetLocation, ctx: ClassifyContext): PathClass {
+  const fold = (s: string) => (ctx.nocase ? s.toLowerCase() : s);
+  const abs = fold(target.abs);
+  if (CLAUDE_SETTINGS.test(abs)) return 'control';
+  if (ctx.controlAbs.some((p) => fold(p) === abs)) return 'control';
+  if (ctx.controlDirs.some((d) => abs === fold(d) || abs.startsWith(fold(d) + '/'))) return 'control';
+  const rel = target.rel;
+  if (rel === null) return 'other';
+  const frel = fold(rel);
+  if (frel === '.tdd' || frel.startsWith('.tdd/')) {
+    return frel.startsWith('.tdd/plans/') ? 'plan' : 'control';
+  }
+  if (frel === fold(ctx.specRel)) return 'spec';
+  if (ctx.isTest(rel) || ctx.isTestConfig(rel)) return 'test';
+  if (ctx.isSource(rel)) return 'source';
+  return 'other';
+}

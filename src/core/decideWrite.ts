@@ -1,0 +1,141 @@
+import type { ActivePhase, Mode } from '../schema/state.js';
+import type { PathClass } from './classify.js';
+import { STUB_MARKER } from './contentAfter.js';
+import { type Decision, PASS, deny } from './decision.js';
+import { ROLE, type Role, describeRole, phaseWriter, rolesEnforced } from './roles.js';
+
+/** The active cycle as the gate sees it. */
+export interface CycleFacts {
+  phase: ActivePhase;
+  mode: Mode;
+  role: Role;
+  specRel: string;
+  /** Set in GREEN/REFACTOR when the live SPEC hash differs from the frozen one. */
+  specDrift: { frozen: string; live: string | null } | null;
+}
+
+/** One path a tool call writes, with every class it falls in (a symlink can have two). */
+export interface WriteTarget {
+  display: string;
+  classes: readonly PathClass[];
+  /** The file as it will be after the write, when known (RED stub check). */
+  contentAfter?: string | null;
+}
+
+const TEST_BUG =
+  'If a frozen test is wrong, stop and report `TEST_BUG: <file>:<line> — <why>` to the orchestrator instead of changing it.';
+
+function where(c: CycleFacts): string {
+  return `(phase ${c.phase}, mode ${c.mode}, ${describeRole(c.role)})`;
+}
+
+/** Decide one write target; the first deny wins for a call with several targets. */
+export function decideWriteTarget(c: CycleFacts, t: WriteTarget): Decision {
+  for (const cls of t.classes) {
+    const d = decideClass(c, t, cls);
+    if (d.kind !== 'pass') return d;
+  }
+  return PASS;
+}
+
+export function decideWrites(c: CycleFacts, targets: readonly WriteTarget[]): Decision {
+  for (const t of targets) {
+    const d = decideWriteTarget(c, t);
+    if (d.kind !== 'pass') return d;
+  }
+  return PASS;
+}
+
+function decideClass(c: CycleFacts, t: WriteTarget, cls: PathClass): Decision {
+  const p = t.display;
+  if (rolesEnforced(c.mode) && c.role === ROLE.testValidator) {
+    return deny(
+      'validator-read-only',
+      `Blocked write to ${p} ${where(c)}: the test-validator only reads and reports. End your turn with the tdd-result block holding your verdict (PASS, CONCERNS or BLOCKER) and findings.`,
+    );
+  }
+  switch (cls) {
+    case 'other':
+      return PASS;
+    case 'control':
+      return deny(
+        'control-file',
+        `Blocked write to ${p} ${where(c)}: it is a control file (tdd-gate state under .tdd/, or a Claude Code settings/plugin file that can switch hooks off) and is read-only while a TDD cycle is active. Phase changes go through the tdd-gate CLI (run \`tdd-gate status\` for the next step); settings changes are for the user, after the cycle ends.`,
+      );
+    case 'plan':
+      return decidePlan(c, p);
+    case 'spec':
+      return deny(
+        'spec-frozen',
+        `Blocked write to the SPEC ${p} ${where(c)}: the SPEC is the oracle of this cycle and stays unchanged while it is active. To change requirements, finish or abort the cycle and write a delta SPEC (ADDED / MODIFIED / REMOVED) for a new cycle.`,
+      );
+    case 'test':
+    case 'source':
+      return decideWork(c, t, cls);
+  }
+}
+
+function decidePlan(c: CycleFacts, p: string): Decision {
+  if (c.phase !== 'tdd-plan') {
+    return deny(
+      'control-file',
+      `Blocked write to ${p} ${where(c)}: the plan is fixed once the cycle leaves tdd-plan; .tdd/ is changed only by the tdd-gate CLI.`,
+    );
+  }
+  if (rolesEnforced(c.mode) && c.role !== null && c.role !== ROLE.planner) {
+    return deny(
+      'role',
+      `Blocked write to ${p} ${where(c)}: in standard mode the plan is written by ${ROLE.planner} or the orchestrator. Report back instead.`,
+    );
+  }
+  return PASS;
+}
+
+function decideWork(c: CycleFacts, t: WriteTarget, cls: 'test' | 'source'): Decision {
+  const p = t.display;
+  const kind = cls === 'test' ? 'test file' : 'source file';
+  if (c.specDrift && (c.phase === 'tdd-green' || c.phase === 'tdd-refactor')) {
+    const live = c.specDrift.live === null ? 'missing' : c.specDrift.live.slice(0, 12);
+    return deny(
+      'spec-drift',
+      `Blocked write to ${kind} ${p} ${where(c)}: the SPEC ${c.specRel} changed after the freeze (frozen ${c.specDrift.frozen.slice(0, 12)}, live ${live}), so the certified oracle no longer holds and every test and source write is blocked. Stop and tell the user; the SPEC must be restored or the cycle aborted and re-certified with a delta SPEC.`,
+    );
+  }
+  const phaseDecision = decidePhaseTable(c, t, cls);
+  if (phaseDecision.kind !== 'pass') return phaseDecision;
+  if (rolesEnforced(c.mode)) {
+    const writer = phaseWriter(c.phase);
+    if (c.role !== writer) {
+      return deny(
+        'role',
+        `Blocked write to ${kind} ${p} ${where(c)}: in standard mode only ${writer ?? 'no agent'} writes tests and sources in ${c.phase}. ${c.role === null ? `As the orchestrator, dispatch the ${writer ?? 'right'} subagent instead of editing yourself.` : 'Do not edit; finish your task and report back in your tdd-result block.'}`,
+      );
+    }
+  }
+  return PASS;
+}
+
+function decidePhaseTable(c: CycleFacts, t: WriteTarget, cls: 'test' | 'source'): Decision {
+  const p = t.display;
+  switch (c.phase) {
+    case 'tdd-plan':
+      return deny(
+        'plan-phase',
+        `Blocked write to ${cls} file ${p} ${where(c)}: in tdd-plan only the test plan under .tdd/plans/ is written. Finish the plan; then the orchestrator runs \`tdd-gate advance red --plan <file>\`.`,
+      );
+    case 'tdd-red':
+      if (cls === 'test') return PASS;
+      if (t.contentAfter != null && t.contentAfter.includes(STUB_MARKER)) return PASS;
+      return deny(
+        'red-source',
+        `Blocked write to source file ${p} ${where(c)}: in tdd-red only tests are written. A source file may be touched only as a stub that still carries the marker \`${STUB_MARKER}\` after the write (for example \`// ${STUB_MARKER}\` above a function that throws "not implemented"), so the tests compile and fail on their assertions. Add the marker, or write the failing test first.`,
+      );
+    case 'tdd-green':
+    case 'tdd-refactor':
+      if (cls === 'source') return PASS;
+      return deny(
+        'tests-frozen',
+        `Blocked write to test file ${p} ${where(c)}: the tests were certified and frozen, so they are read-only in ${c.phase}. ${c.phase === 'tdd-green' ? 'Make them pass by changing source files only.' : 'Refactor source files only, keeping the tests green.'} ${TEST_BUG}`,
+      );
+  }
+}

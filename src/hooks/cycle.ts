@@ -1,0 +1,65 @@
+import { homedir } from 'node:os';
+import path from 'node:path';
+import type { ClassifyContext } from '../core/classify.js';
+import type { BaseState, ActivePhase } from '../schema/state.js';
+import { canonicalize, isCaseInsensitive } from '../io/canonicalPath.js';
+import { compileStack, readStack, type CompiledStack } from '../io/loadStack.js';
+import { readStateFile } from '../io/loadState.js';
+import { findRepo, type Repo } from '../io/repo.js';
+import { statePathFor } from '../io/statePath.js';
+
+/** Everything the gate needs about the branch's active TDD cycle. */
+export interface ActiveCycle {
+  repo: Repo;
+  statePath: string;
+  state: BaseState & { phase: ActivePhase };
+  stack: CompiledStack;
+  nocase: boolean;
+  classify: ClassifyContext;
+}
+
+export type CycleLookup = { active: false; repo: Repo | null } | { active: true; cycle: ActiveCycle };
+
+/**
+ * Find the cycle for `cwd`. The common case (no state file) costs a few stats and one read:
+ * this runs on every tool call of every session.
+ */
+export function loadCycle(cwd: string, env: NodeJS.ProcessEnv = process.env): CycleLookup {
+  const repo = findRepo(cwd);
+  if (repo === null) return { active: false, repo };
+  const statePath = statePathFor(repo);
+  const state = readStateFile(statePath);
+  if (state === null || state.phase === 'done') return { active: false, repo };
+  const nocase = isCaseInsensitive(repo.root);
+  const stack = compileStack(readStack(repo.root), nocase);
+  const home = env.HOME ?? homedir();
+  const controlAbs = [path.join(home, '.claude.json'), '/etc/claude-code/managed-settings.json'].map((p) => canonicalize(p));
+  const controlDirs = [path.join(home, '.claude', 'plugins'), env.CLAUDE_PLUGIN_ROOT]
+    .filter((d): d is string => typeof d === 'string' && d.length > 0)
+    .map((d) => canonicalize(d));
+  return {
+    active: true,
+    cycle: {
+      repo,
+      statePath,
+      state: state as BaseState & { phase: ActivePhase },
+      stack,
+      nocase,
+      classify: {
+        specRel: specRelative(repo.root, state.spec_path),
+        isTest: stack.isTest,
+        isTestConfig: stack.isTestConfig,
+        isSource: stack.isSource,
+        nocase,
+        controlAbs,
+        controlDirs,
+      },
+    },
+  };
+}
+
+/** The SPEC's root-relative path, canonical like every write target (symlinks, `..`, absolute). */
+function specRelative(root: string, specPath: string): string {
+  const abs = canonicalize(path.resolve(root, specPath));
+  return path.relative(root, abs).split(path.sep).join('/');
+}

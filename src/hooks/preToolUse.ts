@@ -1,0 +1,46 @@
+import { PASS, deny, type Decision } from '../core/decision.js';
+import { formatIssues } from '../schema/format.js';
+import { preToolUseSchema } from '../schema/event.js';
+import { GateError } from '../io/errors.js';
+import { appendEvent } from '../io/eventLog.js';
+import { gateBash } from './bashGate.js';
+import { loadCycle } from './cycle.js';
+import { gateFileTool } from './fileGate.js';
+
+const GATED_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash']);
+
+/** PreToolUse: parse, find the branch's cycle, decide. Throws only on internal bugs. */
+export function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Decision {
+  const toolName = (input as { tool_name?: unknown } | null)?.tool_name;
+  if (typeof toolName === 'string' && !GATED_TOOLS.has(toolName)) return PASS;
+  const parsed = preToolUseSchema.safeParse(input);
+  if (!parsed.success) {
+    return deny(
+      'bad-input',
+      `the PreToolUse input could not be understood (${formatIssues(parsed.error)}), so the call is blocked to stay safe. Retry the tool call with complete arguments (a path and content for file tools, a command for Bash).`,
+    );
+  }
+  const event = parsed.data;
+  let lookup;
+  try {
+    lookup = loadCycle(event.cwd, env);
+  } catch (err) {
+    if (err instanceof GateError) return deny(err.ruleId, `${err.message} (${event.tool_name} blocked: the gate fails closed.)`);
+    throw err;
+  }
+  if (!lookup.active) return PASS;
+  const { cycle } = lookup;
+  const decision = event.tool_name === 'Bash' ? gateBash(cycle, event) : gateFileTool(cycle, event);
+  if (decision.kind !== 'pass') {
+    const target = event.tool_name === 'Bash' ? event.tool_input.command.slice(0, 500) : 'file_path' in event.tool_input ? event.tool_input.file_path : event.tool_input.notebook_path;
+    appendEvent(cycle.repo.root, {
+      type: decision.kind === 'deny' ? 'hook-deny' : 'hook-ask',
+      tool: event.tool_name,
+      target,
+      rule: decision.ruleId,
+      role: event.agent_type ?? 'main',
+      phase: cycle.state.phase,
+    });
+  }
+  return decision;
+}

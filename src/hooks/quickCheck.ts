@@ -1,0 +1,32 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { findRepo } from '../io/repo.js';
+import { stateSlug } from '../io/stateSlug.js';
+
+/**
+ * The hot path of every tool call in every session: with no state file for the branch (or no
+ * repository), TDD is not active and the gate has nothing to decide. Answered with a few stats and
+ * no hashing, before the schemas and matchers are even loaded. Anything unusual returns "full",
+ * so the complete, validating path decides (and denies bad input).
+ */
+export function quickCheck(input: unknown): 'inactive' | 'full' {
+  if (typeof input !== 'object' || input === null) return 'full';
+  const { cwd, tool_name, tool_input } = input as Record<string, unknown>;
+  if (typeof cwd !== 'string' || cwd === '' || typeof tool_name !== 'string') return 'full';
+  if (typeof tool_input !== 'object' || tool_input === null) return 'full';
+  try {
+    const repo = findRepo(cwd);
+    if (repo === null) return 'inactive';
+    let names: string[];
+    try {
+      names = readdirSync(path.join(repo.root, '.tdd'));
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'inactive' : 'full';
+    }
+    // Same slug, any hash: the full path computes the exact name (slugs can collide; hashes decide).
+    const prefix = `state-${stateSlug(repo.branch)}-`;
+    return names.some((n) => n.startsWith(prefix) && n.endsWith('.json')) ? 'full' : 'inactive';
+  } catch {
+    return 'full';
+  }
+}

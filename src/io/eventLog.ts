@@ -1,0 +1,15 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+export const EVENTS_REL = '.tdd/events.jsonl';
+
+/** Append one event to `.tdd/events.jsonl`. Never throws: a log failure must not turn a deny into a crash. */
+export function appendEvent(root: string, event: Record<string, unknown>): void {
+  try {
+    const file = path.join(root, EVENTS_REL);
+    mkdirSync(path.dirname(file), { recursive: true });
+    appendFileSync(file, JSON.stringify({ at: new Date().toISOString(), ...event }) + '\n');
+  } catch {
+    // best effort by design
+  }
+}

@@ -1,0 +1,17 @@
+import { createHash } from 'node:crypto';
+import { normalizeSpec } from '../core/specHash.js';
+import { stateSlug } from './stateSlug.js';
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** DESIGN §2 spec hash: SHA-256 of the normalized SPEC text. */
+export function specHash(text: string): string {
+  return sha256Hex(normalizeSpec(text));
+}
+
+/** DESIGN §2: `state-<slug>-<h6>.json`, h6 = the first 6 hex digits of sha256(branch). */
+export function stateFileName(branch: string): string {
+  return `state-${stateSlug(branch)}-${sha256Hex(branch).slice(0, 6)}.json`;
+}

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { compileGlobs, type PathMatcher } from '../core/globs.js';
+import { formatIssues } from '../schema/format.js';
+import { DEFAULT_TEST_CONFIG_GLOB, splitGlobs, stackSchema, type StackConfig } from '../schema/stack.js';
+import { GateError } from './errors.js';
+
+export const STACK_REL = '.tdd/stack.json';
+
+export interface CompiledStack {
+  config: StackConfig;
+  isTest: PathMatcher;
+  isTestConfig: PathMatcher;
+  isSource: PathMatcher;
+  redConfirm: RegExp;
+  buildError: RegExp | null;
+}
+
+const FIX = 'Ask the user to fix it (run `tdd-gate stack check` for details, or `tdd-gate stack detect` to regenerate it); the gate blocks writes until it is valid.';
+
+export function readStack(root: string): StackConfig {
+  const file = path.join(root, STACK_REL);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new GateError(
+      `${STACK_REL} is ${missing ? 'missing' : `unreadable (${(err as Error).message})`} while a TDD cycle is active. ${FIX}`,
+      'stack-invalid',
+      { cause: err },
+    );
+  }
+  return parseStack(text);
+}
+
+export function parseStack(text: string): StackConfig {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new GateError(`${STACK_REL} is not valid JSON (${(err as Error).message}). ${FIX}`, 'stack-invalid', { cause: err });
+  }
+  const parsed = stackSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new GateError(`${STACK_REL} is invalid: ${formatIssues(parsed.error)}. ${FIX}`, 'stack-invalid', { cause: parsed.error });
+  }
+  return parsed.data;
+}
+
+function compileRegex(key: string, source: string): RegExp {
+  try {
+    return new RegExp(source);
+  } catch (err) {
+    throw new GateError(`${STACK_REL}: ${key} is not a valid JavaScript regular expression (${(err as Error).message}). ${FIX}`, 'stack-invalid', { cause: err });
+  }
+}
+
+export function compileStack(config: StackConfig, nocase: boolean): CompiledStack {
+  return {
+    config,
+    isTest: compileGlobs(splitGlobs(config.test_file_glob), nocase),
+    isTestConfig: compileGlobs(splitGlobs(config.test_config_glob ?? DEFAULT_TEST_CONFIG_GLOB), nocase),
+    isSource: compileGlobs(splitGlobs(config.source_file_glob), nocase),
+    redConfirm: compileRegex('red_confirm', config.red_confirm),
+    buildError: config.build_error_pattern === undefined ? null : compileRegex('build_error_pattern', config.build_error_pattern),
+  };
+}

@@ -1,0 +1,57 @@
+import { readFileSync, statSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+
+export interface Repo {
+  /** The git top level (canonical). */
+  root: string;
+  gitDir: string;
+  /** Branch name, or "HEAD" when detached. */
+  branch: string;
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * The git top level of `cwd` and its branch, read from `.git` directly: spawning git costs more
+ * than the whole rest of the hook. Worktrees and submodules have a `.git` file naming their git dir.
+ */
+export function findRepo(cwd: string): Repo | null {
+  let dir = realOrSelf(path.resolve(cwd));
+  for (;;) {
+    const dotGit = path.join(dir, '.git');
+    let isDir: boolean | null = null;
+    try {
+      isDir = statSync(dotGit).isDirectory();
+    } catch {
+      isDir = null;
+    }
+    if (isDir !== null) {
+      const gitDir = isDir ? dotGit : readGitFile(dotGit, dir);
+      return { root: dir, gitDir, branch: readBranch(gitDir) };
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+function readGitFile(dotGit: string, dir: string): string {
+  const text = readFileSync(dotGit, 'utf8');
+  const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+  if (!m?.[1]) throw new Error(`${dotGit} is not a valid gitdir file`);
+  return path.resolve(dir, m[1]);
+}
+
+function readBranch(gitDir: string): string {
+  const head = readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
+  const m = /^ref:\s*(.+)$/.exec(head);
+  if (!m?.[1]) return 'HEAD';
+  const ref = m[1].trim();
+  return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref;
+}

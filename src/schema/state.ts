@@ -1,0 +1,30 @@
+import * as z from 'zod/mini';
+import './zod.js';
+
+export const PHASES = ['tdd-plan', 'tdd-red', 'tdd-green', 'tdd-refactor', 'done'] as const;
+export const MODES = ['standard', 'light-dispatch', 'light-inline', 'prototype-inline'] as const;
+export type Phase = (typeof PHASES)[number];
+export type ActivePhase = Exclude<Phase, 'done'>;
+export type Mode = (typeof MODES)[number];
+
+export const STATE_VERSION = 1;
+
+/**
+ * The keys DESIGN §2 pins. The hook needs only these; the CLI keeps more keys of its own in the
+ * same file (validated by the CLI's extended schema), so unknown keys are tolerated here.
+ */
+export const baseStateSchema = z.looseObject({
+  version: z.literal(STATE_VERSION, { error: `version must be ${STATE_VERSION}` }),
+  phase: z.enum(PHASES, { error: `phase must be one of ${PHASES.join(', ')}` }),
+  mode: z.enum(MODES, { error: `mode must be one of ${MODES.join(', ')}` }),
+  spec_id: z.string(),
+  spec_path: z.string().check(z.minLength(1)),
+  spec_hash: z.union([z.literal(''), z.string().check(z.regex(/^[0-9a-f]{64}$/))], {
+    error: 'spec_hash must be "" or 64 lowercase hex digits',
+  }),
+  plan_artifact: z.string(),
+  started_at: z.string().check(z.minLength(1)),
+  phase_entered_at: z.string().check(z.minLength(1)),
+});
+
+export type BaseState = z.infer<typeof baseStateSchema>;
