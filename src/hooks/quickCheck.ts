@@ -9,11 +9,12 @@ import { stateSlug } from '../io/stateSlug.js';
  * no hashing, before the schemas and matchers are even loaded. Anything unusual returns "full",
  * so the complete, validating path decides (and denies bad input).
  */
-export function quickCheck(input: unknown): 'inactive' | 'full' {
+export function quickCheck(eventName: string, input: unknown): 'inactive' | 'full' {
   if (typeof input !== 'object' || input === null) return 'full';
   const { cwd, tool_name, tool_input } = input as Record<string, unknown>;
-  if (typeof cwd !== 'string' || cwd === '' || typeof tool_name !== 'string') return 'full';
-  if (typeof tool_input !== 'object' || tool_input === null) return 'full';
+  if (typeof cwd !== 'string' || cwd === '') return 'full';
+  const toolEvent = eventName === 'PreToolUse' || eventName === 'PostToolUse';
+  if (toolEvent && (typeof tool_name !== 'string' || typeof tool_input !== 'object' || tool_input === null)) return 'full';
   try {
     const repo = findRepo(cwd);
     if (repo === null) return 'inactive';

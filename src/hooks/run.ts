@@ -28,7 +28,7 @@ export async function runHook(stdin: string, argvEvent: string | undefined, env:
     parseError = err;
   }
   const eventName = String(argvEvent ?? (input as { hook_event_name?: unknown } | null)?.hook_event_name ?? 'PreToolUse');
-  if (eventName === 'PreToolUse' && parseError === null && quickCheck(input) === 'inactive') return PASS_RESULT;
+  if (parseError === null && quickCheck(eventName, input) === 'inactive') return PASS_RESULT;
   try {
     // Loaded only past the quick check: the schemas and matchers are most of the start-up cost.
     const { dispatch } = await loadDispatch();
