@@ -1,3 +1,3 @@
 import { createRequire as __tddCreateRequire } from 'node:module'; const require = __tddCreateRequire(import.meta.url);
-function r(e,s){return s.stderr.write(`tdd-gate: unknown verb ${e[0]??"(none)"}
-`),Promise.resolve(2)}process.exitCode=await r(process.argv.slice(2),{cwd:process.cwd(),env:process.env,stdout:process.stdout,stderr:process.stderr});
+var t=[];async function s(r,e){let o=t.find(n=>n.name===r[0]);return o?o.run(r.slice(1),e):(e.stderr.write(`tdd-gate: unknown verb ${r[0]??"(none)"}
+`),2)}process.exitCode=await s(process.argv.slice(2),{cwd:process.cwd(),env:process.env,stdout:process.stdout,stderr:process.stderr});

@@ -1,12 +1,14 @@
-export interface CliIo {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  stdout: { write(s: string): unknown };
-  stderr: { write(s: string): unknown };
-}
+import { VERBS } from './registry.js';
+import type { CliIo } from './verb.js';
 
-/** Placeholder until the CLI lands. */
-export function main(argv: string[], io: CliIo): Promise<number> {
-  io.stderr.write(`tdd-gate: unknown verb ${argv[0] ?? '(none)'}\n`);
-  return Promise.resolve(2);
+export type { CliIo } from './verb.js';
+
+/** Placeholder dispatcher until the CLI lands. */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const verb = VERBS.find((v) => v.name === argv[0]);
+  if (!verb) {
+    io.stderr.write(`tdd-gate: unknown verb ${argv[0] ?? '(none)'}\n`);
+    return 2;
+  }
+  return verb.run(argv.slice(1), io);
 }

@@ -1,0 +1,16 @@
+export interface CliIo {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdout: { write(s: string): unknown };
+  stderr: { write(s: string): unknown };
+}
+
+/** One CLI verb. `run` returns the exit code: 0 ok, 1 refusal, 2 usage error. */
+export interface Verb {
+  name: string;
+  summary: string;
+  usage: string;
+  /** True when the verb changes state (the Bash gate keeps subagents away from these). */
+  mutates: boolean;
+  run(args: string[], io: CliIo): Promise<number>;
+}
