@@ -15,6 +15,7 @@ export function quickCheck(eventName: string, input: unknown): 'inactive' | 'ful
   if (typeof cwd !== 'string' || cwd === '') return 'full';
   const toolEvent = eventName === 'PreToolUse' || eventName === 'PostToolUse';
   if (toolEvent && (typeof tool_name !== 'string' || typeof tool_input !== 'object' || tool_input === null)) return 'full';
+  if (eventName === 'PreToolUse' && !hasTarget(tool_name as string, tool_input as Record<string, unknown>)) return 'full';
   try {
     const repo = findRepo(cwd);
     if (repo === null) return 'inactive';
@@ -30,4 +31,18 @@ export function quickCheck(eventName: string, input: unknown): 'inactive' | 'ful
   } catch {
     return 'full';
   }
+}
+
+const TARGET_KEY: Record<string, string> = {
+  Write: 'file_path',
+  Edit: 'file_path',
+  MultiEdit: 'file_path',
+  NotebookEdit: 'notebook_path',
+  Bash: 'command',
+};
+
+/** A gated tool without its target is malformed input, for the full path to deny. */
+function hasTarget(toolName: string, toolInput: Record<string, unknown>): boolean {
+  const key = TARGET_KEY[toolName];
+  return key === undefined || typeof toolInput[key] === 'string';
 }

@@ -27,7 +27,8 @@ export async function runHook(stdin: string, argvEvent: string | undefined, env:
   } catch (err) {
     parseError = err;
   }
-  const eventName = String(argvEvent ?? (input as { hook_event_name?: unknown } | null)?.hook_event_name ?? 'PreToolUse');
+  const fromInput = (input as { hook_event_name?: unknown } | null)?.hook_event_name;
+  const eventName = argvEvent ?? (typeof fromInput === 'string' ? fromInput : 'PreToolUse');
   if (parseError === null && quickCheck(eventName, input) === 'inactive') return PASS_RESULT;
   try {
     // Loaded only past the quick check: the schemas and matchers are most of the start-up cost.

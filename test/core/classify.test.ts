@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { classify, type ClassifyContext } from '../../src/core/classify.js';
+import { compileGlobs } from '../../src/core/globs.js';
+import { DEFAULT_TEST_CONFIG_GLOB, splitGlobs } from '../../src/schema/stack.js';
+
+function ctx(nocase = false, testGlob = 'tests/**|**/*.test.ts', sourceGlob = 'src/**'): ClassifyContext {
+  return {
+    specRel: 'specs/SPEC-001.md',
+    isTest: compileGlobs(splitGlobs(testGlob), nocase),
+    isTestConfig: compileGlobs(DEFAULT_TEST_CONFIG_GLOB, nocase),
+    isSource: compileGlobs(splitGlobs(sourceGlob), nocase),
+    nocase,
+    controlAbs: ['/home/u/.claude.json', '/etc/claude-code/managed-settings.json'],
+    controlDirs: ['/home/u/.claude/plugins', '/opt/plugin'],
+  };
+}
+
+const at = (rel: string | null, abs = `/repo/${rel ?? 'x'}`) => ({ abs, rel });
+
+describe('classify', () => {
+  it.each([
+    ['tests/a.test.ts', 'test'],
+    ['tests/deep/nested/helper.ts', 'test'],
+    ['src/a.test.ts', 'test'], // both globs: a test
+    ['src/a.ts', 'source'],
+    ['src/ünïcödé/файл.ts', 'source'],
+    ['specs/SPEC-001.md', 'spec'],
+    ['specs/SPEC-002.md', 'other'],
+    ['README.md', 'other'],
+    ['.tdd/stack.json', 'control'],
+    ['.tdd/state-main-abcdef.json', 'control'],
+    ['.tdd', 'control'],
+    ['.tdd/plans/SPEC-001.md', 'plan'],
+    ['.claude/settings.json', 'control'],
+    ['.claude/settings.local.json', 'control'],
+    ['packages/app/.claude/settings.json', 'control'],
+    ['.claude/agents/x.md', 'other'],
+    ['vitest.config.ts', 'test'],
+    ['packages/web/jest.config.js', 'test'],
+    ['conftest.py', 'test'],
+  ])('%s → %s', (rel, expected) => {
+    expect(classify(at(rel), ctx())).toBe(expected);
+  });
+
+  it.each([
+    ['/home/u/.claude/settings.json', 'control'],
+    ['/home/u/.claude.json', 'control'],
+    ['/home/u/.claude/plugins/cache/tdd-gate/hooks/hooks.json', 'control'],
+    ['/opt/plugin/dist/hook.mjs', 'control'],
+    ['/etc/claude-code/managed-settings.json', 'control'],
+    ['/tmp/tests/a.test.ts', 'other'],
+  ])('outside the project: %s → %s', (abs, expected) => {
+    expect(classify(at(null, abs), ctx())).toBe(expected);
+  });
+
+  it('ignores case only on case-insensitive file systems', () => {
+    expect(classify(at('TESTS/a.ts'), ctx(false))).toBe('other');
+    expect(classify(at('TESTS/a.ts'), ctx(true))).toBe('test');
+    expect(classify(at('.TDD/stack.json'), ctx(true))).toBe('control');
+    expect(classify(at('Specs/spec-001.md'), ctx(true))).toBe('spec');
+  });
+
+  it('matches patterns without "/" against the base name anywhere', () => {
+    const c = ctx(false, '*.spec.ts|test_*.py', 'lib/**');
+    expect(classify(at('lib/deep/x.spec.ts'), c)).toBe('test');
+    expect(classify(at('app/test_x.py'), c)).toBe('test');
+    expect(classify(at('lib/deep/x.ts'), c)).toBe('source');
+  });
+
+  it('matches dot files and directories', () => {
+    expect(classify(at('tests/.fixtures/a.json'), ctx())).toBe('test');
+    expect(classify(at('src/.hidden.ts'), ctx())).toBe('source');
+  });
+});

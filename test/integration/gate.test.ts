@@ -1,0 +1,375 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ev } from '../helpers/events.js';
+import { runHookBundle } from '../helpers/hook.js';
+import { DEFAULT_STACK, git, state, testRepo } from '../helpers/repo.js';
+
+const TW = { agent_type: 'tdd-gate:test-writer' };
+const IMPL = { agent_type: 'tdd-gate:implementer' };
+const REF = { agent_type: 'tdd-gate:refactorer' };
+
+function expectDeny(r: ReturnType<typeof runHookBundle>, rule: string) {
+  expect(r.status).toBe(0);
+  expect(r.decision).toBe('deny');
+  expect(r.reason).toContain(`[${rule}]`);
+  expect(r.stdout).not.toContain('"allow"');
+}
+
+function expectPass(r: ReturnType<typeof runHookBundle>) {
+  expect(r.stderr).toBe('');
+  expect(r).toMatchObject({ status: 0, decision: 'pass', stdout: '' });
+}
+
+describe('no active cycle: the gate stays out of the way', () => {
+  it('passes outside a git repository', () => {
+    const dir = path.join(testRepo().root, '..');
+    expectPass(runHookBundle(ev.write({ cwd: dir }, 'tests/a.test.ts')));
+  });
+
+  it('passes with no state file for the branch', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'), 'other-branch');
+    expectPass(runHookBundle(ev.write({ cwd: repo.root }, 'tests/a.test.ts')));
+  });
+
+  it('passes in phase done', () => {
+    const repo = testRepo();
+    repo.setState(state('done'));
+    expectPass(runHookBundle(ev.write({ cwd: repo.root }, 'tests/a.test.ts')));
+  });
+
+  it('passes tools it does not gate', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    expectPass(runHookBundle({ cwd: repo.root, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: 'tests/a.test.ts' } }));
+  });
+});
+
+describe('tdd-green', () => {
+  it.each([
+    ['Write', (cwd: string) => ev.write({ cwd, ...IMPL }, 'tests/a.test.ts')],
+    ['Edit', (cwd: string) => ev.edit({ cwd, ...IMPL }, 'tests/a.test.ts', 'expect(1)', 'expect(2)')],
+    ['MultiEdit', (cwd: string) => ev.multiEdit({ cwd, ...IMPL }, 'tests/a.test.ts', [{ old_string: 'a', new_string: 'b' }])],
+    ['NotebookEdit', (cwd: string) => ev.notebook({ cwd, ...IMPL }, 'tests/nb.test.ipynb', 'x')],
+  ])('denies a test write by %s', (_tool, make) => {
+    const repo = testRepo({ files: { 'tests/a.test.ts': 'expect(1)\n' } });
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(make(repo.root)), 'tests-frozen');
+  });
+
+  it('lets the implementer write sources and other files', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts')));
+    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'docs/notes.md')));
+  });
+
+  it('denies the orchestrator and other agents a source write in standard mode', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root }, 'src/a.ts')), 'role');
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, agent_type: 'general-purpose' }, 'src/a.ts')), 'role');
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...TW }, 'src/a.ts')), 'role');
+  });
+
+  it('lets anyone write sources in light modes', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green', { mode: 'light-inline' }));
+    expectPass(runHookBundle(ev.write({ cwd: repo.root }, 'src/a.ts')));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root }, 'tests/a.test.ts')), 'tests-frozen');
+  });
+
+  it('freezes test-runner config files with the tests', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'vitest.config.ts')), 'tests-frozen');
+  });
+
+  it('honours a custom test_config_glob', () => {
+    const repo = testRepo({ stack: { ...DEFAULT_STACK, test_config_glob: 'fixtures/**' } });
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'fixtures/data.json')), 'tests-frozen');
+    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'vitest.config.ts')));
+  });
+});
+
+describe('SPEC drift after the freeze', () => {
+  it('denies every test and source write once the SPEC changed, in green and refactor', () => {
+    const repo = testRepo();
+    repo.write('specs/SPEC-001.md', '# changed\n');
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts')), 'spec-drift');
+    repo.setState(state('tdd-refactor'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...REF }, 'src/a.ts')), 'spec-drift');
+  });
+
+  it('ignores whitespace-only changes that normalize away', () => {
+    const repo = testRepo();
+    repo.write('specs/SPEC-001.md', '# SPEC-001  \r\n\r\n#### Scenario: adds\r\n- GIVEN 1 and 2\t\r\n- THEN 3\r\n\r\n\r\n');
+    repo.setState(state('tdd-green'));
+    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts')));
+  });
+
+  it('treats a deleted SPEC as drift', () => {
+    const repo = testRepo();
+    git(repo.root, 'rm', '-q', 'specs/SPEC-001.md');
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts')), 'spec-drift');
+  });
+
+  it('hashes a large SPEC', () => {
+    const repo = testRepo();
+    repo.write('specs/SPEC-001.md', 'line of requirements text\n'.repeat(40_000));
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts')), 'spec-drift');
+  });
+});
+
+describe('tdd-red', () => {
+  it('lets the test-writer write tests', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-red'));
+    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...TW }, 'tests/a.test.ts')));
+  });
+
+  it('denies a source write without the marker and allows it with the marker', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-red'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...TW }, 'src/a.ts', 'export const a = 1;\n')), 'red-source');
+    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...TW }, 'src/a.ts', '// STUB:TDD\nexport function a() { throw new Error("todo"); }\n')));
+  });
+
+  it('judges an Edit by the file after the edit', () => {
+    const repo = testRepo({ files: { 'src/stub.ts': '// STUB:TDD\nexport function a() { throw new Error("todo"); }\n', 'src/real.ts': 'export const b = 1;\n' } });
+    repo.setState(state('tdd-red'));
+    expectPass(runHookBundle(ev.edit({ cwd: repo.root, ...TW }, 'src/stub.ts', 'throw new Error("todo")', 'throw new Error("not yet")')));
+    expectDeny(runHookBundle(ev.edit({ cwd: repo.root, ...TW }, 'src/stub.ts', '// STUB:TDD\n', '')), 'red-source');
+    expectDeny(runHookBundle(ev.edit({ cwd: repo.root, ...TW }, 'src/real.ts', 'b = 1', 'b = 2')), 'red-source');
+    expectPass(runHookBundle(ev.edit({ cwd: repo.root, ...TW }, 'src/real.ts', 'export const b = 1;', '// STUB:TDD\nexport const b = 1;')));
+  });
+
+  it('judges a NotebookEdit by the notebook after the edit', () => {
+    const nb = JSON.stringify({ cells: [{ id: 'c1', cell_type: 'code', source: ['# STUB:TDD\n'] }, { id: 'c2', cell_type: 'code', source: ['x = 1'] }] });
+    const repo = testRepo({ files: { 'src/nb.ipynb': nb } });
+    repo.setState(state('tdd-red'));
+    expectPass(runHookBundle(ev.notebook({ cwd: repo.root, ...TW }, 'src/nb.ipynb', 'x = 2', { cell_id: 'c2' })));
+    expectDeny(runHookBundle(ev.notebook({ cwd: repo.root, ...TW }, 'src/nb.ipynb', 'x = 2', { cell_id: 'c1' })), 'red-source');
+  });
+
+  it('keeps the implementer out of RED', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-red'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'tests/a.test.ts')), 'role');
+  });
+});
+
+describe('tdd-plan', () => {
+  it('allows only the plan, by the planner or the orchestrator', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-plan'));
+    expectPass(runHookBundle(ev.write({ cwd: repo.root }, '.tdd/plans/SPEC-001.md')));
+    expectPass(runHookBundle(ev.write({ cwd: repo.root, agent_type: 'tdd-gate:planner' }, '.tdd/plans/SPEC-001.md')));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...TW }, '.tdd/plans/SPEC-001.md')), 'role');
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, agent_type: 'tdd-gate:planner' }, 'tests/a.test.ts')), 'plan-phase');
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, agent_type: 'tdd-gate:planner' }, 'src/a.ts')), 'plan-phase');
+  });
+});
+
+describe('control files and the SPEC', () => {
+  it.each(['tdd-plan', 'tdd-red', 'tdd-green', 'tdd-refactor'])('%s: denies .tdd/, Claude settings and the SPEC', (phase) => {
+    const repo = testRepo();
+    repo.setState(state(phase));
+    for (const p of ['.tdd/stack.json', `.tdd/state-main-000000.json`, '.claude/settings.json', '.claude/settings.local.json']) {
+      expectDeny(runHookBundle(ev.write({ cwd: repo.root }, p, '{"disableAllHooks":true}')), 'control-file');
+    }
+    expectDeny(runHookBundle(ev.edit({ cwd: repo.root }, 'specs/SPEC-001.md', 'THEN 3', 'THEN 4')), 'spec-frozen');
+  });
+
+  it('denies the home settings files', () => {
+    const repo = testRepo();
+    const home = path.join(repo.root, '..', path.basename(repo.root) + '-home');
+    mkdirSync(path.join(home, '.claude'), { recursive: true });
+    repo.setState(state('tdd-green'));
+    const env = { HOME: home };
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root }, path.join(home, '.claude/settings.json')), { env }), 'control-file');
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root }, path.join(home, '.claude.json')), { env }), 'control-file');
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root }, path.join(home, '.claude/plugins/x/hooks/hooks.json')), { env }), 'control-file');
+  });
+});
+
+describe('canonical paths', () => {
+  const cases: [string, (root: string) => string][] = [
+    ['absolute', (root) => path.join(root, 'tests/a.test.ts')],
+    ['./ prefix', () => './tests/a.test.ts'],
+    ['.. inside', () => 'src/../tests/a.test.ts'],
+    ['repeated /', () => 'tests//a.test.ts'],
+    ['absolute with //', (root) => `${root}//tests///a.test.ts`],
+    ['via a sibling path', (root) => `${root}/../${path.basename(root)}/tests/a.test.ts`],
+  ];
+  it.each(cases)('resolves %s paths', (_name, make) => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, make(repo.root))), 'tests-frozen');
+  });
+
+  it('resolves relative paths from a subdirectory cwd', () => {
+    const repo = testRepo({ files: { 'src/x.ts': '' } });
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.path('src'), ...IMPL }, '../tests/a.test.ts')), 'tests-frozen');
+  });
+
+  it('classifies a symlink in src/ that points into tests/ as a test', () => {
+    const repo = testRepo({ files: { 'tests/a.test.ts': 'x' } });
+    mkdirSync(repo.path('src'), { recursive: true });
+    symlinkSync('../tests/a.test.ts', repo.path('src/link.ts'));
+    symlinkSync('../tests/new.test.ts', repo.path('src/dangling.ts'));
+    symlinkSync('../tests', repo.path('src/testsdir'));
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/link.ts')), 'tests-frozen');
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/dangling.ts')), 'tests-frozen');
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/testsdir/b.test.ts')), 'tests-frozen');
+  });
+
+  it('classifies a symlink in tests/ pointing to a source as a test (the write may replace the link)', () => {
+    const repo = testRepo({ files: { 'src/a.ts': 'x' } });
+    mkdirSync(repo.path('tests'), { recursive: true });
+    symlinkSync('../src/a.ts', repo.path('tests/alias.ts'));
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'tests/alias.ts')), 'tests-frozen');
+  });
+
+  it('treats paths outside the repository as anything else', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, '/tmp/tests/a.test.ts')));
+    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, '../outside/tests/a.test.ts')));
+  });
+
+  it('handles non-ASCII names', () => {
+    const repo = testRepo({ stack: { ...DEFAULT_STACK, test_file_glob: 'tésts/**|**/*.тест.ts' } });
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'tésts/ünï.ts')), 'tests-frozen');
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/файл.тест.ts')), 'tests-frozen');
+    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/日本語.ts')));
+  });
+});
+
+describe('branches and worktrees', () => {
+  it.each(['feat/login', 'fix/ünï-cødé', 'rel/v1.2.3+x_y', 'x'.repeat(120), 'we!rd@{name}'.replace('@{', '-')])('finds the state of branch %s', (branch) => {
+    const repo = testRepo({ branch });
+    repo.setState(state('tdd-green'), branch);
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'tests/a.test.ts')), 'tests-frozen');
+  });
+
+  it('uses HEAD for a detached HEAD', () => {
+    const repo = testRepo();
+    git(repo.root, 'checkout', '-q', '--detach');
+    repo.setState(state('tdd-green'), 'HEAD');
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'tests/a.test.ts')), 'tests-frozen');
+  });
+
+  it('gives a worktree its own root and state', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    const wt = `${repo.root}-wt`;
+    git(repo.root, 'worktree', 'add', '-q', '-b', 'feature', wt);
+    try {
+      expectPass(runHookBundle(ev.write({ cwd: wt }, 'tests/a.test.ts')));
+      mkdirSync(path.join(wt, '.tdd'), { recursive: true });
+      writeFileSync(path.join(wt, '.tdd/stack.json'), JSON.stringify(DEFAULT_STACK));
+      const file = path.join(wt, '.tdd', path.basename(repo.setState(state('tdd-green'), 'feature')));
+      writeFileSync(file, JSON.stringify(state('tdd-green')));
+      expectDeny(runHookBundle(ev.write({ cwd: wt, ...IMPL }, 'tests/a.test.ts')), 'tests-frozen');
+      // DESIGN §4: from the main checkout, the worktree is outside the project root.
+      expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, `${wt}/tests/a.test.ts`)));
+    } finally {
+      git(repo.root, 'worktree', 'remove', '--force', wt);
+    }
+  });
+});
+
+describe('fail closed, loudly', () => {
+  const write = (cwd: string) => ev.write({ cwd, ...IMPL }, 'src/a.ts');
+
+  it.each([
+    ['not JSON', '{"phase": '],
+    ['an unknown phase', JSON.stringify(state('tdd-blue'))],
+    ['a missing key', JSON.stringify({ ...state('tdd-green'), spec_path: undefined })],
+    ['a wrong version', JSON.stringify({ ...state('tdd-green'), version: 7 })],
+    ['a bad spec hash', JSON.stringify({ ...state('tdd-green'), spec_hash: 'XYZ' })],
+    ['an array', '[]'],
+  ])('denies on a state file with %s and names the file', (_name, text) => {
+    const repo = testRepo();
+    const file = repo.setState(state('tdd-green'));
+    writeFileSync(file, text);
+    const r = runHookBundle(write(repo.root));
+    expectDeny(r, 'state-corrupt');
+    expect(r.reason).toContain(path.basename(file));
+    expect(r.reason).toContain('tdd-gate');
+  });
+
+  it.each([
+    ['missing', null],
+    ['not JSON', '{'],
+    ['an unknown key', JSON.stringify({ ...DEFAULT_STACK, test_glob: 'x' })],
+    ['a missing key', JSON.stringify({ ...DEFAULT_STACK, test_command: undefined })],
+    ['a bad regex', JSON.stringify({ ...DEFAULT_STACK, red_confirm: '(unclosed' })],
+    ['a bad build_error_pattern', JSON.stringify({ ...DEFAULT_STACK, build_error_pattern: '[z-a]' })],
+  ])('denies when stack.json is %s during a cycle', (_name, text) => {
+    const repo = testRepo({ stack: text === null ? null : text });
+    repo.setState(state('tdd-green'));
+    const r = runHookBundle(write(repo.root));
+    expectDeny(r, 'stack-invalid');
+    expect(r.reason).toContain('.tdd/stack.json');
+  });
+
+  it('names the unknown key', () => {
+    const repo = testRepo({ stack: JSON.stringify({ ...DEFAULT_STACK, test_glob: 'x' }) });
+    repo.setState(state('tdd-green'));
+    expect(runHookBundle(write(repo.root)).reason).toContain('"test_glob"');
+  });
+
+  it.each([
+    ['empty input', ''],
+    ['not JSON', '{"tool_name":'],
+    ['JSON null', 'null'],
+    ['a missing tool_input', JSON.stringify({ cwd: '/tmp', tool_name: 'Write' })],
+    ['a missing tool_name', JSON.stringify({ cwd: '/tmp', tool_input: { file_path: 'a' } })],
+    ['a missing file_path', JSON.stringify({ cwd: '/tmp', tool_name: 'Write', tool_input: { content: 'x' } })],
+    ['a missing cwd', JSON.stringify({ tool_name: 'Write', tool_input: { file_path: 'a', content: 'x' } })],
+  ])('denies %s', (_name, raw) => {
+    const r = runHookBundle(raw, { raw: true });
+    expectDeny(r, 'bad-input');
+  });
+
+  it('tolerates unknown keys in the input', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    expectPass(runHookBundle({ ...ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts'), brand_new_field: { x: 1 } }));
+  });
+
+  it('never answers allow', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    for (const e of [ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts'), ev.write({ cwd: repo.root, ...IMPL }, 'tests/a.test.ts')]) {
+      expect(runHookBundle(e).stdout).not.toContain('allow');
+    }
+  });
+
+  it('can be switched off by a person with TDD_GATE_DISABLE=1', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    const r = runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'tests/a.test.ts'), { env: { TDD_GATE_DISABLE: '1' } });
+    expect(r.decision).toBe('pass');
+  });
+
+  it('logs every deny to .tdd/events.jsonl', async () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'tests/a.test.ts'));
+    const { readFileSync } = await import('node:fs');
+    const line = JSON.parse(readFileSync(repo.path('.tdd/events.jsonl'), 'utf8').trim().split('\n').pop()!);
+    expect(line).toMatchObject({ type: 'hook-deny', tool: 'Write', target: 'tests/a.test.ts', rule: 'tests-frozen', role: 'tdd-gate:implementer', phase: 'tdd-green' });
+  });
+});
