@@ -1,0 +1,109 @@
+import { blockTemplate, type ParseOutcome, type Role, type TddResult } from './block.js';
+import { failureSignature, retryText, stripAnsi } from './output.js';
+import type { Mode } from '../schema/loopState.js';
+
+/** One re-run of a child's command. */
+export interface RunOutcome {
+  command: string;
+  exitCode: number | null;
+  output: string;
+  timedOut: boolean;
+}
+
+/** Everything known about one child's hand-back, gathered by the CLI. */
+export interface Attempt {
+  /** The role the child was invoked as. */
+  role: Role;
+  ac: string;
+  parse: ParseOutcome;
+  /** The child stopped without finishing (ran out of turns, was interrupted). */
+  incomplete: boolean;
+  /** The block's command was refused (not the project's test command); a format violation. */
+  commandError?: string;
+  run?: RunOutcome;
+  redConfirm: RegExp;
+  buildError: RegExp | null;
+}
+
+export const MODE_NAMES: Record<Mode, string> = {
+  A: 'false RED: the tests do not fail validly',
+  B: 'the implementer cannot reach GREEN',
+  C: 'the refactorer broke GREEN',
+  D: 'format violation: no valid tdd-result block',
+  E: 'the child stopped without a result block',
+};
+
+export type Verdict =
+  | { kind: 'pass'; result: TddResult }
+  /** `retryRole` is the child to re-invoke (a validator's BLOCKER sends the test-writer back). */
+  | { kind: 'fail'; mode: Mode; retryRole: Role; detail: string; retryText: string; signature: string | null; result?: TddResult }
+  | { kind: 'blocked'; result: TddResult };
+
+/** Is this run a valid RED (DESIGN §5 `verify red`): non-zero exit, an assertion failure, no build error? */
+export function redProblem(run: RunOutcome, redConfirm: RegExp, buildError: RegExp | null): string | null {
+  const out = stripAnsi(run.output);
+  if (run.timedOut) return 'the command timed out';
+  if (run.exitCode === 0) return 'the command passes (exit code 0): no test fails';
+  if (buildError?.test(out)) return `the output shows a build or import error (matches ${String(buildError)}), not an assertion failure`;
+  if (!redConfirm.test(out)) return `the output shows no assertion failure (nothing matches ${String(redConfirm)})`;
+  return null;
+}
+
+function greenProblem(run: RunOutcome): string | null {
+  if (run.timedOut) return 'the command timed out';
+  return run.exitCode === 0 ? null : `the command fails (exit code ${String(run.exitCode)})`;
+}
+
+function formatRetry(message: string, role: Role, ac: string): string {
+  return [
+    `Your final message must end with exactly one valid tdd-result block. Problem: ${message}.`,
+    'Do not redo or change the work; only report it. End your reply with a block like this (fill in the real values):',
+    '',
+    blockTemplate(role, ac === '-' ? undefined : ac),
+  ].join('\n');
+}
+
+/** Classify one hand-back into proceed (pass), one of the failure modes A–E, or blocked. Pure. */
+export function classify(a: Attempt): Verdict {
+  if (!a.parse.ok) {
+    if (a.incomplete && a.parse.code === 'no-block') {
+      const raw = a.run?.output ?? '';
+      return { kind: 'fail', mode: 'E', retryRole: a.role, detail: MODE_NAMES.E, retryText: retryText(raw), signature: null };
+    }
+    return { kind: 'fail', mode: 'D', retryRole: a.role, detail: a.parse.message, retryText: formatRetry(a.parse.message, a.role, a.ac), signature: null };
+  }
+  const result = a.parse.result;
+  if (a.commandError !== undefined) {
+    return { kind: 'fail', mode: 'D', retryRole: a.role, detail: a.commandError, retryText: formatRetry(a.commandError, a.role, a.ac), signature: null, result };
+  }
+  if (result.status === 'blocked') return { kind: 'blocked', result };
+  const run = a.run;
+  const semantic = (mode: Mode, retryRole: Role, detail: string): Verdict => ({
+    kind: 'fail',
+    mode,
+    retryRole,
+    detail,
+    retryText: retryText(run?.output ?? ''),
+    signature: run ? failureSignature(run.output) : null,
+    result,
+  });
+  switch (result.role) {
+    case 'planner':
+      return result.status === 'ok' ? { kind: 'pass', result } : { kind: 'blocked', result };
+    case 'test-validator':
+      if (result.status === 'ok' && result.verdict === 'PASS') return { kind: 'pass', result };
+      return semantic('A', 'test-writer', `the test validator returned ${result.verdict ?? 'no verdict'} (status ${result.status})`);
+    case 'test-writer': {
+      const problem = run ? redProblem(run, a.redConfirm, a.buildError) : 'the command was not run';
+      if (result.status === 'ok' && problem === null) return { kind: 'pass', result };
+      return semantic('A', 'test-writer', result.status === 'ok' ? `${MODE_NAMES.A}: ${problem ?? ''}` : `the test-writer reports status ${result.status}`);
+    }
+    case 'implementer':
+    case 'refactorer': {
+      const mode: Mode = result.role === 'implementer' ? 'B' : 'C';
+      const problem = run ? greenProblem(run) : 'the command was not run';
+      if (result.status === 'ok' && problem === null) return { kind: 'pass', result };
+      return semantic(mode, result.role, result.status === 'ok' ? `${MODE_NAMES[mode]}: ${problem ?? ''}` : `the ${result.role} reports status ${result.status}`);
+    }
+  }
+}
