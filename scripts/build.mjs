@@ -6,7 +6,7 @@ const common = {
   bundle: true,
   platform: 'node',
   target: 'node18',
-  minify: true,
+  minify: process.env.BUILD_DEBUG !== '1',
   legalComments: 'none',
   charset: 'utf8',
   logLevel: 'warning',
