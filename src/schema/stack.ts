@@ -2,6 +2,10 @@ import * as z from 'zod/mini';
 import './zod.js';
 
 const nonEmpty = () => z.string().check(z.minLength(1));
+/** A description that reaches the generated JSON Schema (schema/stack.schema.json). */
+function doc<T extends z.ZodMiniType>(schema: T, description: string): T {
+  return schema.check(z.describe(description)) as T;
+}
 /** minimatch patterns, "|"-separated or an array; with "/" against the root-relative path, without against the base name. */
 const globList = z.union([nonEmpty(), z.array(nonEmpty()).check(z.minLength(1))]);
 
@@ -22,32 +26,19 @@ export const DEFAULT_TEST_CONFIG_GLOB = [
 
 /** `.tdd/stack.json` (DESIGN §2): strict, so a typo in a key is an error rather than a silent default. */
 export const stackSchema = z.strictObject({
-  /** JSON Schema reference for editors. */
-  $schema: z.optional(z.string()),
-  /** Main language of the project, e.g. "typescript". */
-  language: nonEmpty(),
-  /** Command that runs the whole test suite. */
-  test_command: nonEmpty(),
-  /** Which files are tests (frozen in GREEN and REFACTOR). */
-  test_file_glob: globList,
-  /** Which files are production sources (stub-only in RED). */
-  source_file_glob: globList,
-  /** Regex: a valid RED run prints this (an assertion failure). */
-  red_confirm: nonEmpty(),
-  /** Regex: output that means a compile or import error (an invalid RED). */
-  build_error_pattern: z.optional(nonEmpty()),
-  /** Command that must exit 0 in `verify green`. */
-  lint_command: z.optional(nonEmpty()),
-  /** Test-runner config files frozen with the tests; default DEFAULT_TEST_CONFIG_GLOB. */
-  test_config_glob: z.optional(globList),
-  /** Timeout in seconds for one test_command run; default 600. */
-  test_timeout_seconds: z.optional(z.number().check(z.int(), z.positive(), z.maximum(7200))),
-  /** Command printing coverage; `verify green` runs it when set. */
-  coverage_command: z.optional(nonEmpty()),
-  /** Regex with one capture group: the total coverage percentage in coverage_command output. */
-  coverage_pattern: z.optional(nonEmpty()),
-  /** Minimum coverage percentage required by `verify green`. */
-  coverage_threshold: z.optional(z.number().check(z.minimum(0), z.maximum(100))),
+  $schema: doc(z.optional(z.string()), 'JSON Schema reference for editors.'),
+  language: doc(nonEmpty(), 'Main language of the project, e.g. "typescript".'),
+  test_command: doc(nonEmpty(), 'Command that runs the whole test suite.'),
+  test_file_glob: doc(globList, 'Which files are tests (frozen in GREEN and REFACTOR).'),
+  source_file_glob: doc(globList, 'Which files are production sources (stub-only in RED).'),
+  red_confirm: doc(nonEmpty(), 'Regex: a valid RED run prints this (an assertion failure).'),
+  build_error_pattern: doc(z.optional(nonEmpty()), 'Regex: output that means a compile or import error (an invalid RED).'),
+  lint_command: doc(z.optional(nonEmpty()), 'Command that must exit 0 in `verify green`.'),
+  test_config_glob: doc(z.optional(globList), `Test-runner config files frozen with the tests; default: ${DEFAULT_TEST_CONFIG_GLOB.join('|')}.`),
+  test_timeout_seconds: doc(z.optional(z.number().check(z.int(), z.positive(), z.maximum(7200))), 'Timeout in seconds for one test_command run; default 600.'),
+  coverage_command: doc(z.optional(nonEmpty()), 'Command printing coverage; `verify green` runs it when set.'),
+  coverage_pattern: doc(z.optional(nonEmpty()), 'Regex with one capture group: the total coverage percentage in coverage_command output.'),
+  coverage_threshold: doc(z.optional(z.number().check(z.minimum(0), z.maximum(100))), 'Minimum coverage percentage required by `verify green`.'),
 });
 
 export type StackConfig = z.infer<typeof stackSchema>;
