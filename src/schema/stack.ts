@@ -4,7 +4,7 @@ import './zod.js';
 const nonEmpty = () => z.string().check(z.minLength(1));
 /** A description that reaches the generated JSON Schema (schema/stack.schema.json). */
 function doc<T extends z.ZodMiniType>(schema: T, description: string): T {
-  return schema.check(z.describe(description)) as T;
+  return schema.check(z.describe(description));
 }
 /** minimatch patterns, "|"-separated or an array; with "/" against the root-relative path, without against the base name. */
 const globList = z.union([nonEmpty(), z.array(nonEmpty()).check(z.minLength(1))]);
