@@ -1,4 +1,33 @@
 import type { Verb } from './verb.js';
+import { abort } from './verbs/abort.js';
+import { advanceRed } from './verbs/advanceRed.js';
+import { advanceRefactor } from './verbs/advanceRefactor.js';
+import { done } from './verbs/done.js';
+import { freeze } from './verbs/freeze.js';
+import { init } from './verbs/init.js';
+import { log } from './verbs/log.js';
+import { revert } from './verbs/revert.js';
+import { stackCheck } from './verbs/stackCheck.js';
+import { stackDetect } from './verbs/stackDetect.js';
+import { status } from './verbs/status.js';
+import { verifyGreen } from './verbs/verifyGreen.js';
+import { verifyRed } from './verbs/verifyRed.js';
+import { verifyRefactor } from './verbs/verifyRefactor.js';
 
-/** Every CLI verb; each lives in its own file under verbs/. */
-export const VERBS: Verb[] = [];
+/** Every CLI verb, one per line; each lives in its own file under verbs/. */
+export const VERBS: Verb[] = [
+  init,
+  stackDetect,
+  stackCheck,
+  advanceRed,
+  verifyRed,
+  freeze,
+  verifyGreen,
+  revert,
+  advanceRefactor,
+  verifyRefactor,
+  done,
+  status,
+  abort,
+  log,
+];

@@ -54,7 +54,7 @@ function greenProblem(run: RunOutcome): string | null {
   return run.exitCode === 0 ? null : `the command fails (exit code ${String(run.exitCode)})`;
 }
 
-function formatRetry(message: string, role: Role, ac: string): string {
+export function formatInstruction(message: string, role: Role, ac: string): string {
   return [
     `Your final message must end with exactly one valid tdd-result block. Problem: ${message}.`,
     'Do not redo or change the work; only report it. End your reply with a block like this (fill in the real values):',
@@ -70,11 +70,11 @@ export function classify(a: Attempt): Verdict {
       const raw = a.run?.output ?? '';
       return { kind: 'fail', mode: 'E', retryRole: a.role, detail: MODE_NAMES.E, retryText: retryText(raw), signature: null };
     }
-    return { kind: 'fail', mode: 'D', retryRole: a.role, detail: a.parse.message, retryText: formatRetry(a.parse.message, a.role, a.ac), signature: null };
+    return { kind: 'fail', mode: 'D', retryRole: a.role, detail: a.parse.message, retryText: formatInstruction(a.parse.message, a.role, a.ac), signature: null };
   }
   const result = a.parse.result;
   if (a.commandError !== undefined) {
-    return { kind: 'fail', mode: 'D', retryRole: a.role, detail: a.commandError, retryText: formatRetry(a.commandError, a.role, a.ac), signature: null, result };
+    return { kind: 'fail', mode: 'D', retryRole: a.role, detail: a.commandError, retryText: formatInstruction(a.commandError, a.role, a.ac), signature: null, result };
   }
   if (result.status === 'blocked') return { kind: 'blocked', result };
   const run = a.run;
