@@ -1,0 +1,55 @@
+// Types for fakeApi.mjs (kept beside it so the TypeScript end-to-end tests can import it).
+
+export interface ScriptedTool {
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/** One assistant turn: text, tool calls, or both. A turn without tool calls ends the conversation. */
+export interface Turn {
+  text?: string;
+  tools?: ScriptedTool[];
+}
+
+export interface ToolResult {
+  conversation: string;
+  tool_use_id: string;
+  name: string | null;
+  input: Record<string, unknown> | null;
+  /** The text the model received (text blocks joined with newlines). */
+  content: string;
+  is_error: boolean;
+}
+
+export interface TurnContext {
+  toolResults: ToolResult[];
+  body: Record<string, unknown>;
+}
+
+export type Step = Turn | ((ctx: TurnContext) => Turn | undefined);
+export type Script = Record<string, Step[]>;
+
+export interface RecordedRequest {
+  at: number;
+  kind: 'turn' | 'side' | 'count_tokens' | 'other';
+  conversation: string | null;
+  turn: number | null;
+  model?: string;
+  method?: string;
+  url?: string;
+  /** The request body of scripted turns. */
+  body?: Record<string, unknown>;
+}
+
+export interface FakeApi {
+  port: number | null;
+  path: string | null;
+  requests: RecordedRequest[];
+  toolResults: ToolResult[];
+  failures: string[];
+  close(): Promise<void>;
+}
+
+export const EXHAUSTED_TEXT: string;
+export function marker(name: string): string;
+export function startFakeApi(options: { script: Script; listen?: { path: string } | { port?: number } }): Promise<FakeApi>;

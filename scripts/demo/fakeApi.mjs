@@ -1,0 +1,200 @@
+// A scripted stand-in for the Anthropic Messages API, for end-to-end runs of the real Claude Code
+// client without a network or an API key. Plain ESM so that `npm run demo` needs no build; the
+// types for the TypeScript tests are in fakeApi.d.mts beside this file.
+//
+// A script maps a conversation name to its turns. Claude Code sends the whole history with every
+// request, so the turn to play is the number of assistant messages already in it: the server keeps
+// no cursor and a retried request gets the same answer. A conversation is recognised by a marker
+// `[[e2e:<name>]]` in its first user message (the `-p` prompt for the main thread, the `prompt` of
+// an Agent call for a subagent). Requests without a marker are the client's side requests (titles,
+// summaries, token counts); they get a short neutral answer and are recorded as such.
+import { createServer } from 'node:http';
+
+const MARKER = /\[\[e2e:([A-Za-z0-9_-]+)\]\]/u;
+export const EXHAUSTED_TEXT = '[fake-api] script exhausted: this conversation has no more scripted turns.';
+
+/** The marker to put in a prompt so that the fake API plays `name`'s script for it. */
+export function marker(name) {
+  return `[[e2e:${name}]]`;
+}
+
+function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((b) => {
+      if (b && b.type === 'text') return b.text;
+      if (b && b.type === 'tool_result') return textOf(b.content);
+      return '';
+    })
+    .join('\n');
+}
+
+function conversationOf(body) {
+  const first = (body.messages ?? []).find((m) => m.role === 'user');
+  const match = first ? MARKER.exec(textOf(first.content)) : null;
+  return match ? match[1] : null;
+}
+
+function toolUseId(conversation, turn, index) {
+  return `toolu_e2e_${conversation}_${turn}_${index}`;
+}
+
+/** Normalises a scripted turn to Messages API content blocks and a stop reason. */
+function render(conversation, turnIndex, turn) {
+  const content = [];
+  if (turn.text) content.push({ type: 'text', text: turn.text });
+  (turn.tools ?? []).forEach((t, i) => {
+    content.push({ type: 'tool_use', id: toolUseId(conversation, turnIndex, i), name: t.name, input: t.input });
+  });
+  if (content.length === 0) content.push({ type: 'text', text: '(done)' });
+  return { content, stop_reason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn' };
+}
+
+function sse(res, event, data) {
+  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+let messageCounter = 0;
+
+function reply(res, body, answer) {
+  const id = `msg_e2e_${++messageCounter}`;
+  const usage = { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  if (!body.stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model: body.model, content: answer.content, stop_reason: answer.stop_reason, stop_sequence: null, usage }));
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  sse(res, 'message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+  answer.content.forEach((block, index) => {
+    if (block.type === 'text') {
+      sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } });
+    } else {
+      sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
+      const json = JSON.stringify(block.input);
+      // Two deltas, as the real API streams partial JSON in pieces.
+      const cut = Math.floor(json.length / 2);
+      sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(0, cut) } });
+      sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(cut) } });
+    }
+    sse(res, 'content_block_stop', { type: 'content_block_stop', index });
+  });
+  sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: answer.stop_reason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+  sse(res, 'message_stop', { type: 'message_stop' });
+  res.end();
+}
+
+/**
+ * Starts the fake API.
+ * @param {{ script: Record<string, Array<object|Function>>, listen?: { path: string } | { port?: number } }} options
+ */
+export async function startFakeApi(options) {
+  const script = options.script;
+  /** Every request, in order: { at, method, url, conversation, turn, model, kind }. */
+  const requests = [];
+  /** Every tool_result the client sent back, once each, in order. */
+  const toolResults = [];
+  /** The tool calls we played, by id, to label the results. */
+  const played = new Map();
+  /** Problems that must fail the scenario (running past the script, unknown conversations). */
+  const failures = [];
+  const seenResults = new Set();
+
+  function recordResults(conversation, body) {
+    for (const message of body.messages ?? []) {
+      if (message.role !== 'user' || !Array.isArray(message.content)) continue;
+      for (const block of message.content) {
+        if (!block || block.type !== 'tool_result' || seenResults.has(block.tool_use_id)) continue;
+        seenResults.add(block.tool_use_id);
+        const call = played.get(block.tool_use_id);
+        toolResults.push({
+          conversation,
+          tool_use_id: block.tool_use_id,
+          name: call ? call.name : null,
+          input: call ? call.input : null,
+          content: textOf(block.content),
+          is_error: block.is_error === true,
+        });
+      }
+    }
+  }
+
+  function answerMessages(body) {
+    const conversation = conversationOf(body);
+    if (conversation === null) {
+      requests.push({ at: Date.now(), kind: 'side', conversation: null, turn: null, model: body.model });
+      return { content: [{ type: 'text', text: 'OK' }], stop_reason: 'end_turn' };
+    }
+    recordResults(conversation, body);
+    const turn = (body.messages ?? []).filter((m) => m.role === 'assistant').length;
+    requests.push({ at: Date.now(), kind: 'turn', conversation, turn, model: body.model, body });
+    const turns = script[conversation];
+    if (!turns) {
+      failures.push(`no script for conversation "${conversation}"`);
+      return { content: [{ type: 'text', text: EXHAUSTED_TEXT }], stop_reason: 'end_turn' };
+    }
+    let step = turns[turn];
+    if (typeof step === 'function') step = step({ toolResults: toolResults.filter((r) => r.conversation === conversation), body });
+    if (!step) {
+      failures.push(`conversation "${conversation}" ran past its script (asked for turn ${turn + 1} of ${turns.length})`);
+      return { content: [{ type: 'text', text: EXHAUSTED_TEXT }], stop_reason: 'end_turn' };
+    }
+    const answer = render(conversation, turn, step);
+    for (const block of answer.content) if (block.type === 'tool_use') played.set(block.id, { name: block.name, input: block.input });
+    return answer;
+  }
+
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const url = req.url ?? '/';
+      let body = {};
+      try {
+        body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+      } catch {
+        body = {};
+      }
+      try {
+        if (req.method === 'POST' && url.startsWith('/v1/messages/count_tokens')) {
+          requests.push({ at: Date.now(), kind: 'count_tokens', conversation: null, turn: null, model: body.model });
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ input_tokens: 100 }));
+        } else if (req.method === 'POST' && url.startsWith('/v1/messages')) {
+          reply(res, body, answerMessages(body));
+        } else {
+          // Reachability probes (HEAD /) and anything else: a plain, empty success.
+          requests.push({ at: Date.now(), kind: 'other', method: req.method, url, conversation: null, turn: null });
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(req.method === 'HEAD' ? undefined : '{}');
+        }
+      } catch (error) {
+        failures.push(`fake API error: ${error instanceof Error ? error.stack : String(error)}`);
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'fake API error' } }));
+      }
+    });
+  });
+
+  const listen = options.listen ?? {};
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    if ('path' in listen) server.listen(listen.path, resolve);
+    else server.listen(listen.port ?? 0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : null,
+    path: typeof address === 'string' ? address : null,
+    requests,
+    toolResults,
+    failures,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve(undefined));
+      }),
+  };
+}

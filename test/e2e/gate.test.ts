@@ -1,0 +1,160 @@
+// The gate inside the real client, with hand-written state files: what the model is told when a
+// write is denied, and what is on disk afterwards.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { SPEC_TEXT, state, testRepo } from '../helpers/repo.js';
+import { describeE2E, hooksOf, resultOf, session, type SessionResult } from './harness.js';
+
+const FROZEN_TEST = "import { expect, it } from 'vitest';\nimport { add } from '../src/add.js';\n\nit('adds', () => expect(add(1, 2)).toBe(3));\n";
+const SOURCE = 'export const add = (a: number, b: number): number => a + b;\n';
+const STUB = '// STUB:TDD\nexport const add = (_a: number, _b: number): number => {\n  throw new Error("not implemented");\n};\n';
+
+function greenRepo(mode = 'light-inline') {
+  const repo = testRepo({ files: { 'tests/add.test.ts': FROZEN_TEST } });
+  repo.setState(state('tdd-green', { mode }));
+  return repo;
+}
+
+/** The reasons our hook printed for the PreToolUse denies of the session, in order. */
+function hookReasons(r: SessionResult): string[] {
+  return hooksOf(r, 'PreToolUse')
+    .filter((h) => h.stdout.trim().startsWith('{'))
+    .map((h) => (JSON.parse(h.stdout) as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason);
+}
+
+/** A denied call: the model got exactly our reason as an error result. */
+function expectDenied(r: SessionResult, turn: number, rule: string, ...fragments: string[]): string {
+  const res = resultOf(r, turn);
+  expect(res.is_error, res.content).toBe(true);
+  expect(res.content.startsWith(`tdd-gate [${rule}]: `), res.content).toBe(true);
+  for (const f of fragments) expect(res.content).toContain(f);
+  expect(hookReasons(r)).toContain(res.content);
+  return res.content;
+}
+
+function expectAllowed(r: SessionResult, turn: number): void {
+  const res = resultOf(r, turn);
+  expect(res.is_error, res.content).toBe(false);
+  expect(res.content).not.toMatch(/^tdd-gate \[/u);
+}
+
+describeE2E('gate', (bin) => {
+  it('GREEN: Write and Edit on a frozen test are denied with our reason; the source write goes through', async () => {
+    const repo = greenRepo();
+    const test = repo.path('tests/add.test.ts');
+    const r = await session(bin, repo, {
+      script: {
+        main: [
+          { tools: [{ name: 'Read', input: { file_path: test } }] },
+          { tools: [{ name: 'Write', input: { file_path: test, content: 'it.skip("adds", () => {});\n' } }] },
+          { tools: [{ name: 'Edit', input: { file_path: test, old_string: 'toBe(3)', new_string: 'toBe(4)' } }] },
+          { tools: [{ name: 'Write', input: { file_path: repo.path('src/add.ts'), content: SOURCE } }] },
+          { text: 'Done.' },
+        ],
+      },
+    });
+    // The exact text the model saw for the Write.
+    expect(resultOf(r, 1).content).toBe(
+      `tdd-gate [tests-frozen]: Blocked write to test file ${test} (phase tdd-green, mode light-inline, the main thread (orchestrator)): ` +
+        'the tests were certified and frozen, so they are read-only in tdd-green. Make them pass by changing source files only. ' +
+        'If a frozen test is wrong, stop and report `TEST_BUG: <file>:<line> — <why>` to the orchestrator instead of changing it.',
+    );
+    expectDenied(r, 1, 'tests-frozen');
+    expectDenied(r, 2, 'tests-frozen', 'read-only in tdd-green');
+    expectAllowed(r, 3);
+    expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
+    expect(readFileSync(repo.path('src/add.ts'), 'utf8')).toBe(SOURCE);
+    expect(hooksOf(r, 'PreToolUse')).toHaveLength(3);
+  }, 90_000);
+
+  it('GREEN under --dangerously-skip-permissions: the test write is still denied, the source write goes through', async () => {
+    const repo = greenRepo();
+    const test = repo.path('tests/add.test.ts');
+    const r = await session(bin, repo, {
+      skipPermissions: true,
+      allowedTools: null,
+      script: {
+        main: [
+          { tools: [{ name: 'Read', input: { file_path: test } }] },
+          { tools: [{ name: 'Edit', input: { file_path: test, old_string: 'toBe(3)', new_string: 'toBe(4)' } }] },
+          { tools: [{ name: 'Write', input: { file_path: repo.path('src/add.ts'), content: SOURCE } }] },
+          { text: 'Done.' },
+        ],
+      },
+    });
+    expectDenied(r, 1, 'tests-frozen', 'read-only in tdd-green');
+    expectAllowed(r, 2);
+    expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
+    expect(readFileSync(repo.path('src/add.ts'), 'utf8')).toBe(SOURCE);
+  }, 90_000);
+
+  it('RED: a source write without STUB:TDD is denied, with the marker allowed; test writes are allowed', async () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-red', { mode: 'light-inline' }));
+    const src = repo.path('src/add.ts');
+    const r = await session(bin, repo, {
+      script: {
+        main: [
+          { tools: [{ name: 'Write', input: { file_path: src, content: SOURCE } }] },
+          { tools: [{ name: 'Write', input: { file_path: src, content: STUB } }] },
+          { tools: [{ name: 'Write', input: { file_path: repo.path('tests/add.test.ts'), content: FROZEN_TEST } }] },
+          { text: 'Done.' },
+        ],
+      },
+    });
+    expectDenied(r, 0, 'red-source', 'in tdd-red only tests are written', 'STUB:TDD');
+    expectAllowed(r, 1);
+    expectAllowed(r, 2);
+    expect(readFileSync(src, 'utf8')).toBe(STUB);
+    expect(readFileSync(repo.path('tests/add.test.ts'), 'utf8')).toBe(FROZEN_TEST);
+  }, 90_000);
+
+  it('the SPEC edited after the freeze: every further test and source write is denied', async () => {
+    const repo = greenRepo();
+    const spec = repo.path('specs/SPEC-001.md');
+    const drifted = `${SPEC_TEXT}\n#### Scenario: subtracts\n- THEN 1\n`;
+    writeFileSync(spec, drifted);
+    const test = repo.path('tests/add.test.ts');
+    const r = await session(bin, repo, {
+      script: {
+        main: [
+          { tools: [{ name: 'Write', input: { file_path: repo.path('src/add.ts'), content: SOURCE } }] },
+          { tools: [{ name: 'Read', input: { file_path: test } }] },
+          { tools: [{ name: 'Edit', input: { file_path: test, old_string: 'toBe(3)', new_string: 'toBe(4)' } }] },
+          { tools: [{ name: 'Read', input: { file_path: spec } }] },
+          { tools: [{ name: 'Write', input: { file_path: spec, content: SPEC_TEXT } }] },
+          { text: 'Done.' },
+        ],
+      },
+    });
+    expectDenied(r, 0, 'spec-drift', 'changed after the freeze', 'Stop and tell the user');
+    expectDenied(r, 2, 'spec-drift', 'changed after the freeze');
+    // The SPEC itself is frozen too: the model cannot quietly "restore" the oracle.
+    expectDenied(r, 4, 'spec-frozen', 'the SPEC is the oracle');
+    expect(existsSync(repo.path('src/add.ts'))).toBe(false);
+    expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
+    expect(readFileSync(spec, 'utf8')).toBe(drifted);
+  }, 90_000);
+
+  it('a corrupt state file: every write is denied with the fix in the reason', async () => {
+    const repo = testRepo({ files: { 'tests/add.test.ts': FROZEN_TEST } });
+    const stateFile = repo.setState(state('tdd-green'));
+    writeFileSync(stateFile, '{"version": 1, "phase": "tdd-gr');
+    const r = await session(bin, repo, {
+      script: {
+        main: [
+          { tools: [{ name: 'Write', input: { file_path: repo.path('src/add.ts'), content: SOURCE } }] },
+          { tools: [{ name: 'Write', input: { file_path: repo.path('tests/new.test.ts'), content: FROZEN_TEST } }] },
+          { tools: [{ name: 'Write', input: { file_path: repo.path('notes.md'), content: 'notes\n' } }] },
+          { text: 'Done.' },
+        ],
+      },
+    });
+    for (const turn of [0, 1, 2]) {
+      expectDenied(r, turn, 'state-corrupt', `the state file ${stateFile} is not valid JSON`, 'Run `tdd-gate status`', 'the gate fails closed');
+    }
+    expect(existsSync(repo.path('src/add.ts'))).toBe(false);
+    expect(existsSync(repo.path('tests/new.test.ts'))).toBe(false);
+    expect(existsSync(repo.path('notes.md'))).toBe(false);
+  }, 90_000);
+});
