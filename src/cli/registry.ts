@@ -13,6 +13,9 @@ import { status } from './verbs/status.js';
 import { verifyGreen } from './verbs/verifyGreen.js';
 import { verifyRed } from './verbs/verifyRed.js';
 import { verifyRefactor } from './verbs/verifyRefactor.js';
+import { resultVerb } from './verbs/result.js';
+import { handoffVerb } from './verbs/handoff.js';
+import { contextVerb } from './verbs/context.js';
 
 /** Every CLI verb, one per line; each lives in its own file under verbs/. */
 export const VERBS: Verb[] = [
@@ -30,4 +33,7 @@ export const VERBS: Verb[] = [
   status,
   abort,
   log,
+  resultVerb,
+  handoffVerb,
+  contextVerb,
 ];
