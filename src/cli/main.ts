@@ -1,14 +1,78 @@
+import { appendEvent } from '../io/eventLog.js';
+import { GateError, RefusalError, UsageError } from '../io/errors.js';
+import { StateLockError } from '../io/stateStore.js';
+import { findRepo } from '../io/repo.js';
 import { VERBS } from './registry.js';
-import type { CliIo } from './verb.js';
+import type { CliIo, Verb } from './verb.js';
 
 export type { CliIo } from './verb.js';
 
-/** Placeholder dispatcher until the CLI lands. */
+function helpText(): string {
+  const width = Math.max(...VERBS.map((v) => v.name.length));
+  const lines = VERBS.map((v) => `  ${v.name.padEnd(width)}  ${v.summary}`);
+  return [
+    'tdd-gate: phase transitions on evidence (RED → GREEN → REFACTOR).',
+    '',
+    'usage: tdd-gate <verb> [flags]     (tdd-gate <verb> --help for one verb)',
+    '',
+    ...lines,
+    '',
+    'exit codes: 0 ok, 1 refused (the evidence does not hold; state untouched), 2 usage error.',
+  ].join('\n');
+}
+
+/** Two-word verbs ("verify red") first, then one-word ones. */
+function findVerb(argv: string[]): { verb: Verb; rest: string[] } | null {
+  const two = `${argv[0] ?? ''} ${argv[1] ?? ''}`;
+  const v2 = VERBS.find((v) => v.name === two);
+  if (v2) return { verb: v2, rest: argv.slice(2) };
+  const v1 = VERBS.find((v) => v.name === argv[0]);
+  return v1 ? { verb: v1, rest: argv.slice(1) } : null;
+}
+
+/** One line, never a stack trace: the reason and what to do. */
+function oneLine(s: string): string {
+  return s.replace(/\s*\n\s*/g, ' ').trim();
+}
+
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const verb = VERBS.find((v) => v.name === argv[0]);
-  if (!verb) {
-    io.stderr.write(`tdd-gate: unknown verb ${argv[0] ?? '(none)'}\n`);
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    io.stdout.write(helpText() + '\n');
+    return argv.length === 0 ? 2 : 0;
+  }
+  const found = findVerb(argv);
+  if (!found) {
+    const group = VERBS.filter((v) => v.name.startsWith(`${argv[0]} `)).map((v) => `\`${v.name}\``);
+    const hint = group.length > 0 ? `did you mean ${group.join(' or ')}?` : 'run `tdd-gate --help` for the list';
+    io.stderr.write(`tdd-gate: unknown verb "${argv.slice(0, group.length > 0 ? 2 : 1).join(' ')}"; ${hint}\n`);
     return 2;
   }
-  return verb.run(argv.slice(1), io);
+  const { verb, rest } = found;
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(`usage: ${verb.usage}\n${verb.summary}\n`);
+    return 0;
+  }
+  try {
+    return await verb.run(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`tdd-gate ${verb.name}: ${oneLine(err.message)}\n`);
+      return 2;
+    }
+    const expected = err instanceof RefusalError || err instanceof GateError || err instanceof StateLockError;
+    const message = oneLine(err instanceof Error ? err.message : String(err));
+    io.stderr.write(expected ? `tdd-gate ${verb.name}: refused: ${message}\n` : `tdd-gate ${verb.name}: internal error: ${message} (please report it)\n`);
+    recordRefusal(io.cwd, verb, message);
+    return 1;
+  }
+}
+
+function recordRefusal(cwd: string, verb: Verb, reason: string): void {
+  if (!verb.mutates) return;
+  try {
+    const repo = findRepo(cwd);
+    if (repo) appendEvent(repo.root, { type: 'refusal', verb: verb.name, reason });
+  } catch {
+    // no repository: nothing to record into
+  }
 }

@@ -1,0 +1,29 @@
+export type ReportKind = 'vitest-json' | 'jest-json' | 'junit-xml' | 'none';
+
+/** Shell syntax after which appending arguments would reach another command. */
+const COMPOUND = /&&|\|\||[;|<>`]|\$\(/;
+
+function quote(arg: string): string {
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Ask the runner for a machine-readable report as well, when the command is a plain call to a
+ * runner we know and does not pick its own reporter. Anything else runs as written and is read
+ * by the text parsers.
+ */
+export function instrumentCommand(command: string, reportFile: string): { command: string; kind: ReportKind } {
+  const plain = { command, kind: 'none' as const };
+  if (COMPOUND.test(command) || process.platform === 'win32') return plain;
+  const f = quote(reportFile);
+  if (/(^|[\s/])vitest(\.mjs)?(\s|$)/.test(command) && !/--reporter|--outputFile/.test(command)) {
+    return { command: `${command} --reporter=default --reporter=json --outputFile.json=${f}`, kind: 'vitest-json' };
+  }
+  if (/(^|[\s/])jest(\.js)?(\s|$)/.test(command) && !/--json|--outputFile|--reporters/.test(command)) {
+    return { command: `${command} --json --outputFile=${f}`, kind: 'jest-json' };
+  }
+  if (/(^|[\s/])(pytest|py\.test)(\s|$)|-m\s+pytest(\s|$)/.test(command) && !/--junit-?xml/.test(command)) {
+    return { command: `${command} --junitxml=${f}`, kind: 'junit-xml' };
+  }
+  return plain;
+}

@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { appendEvent } from '../io/eventLog.js';
+import { GateError, RefusalError } from '../io/errors.js';
+import { compileStack, readStack, type CompiledStack } from '../io/loadStack.js';
+import { isCaseInsensitive } from '../io/canonicalPath.js';
+import { findRepo, type Repo } from '../io/repo.js';
+import { statePathFor } from '../io/statePath.js';
+import { readState, withState, type StoredState } from '../io/stateStore.js';
+import { formatIssues } from '../schema/format.js';
+import { cliStateSchema, type CliState } from '../schema/cliState.js';
+import type { Phase } from '../schema/state.js';
+import type { CliIo } from './verb.js';
+
+/** Where a verb runs: the repository, its branch's state file, the clock. */
+export interface Session {
+  io: CliIo;
+  repo: Repo;
+  root: string;
+  statePath: string;
+  stateRel: string;
+  now: () => Date;
+}
+
+export function openSession(io: CliIo): Session {
+  let repo: Repo | null;
+  try {
+    repo = findRepo(io.cwd);
+  } catch (err) {
+    throw new RefusalError(`cannot read the git repository around ${io.cwd} (${(err as Error).message}); run tdd-gate inside a working git checkout`, { cause: err });
+  }
+  if (repo === null) {
+    throw new RefusalError(`${io.cwd} is not inside a git repository; tdd-gate keeps one TDD state per branch, so run \`git init\` first or cd into the project`);
+  }
+  const statePath = statePathFor(repo);
+  return { io, repo, root: repo.root, statePath, stateRel: path.relative(repo.root, statePath), now: () => new Date() };
+}
+
+/** Validate the CLI's own keys too; a corrupt file is reported and left as it is. */
+export function validateCliState(state: StoredState, statePath: string): CliState {
+  const parsed = cliStateSchema.safeParse(state);
+  if (!parsed.success) {
+    throw new GateError(
+      `the state file ${statePath} is invalid: ${formatIssues(parsed.error)}; it was left untouched. Restore it, or end the cycle with \`tdd-gate abort --reason "<why>"\` (keeps a copy)`,
+      'state-corrupt',
+      { cause: parsed.error },
+    );
+  }
+  return parsed.data;
+}
+
+export function loadState(s: Session): CliState | null {
+  const raw = readState(s.statePath);
+  return raw === null ? null : validateCliState(raw, s.statePath);
+}
+
+const NEXT_FOR: Record<Phase, string> = {
+  'tdd-plan': '`tdd-gate advance red --plan <file>`',
+  'tdd-red': '`tdd-gate verify red`, then `tdd-gate freeze --verdict <file>`',
+  'tdd-green': '`tdd-gate verify green`, then `tdd-gate advance refactor` or `tdd-gate done`',
+  'tdd-refactor': '`tdd-gate verify refactor`, then `tdd-gate done`',
+  done: '`tdd-gate init --spec <path>` to start a new cycle',
+};
+
+export function nextStepFor(phase: Phase): string {
+  return NEXT_FOR[phase];
+}
+
+/** The state, which must be in one of `phases`; otherwise a refusal naming the next legitimate step. */
+export function requirePhase(state: CliState | null, phases: readonly Phase[], verb: string): CliState {
+  if (state === null) throw new RefusalError(`no TDD cycle on this branch; start one with \`tdd-gate init --spec <path>\``);
+  if (!phases.includes(state.phase)) {
+    throw new RefusalError(`\`${verb}\` needs phase ${phases.join(' or ')}, but the cycle is in ${state.phase}; next: ${nextStepFor(state.phase)}`);
+  }
+  return state;
+}
+
+export function loadStack(s: Session): CompiledStack {
+  try {
+    return compileStack(readStack(s.root), isCaseInsensitive(s.root));
+  } catch (err) {
+    if (err instanceof GateError) throw new RefusalError(err.message.replace(/ Ask the user to fix it.*$/, ' Run `tdd-gate stack check` for details or `tdd-gate stack detect --write` to create one'), { cause: err });
+    throw err;
+  }
+}
+
+export function readSpec(s: Session, specPath: string): string {
+  try {
+    return readFileSync(path.resolve(s.root, specPath), 'utf8');
+  } catch (err) {
+    throw new RefusalError(`cannot read the SPEC ${specPath} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); restore it or give the right --spec path`, { cause: err });
+  }
+}
+
+/**
+ * Locked read-modify-write of the CLI state. `fn` sees the state as it is now (after any
+ * concurrent change) and may throw a RefusalError to leave it untouched.
+ */
+export async function updateState(s: Session, fn: (current: CliState | null) => CliState | undefined): Promise<CliState | null> {
+  const next = await withState(s.statePath, (current) => {
+    const validated = current === null ? null : validateCliState(current, s.statePath);
+    return fn(validated);
+  });
+  return next === null ? null : (next);
+}
+
+/**
+ * Move the cycle from one of `from` to `to` under the lock, with `patch` applied; records the
+ * history entry and the transition event.
+ */
+export async function transition(
+  s: Session,
+  verb: string,
+  from: readonly Phase[],
+  to: Phase,
+  patch: (current: CliState, at: string) => Partial<CliState>,
+  note?: string,
+): Promise<CliState> {
+  let previous: Phase = 'done';
+  const next = await updateState(s, (current) => {
+    const state = requirePhase(current, from, verb);
+    previous = state.phase;
+    const at = s.now().toISOString();
+    const history = [...(state.history ?? []), { at, from: state.phase, to, verb, ...(note ? { note } : {}) }];
+    return { ...state, ...patch(state, at), phase: to, phase_entered_at: to === state.phase ? state.phase_entered_at : at, history };
+  });
+  appendEvent(s.root, { type: 'transition', from: previous, to, verb, ...(note ? { note } : {}) });
+  return next!;
+}
+
+export function out(s: Session, line: string): void {
+  s.io.stdout.write(line.endsWith('\n') ? line : line + '\n');
+}

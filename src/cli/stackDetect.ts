@@ -1,0 +1,114 @@
+import type { StackConfig } from '../schema/stack.js';
+
+/** What detection looks at: which marker files exist, and package.json's text if any. */
+export interface ProjectFacts {
+  has(rel: string): boolean;
+  packageJson: string | null;
+  /** Any file name in the project matching the regex (for tests/test_*.py and friends). */
+  anyFile(re: RegExp): boolean;
+}
+
+interface Pkg {
+  scripts?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+const JS_TESTS = '**/*.test.*|**/*.spec.*|test/**|tests/**|__tests__/**';
+const JS_SOURCES = 'src/**|lib/**';
+
+/** Pure: a stack.json for the project's test runner, or null when none is recognised. */
+export function detectStack(p: ProjectFacts): { stack: StackConfig; runner: string } | null {
+  let pkg: Pkg | null = null;
+  try {
+    pkg = p.packageJson === null ? null : (JSON.parse(p.packageJson) as Pkg);
+  } catch {
+    pkg = null;
+  }
+  if (pkg) {
+    const deps = { ...pkg.dependencies, ...pkg.devDependencies };
+    const testScript = pkg.scripts?.test ?? '';
+    const ts = p.has('tsconfig.json') || 'typescript' in deps;
+    const language = ts ? 'typescript' : 'javascript';
+    const tsErr = ts ? '|error TS\\d+' : '';
+    if ('vitest' in deps || /\bvitest\b/.test(testScript)) {
+      return {
+        runner: 'vitest',
+        stack: {
+          language,
+          test_command: 'npx vitest run',
+          test_file_glob: JS_TESTS,
+          source_file_glob: JS_SOURCES,
+          red_confirm: 'AssertionError|expected .* to|Expected|toBe|toEqual',
+          build_error_pattern: `SyntaxError|Cannot find module|Failed to (load|resolve)|Transform failed|does not provide an export named${tsErr}`,
+        },
+      };
+    }
+    if ('jest' in deps || /\bjest\b/.test(testScript)) {
+      return {
+        runner: 'jest',
+        stack: {
+          language,
+          test_command: 'npx jest',
+          test_file_glob: JS_TESTS,
+          source_file_glob: JS_SOURCES,
+          red_confirm: 'expect\\(.*\\)\\.|Expected|Received|AssertionError',
+          build_error_pattern: `SyntaxError|Cannot find module|Test suite failed to run${tsErr}`,
+        },
+      };
+    }
+    if (/node\s+(--\S+\s+)*--test\b/.test(testScript) || !('mocha' in deps)) {
+      return {
+        runner: 'node:test',
+        stack: {
+          language,
+          test_command: 'node --test',
+          test_file_glob: JS_TESTS,
+          source_file_glob: JS_SOURCES,
+          red_confirm: 'AssertionError|ERR_ASSERTION',
+          build_error_pattern: 'SyntaxError|ERR_MODULE_NOT_FOUND|Cannot find module|does not provide an export named',
+        },
+      };
+    }
+  }
+  if (p.has('pytest.ini') || p.has('pyproject.toml') || p.has('setup.cfg') || p.has('conftest.py') || p.anyFile(/^test_.*\.py$/)) {
+    return {
+      runner: 'pytest',
+      stack: {
+        language: 'python',
+        test_command: 'python -m pytest',
+        test_file_glob: 'test_*.py|*_test.py|tests/**',
+        source_file_glob: 'src/**|**/*.py',
+        red_confirm: 'AssertionError|assert ',
+        build_error_pattern: 'SyntaxError|IndentationError|ImportError|ModuleNotFoundError|errors? during collection',
+      },
+    };
+  }
+  if (p.has('go.mod')) {
+    return {
+      runner: 'go test',
+      stack: {
+        language: 'go',
+        test_command: 'go test ./...',
+        test_file_glob: '*_test.go|testdata/**',
+        source_file_glob: '**/*.go',
+        red_confirm: '--- FAIL',
+        build_error_pattern: '\\[build failed\\]|\\[setup failed\\]|undefined: |syntax error',
+      },
+    };
+  }
+  if (p.has('Cargo.toml')) {
+    return {
+      runner: 'cargo test',
+      stack: {
+        language: 'rust',
+        test_command: 'cargo test',
+        test_file_glob: 'tests/**|benches/**',
+        source_file_glob: 'src/**',
+        red_confirm: 'panicked at|assertion .*failed',
+        build_error_pattern: 'error\\[E\\d+\\]|could not compile',
+      },
+    };
+  }
+  return null;
+}

@@ -1,0 +1,94 @@
+import { appendEvent } from '../io/eventLog.js';
+import type { CompiledStack } from '../io/loadStack.js';
+import { runCommand, type RunResult } from '../io/runner.js';
+import type { Receipt, ReceiptKind } from '../schema/cliState.js';
+import { instrumentCommand } from './evidence/instrument.js';
+import { judgeGreen, parseCoverage, type RunOutcome, type Verdict } from './evidence/judge.js';
+import { parseJestJson, parseJunitXml, type RunFacts } from './evidence/report.js';
+import { textFacts } from './evidence/textReport.js';
+import type { Session } from './session.js';
+import type { Tree } from './tree.js';
+
+export const DEFAULT_TIMEOUT_SECONDS = 600;
+
+/** The runner's report when it wrote one we can read, else what the text says. */
+export function factsOf(run: RunResult): RunFacts {
+  const text = textFacts(run.output);
+  let report: RunFacts | null = null;
+  if (run.report.text !== null) {
+    if (run.report.kind === 'vitest-json' || run.report.kind === 'jest-json') report = parseJestJson(run.report.text, run.report.kind);
+    if (run.report.kind === 'junit-xml') report = parseJunitXml(run.report.text, run.report.kind);
+  }
+  if (report === null) return text;
+  return { ...report, loadErrorFiles: [...new Set([...report.loadErrorFiles, ...text.loadErrorFiles])] };
+}
+
+export async function runTests(s: Session, stack: CompiledStack, label: string): Promise<{ run: RunResult; outcome: RunOutcome }> {
+  const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
+  const run = await runCommand({
+    root: s.root,
+    command: stack.config.test_command,
+    label,
+    timeoutSeconds,
+    env: s.io.env,
+    instrument: instrumentCommand,
+    now: s.now(),
+  });
+  return { run, outcome: { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output: run.output, facts: factsOf(run) } };
+}
+
+/** lint_command and the coverage threshold, after the tests passed. */
+export async function runChecks(s: Session, stack: CompiledStack, verdict: Verdict): Promise<{ verdict: Verdict; coverage?: number }> {
+  if (!verdict.valid) return { verdict };
+  const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
+  const { lint_command, coverage_command, coverage_pattern, coverage_threshold } = stack.config;
+  if (lint_command) {
+    const lint = await runCommand({ root: s.root, command: lint_command, label: 'lint', timeoutSeconds, env: s.io.env, now: s.now() });
+    if (lint.exitCode !== 0) {
+      const why = lint.timedOut ? 'timed out' : `exited ${String(lint.exitCode ?? lint.signal)}`;
+      return { verdict: { ...verdict, valid: false, reason: `lint_command ${why} (see ${lint.log}); fix the lint errors in the source and verify again` } };
+    }
+  }
+  if (coverage_command) {
+    const cov = await runCommand({ root: s.root, command: coverage_command, label: 'coverage', timeoutSeconds, env: s.io.env, now: s.now() });
+    const pattern = new RegExp(coverage_pattern ?? 'All files[^\\d]*([\\d.]+)');
+    const value = cov.exitCode === 0 ? parseCoverage(cov.output, pattern) : null;
+    if (value === null) {
+      return { verdict: { ...verdict, valid: false, reason: `coverage_command ${cov.exitCode === 0 ? `printed nothing matching /${pattern.source}/` : `exited ${String(cov.exitCode)}`} (see ${cov.log}); fix coverage_command or coverage_pattern in .tdd/stack.json` } };
+    }
+    if (coverage_threshold !== undefined && value < coverage_threshold) {
+      return { verdict: { ...verdict, valid: false, reason: `coverage ${value}% is below coverage_threshold ${coverage_threshold}%; cover the new code and verify again` }, coverage: value };
+    }
+    return { verdict, coverage: value };
+  }
+  return { verdict };
+}
+
+export function makeReceipt(s: Session, run: RunResult, verdict: Verdict, tree: Tree, coverage?: number): Receipt {
+  return {
+    at: s.now().toISOString(),
+    command: run.command,
+    exit_code: run.exitCode,
+    valid: verdict.valid,
+    counts: verdict.counts,
+    output_sha256: run.outputSha256,
+    log: run.log,
+    ...(verdict.reason ? { reason: verdict.reason } : {}),
+    tests_sha256: tree.testsDigest,
+    tree_sha256: tree.treeDigest,
+    ...(verdict.failingFiles.length > 0 ? { failing_files: verdict.failingFiles } : {}),
+    ...(coverage !== undefined ? { coverage } : {}),
+  };
+}
+
+export function recordReceiptEvent(s: Session, kind: ReceiptKind, receipt: Receipt): void {
+  appendEvent(s.root, { type: 'receipt', kind, valid: receipt.valid, counts: receipt.counts, log: receipt.log, ...(receipt.reason ? { reason: receipt.reason } : {}) });
+}
+
+export function greenVerdict(outcome: RunOutcome, command: string): Verdict {
+  return judgeGreen(outcome, command);
+}
+
+export function countsText(r: Receipt): string {
+  return `${r.counts.total} tests, ${r.counts.failed} failing`;
+}

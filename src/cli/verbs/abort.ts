@@ -1,0 +1,39 @@
+import { renameSync } from 'node:fs';
+import path from 'node:path';
+import { appendEvent } from '../../io/eventLog.js';
+import { GateError, RefusalError } from '../../io/errors.js';
+import { parseFlags, requireFlag } from '../args.js';
+import { loadState, openSession, out, transition } from '../session.js';
+import { ACTIVE_PHASES } from '../phases.js';
+import type { Verb } from '../verb.js';
+
+const USAGE = 'tdd-gate abort --reason <text>';
+
+export const abort: Verb = {
+  name: 'abort',
+  summary: 'end the cycle on purpose (recorded); a corrupt state file is kept aside as a copy',
+  usage: USAGE,
+  mutates: true,
+  async run(args, io) {
+    const { values } = parseFlags(args, { reason: { type: 'string' } }, USAGE);
+    const reason = requireFlag(values.reason, '--reason', USAGE).replace(/\s+/g, ' ').trim();
+    const s = openSession(io);
+    try {
+      loadState(s);
+    } catch (err) {
+      if (!(err instanceof GateError && err.ruleId === 'state-corrupt')) throw err;
+      const aside = `${s.statePath}.corrupt-${s.now().toISOString().replace(/[:.]/g, '-')}`;
+      renameSync(s.statePath, aside);
+      const rel = path.relative(s.root, aside);
+      appendEvent(s.root, { type: 'transition', from: 'corrupt', to: 'none', verb: 'abort', note: reason, kept: rel });
+      out(s, `tdd-gate: the corrupt state file was moved to ${rel}; no cycle is active now.`);
+      return 0;
+    }
+    const state = await transition(s, 'abort', ACTIVE_PHASES, 'done', (_c, at) => ({ aborted: { at, reason } }), reason).catch((err: unknown) => {
+      if (err instanceof RefusalError && /no TDD cycle|but the cycle is in done/.test(err.message)) throw new RefusalError('there is no active cycle to abort');
+      throw err;
+    });
+    out(s, `tdd-gate: cycle for ${state.spec_id} aborted (${reason}). The gate is off for this branch.`);
+    return 0;
+  },
+};

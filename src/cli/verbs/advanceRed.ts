@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { RefusalError } from '../../io/errors.js';
+import { parseFlags, requireFlag } from '../args.js';
+import { loadStack, openSession, out, transition } from '../session.js';
+import { scanTree } from '../tree.js';
+import type { Verb } from '../verb.js';
+
+const USAGE = 'tdd-gate advance red --plan <path>';
+
+export const advanceRed: Verb = {
+  name: 'advance red',
+  summary: 'tdd-plan → tdd-red once the test plan exists and is not empty',
+  usage: USAGE,
+  mutates: true,
+  async run(args, io) {
+    const { values } = parseFlags(args, { plan: { type: 'string' } }, USAGE);
+    const planArg = requireFlag(values.plan, '--plan', USAGE);
+    const s = openSession(io);
+    const planRel = path.relative(s.root, path.resolve(io.cwd, planArg)).split(path.sep).join('/');
+    let text: string;
+    try {
+      text = readFileSync(path.join(s.root, planRel), 'utf8');
+    } catch {
+      throw new RefusalError(`the plan ${planRel} does not exist; write the test plan (under .tdd/plans/) first`);
+    }
+    if (text.trim() === '') throw new RefusalError(`the plan ${planRel} is empty; write the test plan first`);
+    const stack = loadStack(s);
+    // What the tests look like before RED: "written in this cycle" is measured against this.
+    const tree = scanTree(s.root, stack);
+    await transition(s, 'advance red', ['tdd-plan'], 'tdd-red', (_state, at) => ({ plan_artifact: planRel, baseline: { at, files: tree.tests, sources: tree.sources } }));
+    out(s, `tdd-gate: tdd-plan → tdd-red (plan ${planRel}).`);
+    out(s, 'next: write failing tests (and STUB:TDD stubs), then `tdd-gate verify red`');
+    return 0;
+  },
+};

@@ -1,0 +1,72 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { RefusalError } from '../../io/errors.js';
+import { parseFlags } from '../args.js';
+import { driftMessage, driftOf } from '../drift.js';
+import { loadStack, loadState, openSession, out, requirePhase, transition } from '../session.js';
+import { filesWithStubs, STUB_MARKER } from '../stubs.js';
+import { changedFiles, scanTree } from '../tree.js';
+import { countHookDenies } from '../events.js';
+import type { Verb } from '../verb.js';
+
+const USAGE = 'tdd-gate done [--json]';
+
+export const done: Verb = {
+  name: 'done',
+  summary: 'finish the cycle: fresh GREEN receipt, no STUB:TDD left, no drift; writes the evidence record',
+  usage: USAGE,
+  mutates: true,
+  async run(args, io) {
+    const { values } = parseFlags(args, { json: { type: 'boolean' } }, USAGE);
+    const s = openSession(io);
+    const state = requirePhase(loadState(s), ['tdd-green', 'tdd-refactor'], 'done');
+    const drift = driftMessage(driftOf(s.root, state));
+    if (drift) throw new RefusalError(`the oracle moved: ${drift}`);
+    const tree = scanTree(s.root, loadStack(s));
+    const receipts = state.receipts ?? {};
+    const candidates = state.phase === 'tdd-refactor' ? [receipts.refactor, receipts.green] : [receipts.green];
+    const fresh = candidates.find((r) => r?.valid && r.tree_sha256 === tree.treeDigest);
+    if (!fresh) {
+      const verb = state.phase === 'tdd-refactor' ? 'verify refactor' : 'verify green';
+      throw new RefusalError(`no GREEN receipt matches the files as they are now; run \`tdd-gate ${verb}\` and then \`tdd-gate done\``);
+    }
+    const stubs = filesWithStubs(s.root, Object.keys(tree.sources));
+    if (stubs.length > 0) throw new RefusalError(`${STUB_MARKER} markers are left in ${stubs.join(', ')}; implement the stubs (GREEN) and verify again`);
+
+    const at = s.now();
+    const evidenceRel = `.tdd/evidence/${state.spec_id.replace(/[^A-Za-z0-9._-]/g, '-')}-${at.toISOString().replace(/[:.]/g, '-')}.json`;
+    const evidence = {
+      version: 1,
+      spec_id: state.spec_id,
+      spec_path: state.spec_path,
+      spec_hash: state.spec_hash,
+      mode: state.mode,
+      started_at: state.started_at,
+      finished_at: at.toISOString(),
+      plan_artifact: state.plan_artifact,
+      validator: state.verdict ?? null,
+      runs: { red: receipts.red ?? null, green: receipts.green ?? null, refactor: receipts.refactor ?? null, final: fresh },
+      files_changed: {
+        tests: changedFiles(state.baseline?.files ?? {}, tree.tests),
+        sources: changedFiles(state.baseline?.sources ?? {}, tree.sources),
+      },
+      frozen: state.frozen ?? null,
+      hook_denies: countHookDenies(s.root, state.started_at),
+      history: state.history ?? [],
+    };
+    mkdirSync(path.join(s.root, '.tdd', 'evidence'), { recursive: true });
+    writeFileSync(path.join(s.root, evidenceRel), JSON.stringify(evidence, null, 2) + '\n');
+    await transition(s, 'done', ['tdd-green', 'tdd-refactor'], 'done', () => ({}), `evidence ${evidenceRel}`);
+    if (values.json) {
+      out(s, JSON.stringify({ evidence: evidenceRel, ...evidence }));
+      return 0;
+    }
+    const minutes = Math.round((at.getTime() - Date.parse(state.started_at)) / 60000);
+    out(s, `tdd-gate: ${state.spec_id} done in ${minutes} min.`);
+    out(s, `  RED:   ${receipts.red ? `${receipts.red.counts.failed}/${receipts.red.counts.total} failing (${receipts.red.command})` : 'no receipt'}`);
+    out(s, `  GREEN: ${fresh.counts.passed}/${fresh.counts.total} passing${fresh.coverage !== undefined ? `, coverage ${fresh.coverage}%` : ''}`);
+    out(s, `  changed: ${evidence.files_changed.tests.length} test files, ${evidence.files_changed.sources.length} source files; hook denials: ${evidence.hook_denies}`);
+    out(s, `  evidence: ${evidenceRel}`);
+    return 0;
+  },
+};

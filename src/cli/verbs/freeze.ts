@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { RefusalError } from '../../io/errors.js';
+import { sha256Hex, specHash } from '../../io/hash.js';
+import { writeSnapshot } from '../../io/snapshots.js';
+import { parseResult } from '../../handoff/block.js';
+import { parseFlags, requireFlag } from '../args.js';
+import { loadStack, loadState, openSession, out, readSpec, requirePhase, transition } from '../session.js';
+import { scanTree } from '../tree.js';
+import type { Verb } from '../verb.js';
+
+const USAGE = 'tdd-gate freeze --verdict <file>';
+
+export const freeze: Verb = {
+  name: 'freeze',
+  summary: 'tdd-red → tdd-green: needs a fresh valid RED and the test-validator PASS; freezes tests, test configs and the SPEC',
+  usage: USAGE,
+  mutates: true,
+  async run(args, io) {
+    const { values } = parseFlags(args, { verdict: { type: 'string' } }, USAGE);
+    const verdictArg = requireFlag(values.verdict, '--verdict', USAGE);
+    const s = openSession(io);
+    const state = requirePhase(loadState(s), ['tdd-red'], 'freeze');
+    const red = state.receipts?.red;
+    if (!red) throw new RefusalError('there is no RED receipt; run `tdd-gate verify red` first');
+    if (!red.valid) throw new RefusalError(`the last RED run was not valid (${red.reason ?? 'see its log'}); fix the tests and run \`tdd-gate verify red\` again`);
+    const stack = loadStack(s);
+    const tree = scanTree(s.root, stack);
+    if (red.tests_sha256 !== tree.testsDigest) {
+      throw new RefusalError('the tests changed after the last valid RED; run `tdd-gate verify red` again so the receipt covers the tests being frozen');
+    }
+
+    const verdictAbs = path.resolve(io.cwd, verdictArg);
+    let verdictText: string;
+    try {
+      verdictText = readFileSync(verdictAbs, 'utf8');
+    } catch {
+      throw new RefusalError(`cannot read the verdict file ${verdictArg}; save the test-validator's final message (with its tdd-result block) there`);
+    }
+    const parsed = parseResult(verdictText, { role: 'test-validator' });
+    if (!parsed.ok) throw new RefusalError(`the verdict file ${verdictArg} is not a test-validator verdict: ${parsed.message}`);
+    if (parsed.result.verdict !== 'PASS') {
+      throw new RefusalError(`the test-validator's verdict is ${parsed.result.verdict ?? '(none)'}, not PASS; address its findings, verify red again and get a new verdict`);
+    }
+
+    const specText = readSpec(s, state.spec_path);
+    const hash = specHash(specText);
+    const frozenFiles = { ...tree.tests, [state.spec_path]: sha256Hex(readFileSync(path.join(s.root, state.spec_path))) };
+    writeSnapshot(s.root, 'frozen', Object.keys(frozenFiles));
+    writeSnapshot(s.root, 'green-entry', Object.keys(tree.sources));
+    const verdictRel = path.relative(s.root, verdictAbs).split(path.sep).join('/');
+    await transition(s, 'freeze', ['tdd-red'], 'tdd-green', (current, at) => {
+      if (current.receipts?.red?.at !== red.at) throw new RefusalError('a new RED run was recorded meanwhile; run `tdd-gate freeze` again');
+      return {
+        spec_hash: hash,
+        frozen: { at, spec_hash: hash, files: frozenFiles },
+        green_entry: { at, files: tree.sources },
+        verdict: {
+          at,
+          file: verdictRel,
+          sha256: sha256Hex(verdictText),
+          role: parsed.result.role,
+          verdict: parsed.result.verdict ?? '',
+          ...(parsed.result.notes ? { notes: parsed.result.notes } : {}),
+        },
+      };
+    });
+    out(s, `tdd-gate: tdd-red → tdd-green. Frozen ${Object.keys(frozenFiles).length} files (tests, test configs, the SPEC); spec_hash ${hash.slice(0, 12)}…`);
+    out(s, 'next: implement until `tdd-gate verify green` passes (tests are read-only now)');
+    return 0;
+  },
+};

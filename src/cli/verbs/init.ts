@@ -1,0 +1,87 @@
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { appendEvent } from '../../io/eventLog.js';
+import { GateError, RefusalError, UsageError } from '../../io/errors.js';
+import { MODES, type Mode } from '../../schema/state.js';
+import type { CliState } from '../../schema/cliState.js';
+import { parseFlags, requireFlag } from '../args.js';
+import { loadStack, loadState, openSession, out, readSpec, updateState, type Session } from '../session.js';
+import { readSpecFacts, specEntryProblem } from '../spec.js';
+import { scanTree } from '../tree.js';
+import type { Verb } from '../verb.js';
+
+const USAGE = 'tdd-gate init --spec <path> [--spec-id ID] [--mode standard|light-dispatch|light-inline|prototype-inline] [--force]';
+
+export const GITIGNORE = '# written by tdd-gate init: state, runs and snapshots stay local\n*\n!.gitignore\n!stack.json\n';
+
+/** Keep a corrupt state file under another name instead of overwriting it. */
+function setAside(s: Session): string {
+  const aside = `${s.statePath}.corrupt-${s.now().toISOString().replace(/[:.]/g, '-')}`;
+  renameSync(s.statePath, aside);
+  return path.relative(s.root, aside);
+}
+
+export const init: Verb = {
+  name: 'init',
+  summary: 'start a cycle for a SPEC (C1 gate: a `#### Scenario`, status active) in tdd-plan',
+  usage: USAGE,
+  mutates: true,
+  async run(args, io) {
+    const { values } = parseFlags(args, { spec: { type: 'string' }, 'spec-id': { type: 'string' }, mode: { type: 'string' }, force: { type: 'boolean' } }, USAGE);
+    const specArg = requireFlag(values.spec, '--spec', USAGE);
+    const mode = (values.mode ?? 'standard') as Mode;
+    if (!MODES.includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}. Usage: ${USAGE}`);
+    const s = openSession(io);
+    const specAbs = path.resolve(io.cwd, specArg);
+    const specRel = path.relative(s.root, specAbs).split(path.sep).join('/');
+    if (specRel.startsWith('..') || path.isAbsolute(specRel)) throw new RefusalError(`the SPEC ${specArg} is outside the project ${s.root}; keep it in the repository`);
+    const facts = readSpecFacts(readSpec(s, specRel));
+    const problem = specEntryProblem(facts, specRel);
+    if (problem) throw new RefusalError(problem);
+    const stack = loadStack(s);
+
+    let note: string | undefined;
+    try {
+      const current = loadState(s);
+      if (current && current.phase !== 'done') {
+        if (!values.force) {
+          throw new RefusalError(`a cycle for ${current.spec_id} is active (${current.phase}); finish it (\`tdd-gate done\`), end it (\`tdd-gate abort --reason "<why>"\`), or start over with --force (recorded)`);
+        }
+        note = `forced over an active ${current.phase} cycle of ${current.spec_id}`;
+      }
+    } catch (err) {
+      if (!(err instanceof GateError && err.ruleId === 'state-corrupt')) throw err;
+      if (!values.force) throw new RefusalError(`${err.message.replace(/ Restore it,.*$/, '')} Restore it, or start over with \`tdd-gate init --force\` (the corrupt file is kept as a copy)`, { cause: err });
+      note = `forced over a corrupt state file (kept as ${setAside(s)})`;
+    }
+
+    const tdd = path.join(s.root, '.tdd');
+    mkdirSync(tdd, { recursive: true });
+    if (!existsSync(path.join(tdd, '.gitignore'))) writeFileSync(path.join(tdd, '.gitignore'), GITIGNORE);
+    rmSync(path.join(tdd, 'snapshots'), { recursive: true, force: true });
+    const tree = scanTree(s.root, stack);
+    const at = s.now().toISOString();
+    const specId = values['spec-id'] ?? facts.id ?? path.basename(specRel).replace(/\.[^.]*$/, '');
+    const state: CliState = {
+      version: 1,
+      phase: 'tdd-plan',
+      mode,
+      spec_id: specId,
+      spec_path: specRel,
+      spec_hash: '',
+      plan_artifact: '',
+      started_at: at,
+      phase_entered_at: at,
+      baseline: { at, files: tree.tests, sources: tree.sources },
+      history: [{ at, from: 'none', to: 'tdd-plan', verb: 'init', ...(note ? { note } : {}) }],
+    };
+    await updateState(s, (current) => {
+      if (current && current.phase !== 'done' && !values.force) throw new RefusalError(`a cycle for ${current.spec_id} was started meanwhile; run \`tdd-gate status\``);
+      return state;
+    });
+    appendEvent(s.root, { type: 'transition', from: 'none', to: 'tdd-plan', verb: 'init', spec_id: specId, ...(note ? { note, forced: true } : {}) });
+    out(s, `tdd-gate: cycle started for ${specId} (${specRel}, ${facts.scenarios} scenario${facts.scenarios === 1 ? '' : 's'}, mode ${mode}) in tdd-plan.${note ? ` Note: ${note}.` : ''}`);
+    out(s, 'next: write the test plan under .tdd/plans/, then `tdd-gate advance red --plan <file>`');
+    return 0;
+  },
+};

@@ -1,0 +1,41 @@
+import { RefusalError } from '../../io/errors.js';
+import { parseFlags } from '../args.js';
+import { driftMessage, driftOf } from '../drift.js';
+import { loadStack, loadState, openSession, out, requirePhase, updateState } from '../session.js';
+import { countsText, greenVerdict, makeReceipt, recordReceiptEvent, runChecks, runTests } from '../testRun.js';
+import { scanTree } from '../tree.js';
+import type { Verb } from '../verb.js';
+
+const USAGE = 'tdd-gate verify green [--json]';
+
+export const verifyGreen: Verb = {
+  name: 'verify green',
+  summary: 'run the tests, lint (and coverage) and record a GREEN receipt: all pass, frozen files and SPEC unchanged',
+  usage: USAGE,
+  mutates: true,
+  async run(args, io) {
+    const { values } = parseFlags(args, { json: { type: 'boolean' } }, USAGE);
+    const s = openSession(io);
+    const state = requirePhase(loadState(s), ['tdd-green'], 'verify green');
+    const drift = driftMessage(driftOf(s.root, state));
+    if (drift) throw new RefusalError(`the oracle moved: ${drift}`);
+    const stack = loadStack(s);
+    const tree = scanTree(s.root, stack);
+    const { run, outcome } = await runTests(s, stack, 'green');
+    const { verdict, coverage } = await runChecks(s, stack, greenVerdict(outcome, run.command));
+    const receipt = makeReceipt(s, run, verdict, tree, coverage);
+    await updateState(s, (current) => {
+      const now = requirePhase(current, ['tdd-green'], 'verify green');
+      if (now.started_at !== state.started_at) throw new RefusalError('the cycle was restarted while the tests ran; run `tdd-gate verify green` again');
+      return { ...now, receipts: { ...now.receipts, green: receipt } };
+    });
+    recordReceiptEvent(s, 'green', receipt);
+    if (values.json) out(s, JSON.stringify({ kind: 'green', ...receipt }));
+    if (!verdict.valid) throw new RefusalError(`not GREEN: ${verdict.reason ?? 'unknown'} (log: ${run.log})`);
+    if (!values.json) {
+      out(s, `tdd-gate: GREEN (${countsText(receipt)}${coverage !== undefined ? `, coverage ${coverage}%` : ''}). Log: ${run.log}`);
+      out(s, 'next: `tdd-gate advance refactor` to clean up, or `tdd-gate done`');
+    }
+    return 0;
+  },
+};

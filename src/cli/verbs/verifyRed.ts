@@ -1,0 +1,47 @@
+import { RefusalError } from '../../io/errors.js';
+import { parseFlags } from '../args.js';
+import { judgeRed } from '../evidence/judge.js';
+import { loadStack, loadState, openSession, out, requirePhase, updateState } from '../session.js';
+import { countsText, makeReceipt, recordReceiptEvent, runTests } from '../testRun.js';
+import { changedFiles, scanTree } from '../tree.js';
+import type { Verb } from '../verb.js';
+
+const USAGE = 'tdd-gate verify red [--json]';
+
+export const verifyRed: Verb = {
+  name: 'verify red',
+  summary: 'run the tests and record a RED receipt: they must fail on an assertion in a test written this cycle',
+  usage: USAGE,
+  mutates: true,
+  async run(args, io) {
+    const { values } = parseFlags(args, { json: { type: 'boolean' } }, USAGE);
+    const s = openSession(io);
+    const state = requirePhase(loadState(s), ['tdd-red'], 'verify red');
+    const stack = loadStack(s);
+    const tree = scanTree(s.root, stack);
+    const changed = changedFiles(state.baseline?.files ?? {}, tree.tests);
+    const { run, outcome } = await runTests(s, stack, 'red');
+    const verdict = judgeRed(outcome, {
+      command: run.command,
+      redConfirm: stack.redConfirm,
+      buildError: stack.buildError,
+      changedTests: changed,
+      root: s.root,
+    });
+    const receipt = makeReceipt(s, run, verdict, tree);
+    // The run took time: record it only if the cycle is still where it was.
+    await updateState(s, (current) => {
+      const now = requirePhase(current, ['tdd-red'], 'verify red');
+      if (now.started_at !== state.started_at) throw new RefusalError('the cycle was restarted while the tests ran; run `tdd-gate verify red` again');
+      return { ...now, receipts: { ...now.receipts, red: receipt } };
+    });
+    recordReceiptEvent(s, 'red', receipt);
+    if (values.json) out(s, JSON.stringify({ kind: 'red', ...receipt }));
+    if (!verdict.valid) throw new RefusalError(`invalid RED: ${verdict.reason ?? 'unknown'} (log: ${run.log})`);
+    if (!values.json) {
+      out(s, `tdd-gate: valid RED (${countsText(receipt)}; failing in ${verdict.failingFiles.join(', ')}). Log: ${run.log}`);
+      out(s, 'next: have the test-validator review the tests, then `tdd-gate freeze --verdict <file>`');
+    }
+    return 0;
+  },
+};

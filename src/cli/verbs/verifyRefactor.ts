@@ -1,0 +1,62 @@
+import { RefusalError } from '../../io/errors.js';
+import { gitHead, gitStashCount } from '../../io/git.js';
+import { restoreSnapshot, writeSnapshot } from '../../io/snapshots.js';
+import { appendEvent } from '../../io/eventLog.js';
+import { parseFlags } from '../args.js';
+import { driftMessage, driftOf } from '../drift.js';
+import { loadStack, loadState, openSession, out, requirePhase, updateState } from '../session.js';
+import { countsText, greenVerdict, makeReceipt, recordReceiptEvent, runChecks, runTests } from '../testRun.js';
+import { scanTree } from '../tree.js';
+import type { Verb } from '../verb.js';
+
+const USAGE = 'tdd-gate verify refactor [--revert] [--json]';
+
+export const verifyRefactor: Verb = {
+  name: 'verify refactor',
+  summary: 'tests still green, tests unchanged, HEAD not moved, no new stash; --revert rolls sources back when it fails',
+  usage: USAGE,
+  mutates: true,
+  async run(args, io) {
+    const { values } = parseFlags(args, { revert: { type: 'boolean' }, json: { type: 'boolean' } }, USAGE);
+    const s = openSession(io);
+    const state = requirePhase(loadState(s), ['tdd-refactor'], 'verify refactor');
+    const base = state.refactor_base;
+    if (!base) throw new RefusalError('the refactor snapshot is missing from the state; go back with `tdd-gate abort` or restart the phase');
+    const drift = driftMessage(driftOf(s.root, state));
+    if (drift) throw new RefusalError(`the oracle moved: ${drift}`);
+    const head = gitHead(s.root);
+    if (head !== base.head) throw new RefusalError(`git HEAD moved during REFACTOR (${base.head?.slice(0, 8) ?? 'none'} → ${head?.slice(0, 8) ?? 'none'}); move it back (\`git reset --soft ${base.head ?? ''}\`) before verifying`);
+    const stashes = gitStashCount(s.root);
+    if (stashes !== base.stash_count) throw new RefusalError(`the git stash changed during REFACTOR (${base.stash_count} → ${stashes} entries); restore it before verifying`);
+
+    const stack = loadStack(s);
+    const tree = scanTree(s.root, stack);
+    const { run, outcome } = await runTests(s, stack, 'refactor');
+    const { verdict } = await runChecks(s, stack, greenVerdict(outcome, run.command));
+    const receipt = makeReceipt(s, run, verdict, tree);
+    let reverted: { restored: string[]; deleted: string[] } | null = null;
+    if (!verdict.valid && values.revert) reverted = restoreSnapshot(s.root, 'refactor', base.files, Object.keys(tree.sources));
+    if (verdict.valid) writeSnapshot(s.root, 'refactor', Object.keys(tree.sources));
+    await updateState(s, (current) => {
+      const now = requirePhase(current, ['tdd-refactor'], 'verify refactor');
+      const next = { ...now, receipts: { ...now.receipts, refactor: receipt } };
+      // A verified refactor step becomes the point the next --revert returns to.
+      if (verdict.valid) next.refactor_base = { ...base, at: receipt.at, files: tree.sources };
+      return next;
+    });
+    recordReceiptEvent(s, 'refactor', receipt);
+    if (reverted) appendEvent(s.root, { type: 'revert', verb: 'verify refactor', restored: reverted.restored, deleted: reverted.deleted });
+    if (values.json) out(s, JSON.stringify({ kind: 'refactor', ...receipt, ...(reverted ? { reverted } : {}) }));
+    if (!verdict.valid) {
+      const undo = reverted
+        ? `; reverted ${reverted.restored.length + reverted.deleted.length} source files to the last green point`
+        : '; fix it or roll back with `tdd-gate verify refactor --revert`';
+      throw new RefusalError(`refactor broke the suite: ${verdict.reason ?? 'unknown'}${undo} (log: ${run.log})`);
+    }
+    if (!values.json) {
+      out(s, `tdd-gate: refactor verified (${countsText(receipt)}). Log: ${run.log}`);
+      out(s, 'next: refactor more and verify again, or `tdd-gate done`');
+    }
+    return 0;
+  },
+};

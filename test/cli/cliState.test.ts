@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { cliStateSchema } from '../../src/schema/cliState.js';
+
+const base = { version: 1, phase: 'tdd-red', mode: 'standard', spec_id: 'S', spec_path: 's.md', spec_hash: '', plan_artifact: '', started_at: 'x', phase_entered_at: 'x' };
+
+describe('cliStateSchema', () => {
+  it('keeps keys it does not know (other parts own them)', () => {
+    const r = cliStateSchema.safeParse({ ...base, loop: { budget: 3 } });
+    expect(r.success && r.data).toMatchObject({ loop: { budget: 3 } });
+  });
+  it('accepts a hand-written state with only the DESIGN keys', () => {
+    expect(cliStateSchema.safeParse(base).success).toBe(true);
+  });
+  it('rejects a malformed CLI key', () => {
+    expect(cliStateSchema.safeParse({ ...base, frozen: { at: 'x', spec_hash: '', files: { a: 'nothex' } } }).success).toBe(false);
+  });
+});
