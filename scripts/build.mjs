@@ -1,6 +1,7 @@
 // One self-contained ESM bundle per entry point: a marketplace install runs dist/ with plain node.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 
 const common = {
   bundle: true,
@@ -43,22 +44,37 @@ export async function loadDispatch() {
   };
 }
 
-rmSync('dist', { recursive: true, force: true });
 const coreText = await hookCoreText();
-await build({
-  ...common,
-  entryPoints: { hook: 'src/bin/hook.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.mjs' },
-  format: 'esm',
-  banner: { js: requireBanner },
-  plugins: [embedHookCore(coreText)],
-});
-await build({
-  ...common,
-  entryPoints: { cli: 'src/bin/cli.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.mjs' },
-  format: 'esm',
-  banner: { js: requireBanner },
-});
+const outputs = [
+  ...(await build({
+    ...common,
+    entryPoints: { hook: 'src/bin/hook.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.mjs' },
+    format: 'esm',
+    banner: { js: requireBanner },
+    plugins: [embedHookCore(coreText)],
+    write: false,
+  })).outputFiles,
+  ...(await build({
+    ...common,
+    entryPoints: { cli: 'src/bin/cli.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.mjs' },
+    format: 'esm',
+    banner: { js: requireBanner },
+    write: false,
+  })).outputFiles,
+];
+
+// Replace each bundle by rename, never leave dist/ empty: hooks and tests may be running it right now.
+mkdirSync('dist', { recursive: true });
+const wanted = new Set(outputs.map((o) => path.basename(o.path)));
+for (const o of outputs) {
+  const tmp = `${o.path}.${process.pid}.tmp`;
+  writeFileSync(tmp, o.contents);
+  renameSync(tmp, o.path);
+}
+for (const name of readdirSync('dist')) {
+  if (!wanted.has(name) && !name.endsWith('.tmp')) rmSync(path.join('dist', name), { recursive: true, force: true });
+}

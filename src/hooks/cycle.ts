@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ClassifyContext } from '../core/classify.js';
@@ -15,6 +16,7 @@ export interface ActiveCycle {
   state: BaseState & { phase: ActivePhase };
   stack: CompiledStack;
   nocase: boolean;
+  home: string;
   classify: ClassifyContext;
 }
 
@@ -34,7 +36,8 @@ export function loadCycle(cwd: string, env: NodeJS.ProcessEnv = process.env): Cy
   const stack = compileStack(readStack(repo.root), nocase);
   const home = env.HOME ?? homedir();
   const controlAbs = [path.join(home, '.claude.json'), '/etc/claude-code/managed-settings.json'].map((p) => canonicalize(p));
-  const controlDirs = [path.join(home, '.claude', 'plugins'), env.CLAUDE_PLUGIN_ROOT]
+  // The git dir is control too: rewriting HEAD or a ref would switch the branch, and with it the state file.
+  const controlDirs = [path.join(home, '.claude', 'plugins'), env.CLAUDE_PLUGIN_ROOT, path.join(repo.root, '.git'), repo.gitDir, gitCommonDir(repo.gitDir)]
     .filter((d): d is string => typeof d === 'string' && d.length > 0)
     .map((d) => canonicalize(d));
   return {
@@ -45,6 +48,7 @@ export function loadCycle(cwd: string, env: NodeJS.ProcessEnv = process.env): Cy
       state: state as BaseState & { phase: ActivePhase },
       stack,
       nocase,
+      home,
       classify: {
         specRel: specRelative(repo.root, state.spec_path),
         isTest: stack.isTest,
@@ -62,4 +66,13 @@ export function loadCycle(cwd: string, env: NodeJS.ProcessEnv = process.env): Cy
 function specRelative(root: string, specPath: string): string {
   const abs = canonicalize(path.resolve(root, specPath));
   return path.relative(root, abs).split(path.sep).join('/');
+}
+
+/** A worktree's git dir names the shared one in `commondir`; a plain repository has none. */
+function gitCommonDir(gitDir: string): string | undefined {
+  try {
+    return path.resolve(gitDir, readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim());
+  } catch {
+    return undefined;
+  }
 }

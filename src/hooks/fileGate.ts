@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { classify, type PathClass } from '../core/classify.js';
 import { contentAfter, type WriteInput } from '../core/contentAfter.js';
 import type { Decision } from '../core/decision.js';
@@ -37,9 +37,23 @@ export function cycleFacts(cycle: ActiveCycle, agentType: string | undefined, wi
 
 /** Every class a raw path falls in, resolved from `cwd`. */
 export function classesOf(cycle: ActiveCycle, cwd: string, raw: string): { classes: PathClass[]; real: string } {
-  const locations = resolveTarget(cycle.repo.root, cwd, raw, cycle.nocase);
-  const classes = [...new Set(locations.map((loc) => classify(loc, cycle.classify)))];
-  return { classes, real: locations[0]?.abs ?? raw };
+  const locations = resolveTarget(cycle.repo.root, cwd, raw, cycle.nocase, cycle.home);
+  const classes = new Set(locations.map((loc) => classify(loc, cycle.classify)));
+  const real = locations[0];
+  if (real !== undefined && real.rel !== null && isHardLinked(real.abs) && !real.rel.split('/').includes('node_modules')) {
+    // A second name for the same inode may be a test file: writing it would change the test.
+    classes.add('test');
+  }
+  return { classes: [...classes], real: real?.abs ?? raw };
+}
+
+function isHardLinked(abs: string): boolean {
+  try {
+    const st = statSync(abs);
+    return st.isFile() && st.nlink > 1;
+  } catch {
+    return false;
+  }
 }
 
 function writeInput(event: FileToolEvent): { path: string; input: WriteInput } {

@@ -41,8 +41,9 @@ function relInside(root: string, abs: string): string | null {
  * Every location a write to `raw` can land on: the fully resolved file, and, when the last
  * component is a symlink, the link itself (an atomic write replaces the link with a file).
  */
-export function resolveTarget(root: string, cwd: string, raw: string, nocase: boolean): TargetLocation[] {
-  const abs = path.resolve(cwd, raw);
+export function resolveTarget(root: string, cwd: string, raw: string, nocase: boolean, home?: string): TargetLocation[] {
+  const expanded = home !== undefined && (raw === '~' || raw.startsWith('~/')) ? path.join(home, raw.slice(1)) : raw;
+  const abs = path.resolve(cwd, expanded);
   const real = canonicalize(abs);
   const linkPath = path.join(canonicalize(path.dirname(abs)), path.basename(abs));
   const locations = [real, linkPath].filter((p, i, all) => all.indexOf(p) === i);

@@ -373,3 +373,28 @@ describe('fail closed, loudly', () => {
     expect(line).toMatchObject({ type: 'hook-deny', tool: 'Write', target: 'tests/a.test.ts', rule: 'tests-frozen', role: 'tdd-gate:implementer', phase: 'tdd-green' });
   });
 });
+
+describe('other ways to the same file', () => {
+  it('treats a hard-linked file as a possible test in GREEN', async () => {
+    const { linkSync } = await import('node:fs');
+    const repo = testRepo({ files: { 'tests/a.test.ts': 'expect(1)\n', 'src/ok.ts': '' } });
+    linkSync(repo.path('tests/a.test.ts'), repo.path('src/alias.ts'));
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/alias.ts')), 'tests-frozen');
+    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/ok.ts')));
+  });
+
+  it('protects the git dir, which holds HEAD and with it the branch state', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, '.git/HEAD', 'ref: refs/heads/elsewhere\n')), 'control-file');
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, '.git/refs/heads/main', '0'.repeat(40))), 'control-file');
+  });
+
+  it('expands ~ to the home directory', () => {
+    const repo = testRepo();
+    const home = `${repo.root}-home`;
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root }, '~/.claude/settings.json'), { env: { HOME: home } }), 'control-file');
+  });
+});
