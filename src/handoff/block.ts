@@ -132,7 +132,10 @@ export function parseResult(message: string, expect: Expect = {}): ParseOutcome 
     ...(d.notes !== undefined && { notes: d.notes }),
   };
   const problems = roleRules(result);
-  if (problems.length > 0) return { ok: false, code: 'missing-field', message: problems.join('; '), raw };
+  if (problems.length > 0) {
+    const code = problems.some((p) => p.includes(' is required')) ? 'missing-field' : 'invalid';
+    return { ok: false, code, message: problems.join('; '), raw };
+  }
   if (expect.role !== undefined && result.role !== expect.role) {
     return { ok: false, code: 'wrong-role', message: `the block says role: ${result.role}, but this child was invoked as ${expect.role}`, raw };
   }
