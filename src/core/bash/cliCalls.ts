@@ -1,0 +1,46 @@
+/** The tdd-gate CLI's verbs, seen from the Bash gate (docs/contracts.md, "CLI verbs"). */
+import type { Arg } from './words.js';
+
+const TWO_WORD = new Set(['advance', 'verify', 'stack']);
+
+/** The verb as written (`verify red`, `abort`); null when it is not static. */
+export function cliVerb(args: readonly Arg[]): string | null {
+  const words: string[] = [];
+  for (const a of args) {
+    if (a.text === null) return words.length === 0 ? null : words.join(' ');
+    if (a.text.startsWith('-')) {
+      if (words.length === 0) continue;
+      break;
+    }
+    words.push(a.text);
+    if (words.length === 2 || !TWO_WORD.has(words[0] as string)) break;
+  }
+  return words.join(' ');
+}
+
+export type CliEffect = 'read' | 'change' | 'confirm';
+
+/**
+ * What a call does to the cycle. Unknown verbs count as changes (fail closed); `abort` and
+ * `init --force` end a cycle, so the person confirms them.
+ */
+export function cliEffect(verb: string | null, args: readonly string[]): CliEffect {
+  if (verb === null) return 'change';
+  const has = (flag: string) => args.includes(flag);
+  if (verb === '' || verb === 'help' || has('--help') || has('-h') || has('--version')) return 'read';
+  switch (verb) {
+    case 'status':
+    case 'log':
+    case 'context':
+    case 'stack check':
+      return 'read';
+    case 'stack detect':
+      return has('--write') ? 'change' : 'read';
+    case 'abort':
+      return 'confirm';
+    case 'init':
+      return has('--force') ? 'confirm' : 'change';
+    default:
+      return 'change';
+  }
+}

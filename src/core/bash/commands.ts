@@ -1,0 +1,583 @@
+/**
+ * The writer table: which arguments of which command are written, plus the wrappers that run
+ * another command, the shells and interpreters whose code is analysed in turn, and `cd`.
+ */
+import { has, parseArgv } from './argv.js';
+import { cliVerb } from './cliCalls.js';
+import { gitCommand } from './git.js';
+import { baseName, child, isAbsolute, joinPath } from './paths.js';
+import type { Call, Sink } from './sink.js';
+import type { Arg } from './words.js';
+import { escapeGlob } from './words.js';
+import { formatterCommand, snapshotUpdate } from './formatters.js';
+
+type Handler = (call: Call, sink: Sink) => string | null;
+
+const lit = (text: string): Arg => ({ text, glob: false, raw: text });
+
+function writeAll(call: Call, sink: Sink, targets: readonly Arg[], via: string): null {
+  for (const t of targets) sink.write(call.scope, t, via);
+  return null;
+}
+
+/** A copy/move destination: the path itself, and `dest/<name>` in case it is a directory. */
+function writeDest(call: Call, sink: Sink, dest: Arg, sources: readonly Arg[], via: string, recursive: boolean): void {
+  sink.write(call.scope, dest, via, recursive ? { tree: true } : {});
+  if (dest.text === null || dest.glob) return;
+  for (const s of sources) {
+    if (s.text !== null && !s.glob) sink.write(call.scope, lit(child(dest.text, baseName(s.text))), via, recursive ? { tree: true } : {});
+    else if (s.glob) sink.write(call.scope, { text: `${escapeGlob(dest.text)}/*`, glob: true, raw: dest.raw }, via);
+  }
+}
+
+function copyLike(removesSources: boolean): Handler {
+  return (call, sink) => {
+    const argv = parseArgv(call.args, ['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '--owner', '-g', '--group']);
+    const via = call.name;
+    const dir = argv.values.get('-t') ?? argv.values.get('--target-directory');
+    const ops = argv.operands;
+    // A moved directory takes everything under it; a recursive copy writes everything under the destination.
+    const recursive = removesSources || has(argv, '-r', '-R', '-a', '--recursive', '--archive');
+    if (removesSources) for (const s of dir ? ops : ops.slice(0, -1)) sink.write(call.scope, s, `${via} (source removed)`, { tree: true });
+    if (dir) writeDest(call, sink, dir, ops, via, recursive);
+    else if (ops.length >= 2) writeDest(call, sink, ops[ops.length - 1] as Arg, ops.slice(0, -1), via, recursive);
+    else if (ops.length === 1 && via === 'ln') sink.write(call.scope, lit(baseName(ops[0]?.text ?? '')), via);
+    return null;
+  };
+}
+
+function operandsAfterValues(valued: string[], via?: string): Handler {
+  return (call, sink) => writeAll(call, sink, parseArgv(call.args, valued).operands, via ?? call.name);
+}
+
+function echoOut(args: readonly Arg[]): string | null {
+  let i = 0;
+  let newline = true;
+  while (i < args.length && /^-[neE]+$/.test(args[i]?.text ?? '')) {
+    if (args[i]?.text?.includes('n')) newline = false;
+    i++;
+  }
+  const rest = args.slice(i);
+  if (rest.some((a) => a.text === null)) return null;
+  return rest.map((a) => a.text).join(' ') + (newline ? '\n' : '');
+}
+
+function stdinText(call: Call): string | null {
+  return call.stdin.kind === 'text' ? call.stdin.text : null;
+}
+
+/** A shell: `-c code`, a script file (passes), or commands on stdin. */
+const shell: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, ['-o', '-O', '+o', '+O', '--rcfile', '--init-file'], { stopAtOperand: true });
+  if (has(argv, '-c')) {
+    sink.shell(argv.operands[0]?.text ?? null, call.scope, `${call.name} -c`, false);
+    return null;
+  }
+  if (argv.operands.length > 0 && !has(argv, '-s') && argv.operands[0]?.text !== '-') return null; // a named script
+  return readsProgram(call, sink, (code) => sink.shell(code, call.scope, `${call.name} reading ${describeStdin(call)}`, false));
+};
+
+function describeStdin(call: Call): string {
+  return call.stdin.kind === 'text' ? call.stdin.from : 'its input';
+}
+
+/** An interpreter with no program argument reads its program from stdin. */
+function readsProgram(call: Call, sink: Sink, analyse: (code: string | null) => void): null {
+  switch (call.stdin.kind) {
+    case 'text':
+      analyse(call.stdin.text);
+      return null;
+    case 'file':
+      return null; // `python < script.py`: a named script
+    case 'terminal':
+      return null;
+  }
+}
+
+function interpreter(lang: string, codeFlags: string[], valued: string[], inPlace?: string): Handler {
+  return (call, sink) => {
+    const argv = parseArgv(call.args, [...codeFlags, ...valued], { stopAtOperand: true });
+    const via = `${call.name} ${codeFlags.find((f) => argv.flags.has(f)) ?? ''}`.trim();
+    const code = codeFlags.flatMap((f) => argv.all.get(f) ?? []);
+    const [first, ...more] = argv.operands;
+    if (inPlace !== undefined && (has(argv, inPlace) || call.args.some((a) => /^-[a-zA-Z]*i/.test(a.text ?? '')))) {
+      writeAll(call, sink, code.length > 0 ? argv.operands : more, `${call.name} -i (in-place edit)`);
+    }
+    if (code.length > 0) {
+      for (const c of code) sink.inline(lang, c.text, call.scope, via);
+      return null;
+    }
+    if (call.name.startsWith('node') && first?.text != null && /(^|\/)dist\/cli\.mjs$/.test(first.text)) {
+      sink.cli(cliVerb(more), more, call.text);
+      return null;
+    }
+    if (first !== undefined && first.text !== '-') return null; // a named script file
+    return readsProgram(call, sink, (c) => sink.inline(lang, c, call.scope, `${call.name} reading ${describeStdin(call)}`));
+  };
+}
+
+
+/** Wrappers run their operand as a command: look through them. */
+function wrapper(valued: string[], opts: { skipAssignments?: boolean; skipFirstOperand?: boolean } = {}): Handler {
+  return (call, sink) => {
+    let args = call.args;
+    let scope = call.scope;
+    const argv = parseArgv(args, valued, { stopAtOperand: true });
+    let ops = argv.operands;
+    if (call.name === 'env') {
+      const dir = argv.values.get('-C') ?? argv.values.get('--chdir');
+      if (dir) scope = cdScope(call, dir);
+      const split = argv.values.get('-S') ?? argv.values.get('--split-string');
+      if (split) {
+        sink.shell(split.text === null ? null : [split.text, ...ops.map((o) => o.text ?? o.raw)].join(' '), scope, 'env -S', false);
+        return null;
+      }
+    }
+    if (call.name === 'command' && has(argv, '-v', '-V')) return null;
+    if (opts.skipAssignments) while (ops[0]?.text != null && /^[A-Za-z_][A-Za-z0-9_]*=/.test(ops[0].text)) ops = ops.slice(1);
+    if (opts.skipFirstOperand) ops = ops.slice(1);
+    args = ops;
+    const [name, ...rest] = args;
+    if (name === undefined) return null;
+    if (name.text === null) {
+      sink.mention(scope, `${call.name} runs a command whose name is not static (${name.raw})`, rest.map((a) => a.text ?? a.raw));
+      return null;
+    }
+    return sink.run({ ...call, name: name.text, args: rest, scope });
+  };
+}
+
+function cdScope(call: Call, dir: Arg) {
+  const s = call.scope.fork();
+  s.cwds = s.cwds.map((c) => resolveDir(c, dir.text));
+  return s;
+}
+
+function resolveDir(cwd: string | null, dir: string | null): string | null {
+  if (dir === null) return null;
+  if (isAbsolute(dir)) return joinPath('/', dir);
+  return cwd === null ? null : joinPath(cwd, dir);
+}
+
+const cd: Handler = (call, sink) => {
+  const ops = parseArgv(call.args).operands;
+  const target = ops[0];
+  const home = sink.ctx.home;
+  if (target === undefined) call.scope.setCwd(home);
+  else if (target.text === '-') call.scope.setCwd(null);
+  else call.scope.cwds = call.scope.cwds.map((c) => resolveDir(c, target.glob ? null : target.text));
+  return null;
+};
+
+const pushd: Handler = (call, sink) => {
+  const before = [...call.scope.cwds];
+  cd(call, sink);
+  call.scope.dirStack.push(before.length === 1 ? (before[0] ?? null) : null);
+  return null;
+};
+
+const popd: Handler = (call) => {
+  const top = call.scope.dirStack.pop();
+  call.scope.setCwd(top ?? null);
+  return null;
+};
+
+const sed: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, ['-e', '--expression', '-f', '--file', '-l', '--line-length']);
+  const inPlace = has(argv, '--in-place') || call.args.some((a) => /^-[a-zA-Z]*i/.test(a.text ?? '') || (a.text ?? '').startsWith('--in-place'));
+  const scripts = argv.all.get('-e') ?? argv.all.get('--expression') ?? [];
+  const fromFile = has(argv, '-f', '--file');
+  let files = argv.operands;
+  if (scripts.length === 0 && !fromFile) {
+    const s = files[0];
+    files = files.slice(1);
+    if (s) scripts.push(s);
+  }
+  for (const s of scripts) {
+    if (s.text === null) continue;
+    // `w file` / `s/a/b/w file`: sed writes that file itself.
+    for (const m of s.text.matchAll(/(?:^|[;\n{}]|\/[gpiImMe0-9]*)\s*[wW]\s+([^;\n}]+)/g)) {
+      const f = (m[1] ?? '').trim();
+      if (f !== '' && f !== '/dev/stdout' && f !== '/dev/stderr') sink.write(call.scope, lit(f), 'sed w');
+    }
+  }
+  if (inPlace) writeAll(call, sink, files, 'sed -i (in-place edit)');
+  return null;
+};
+
+const awk: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, ['-f', '--file', '-v', '--assign', '-F', '--field-separator', '-i', '--include', '-e', '--source', '-l', '--load']);
+  const inPlace = (argv.all.get('-i') ?? argv.all.get('--include') ?? []).some((a) => a.text === 'inplace' || a.text === null);
+  let files = argv.operands;
+  const programs = [...(argv.all.get('-e') ?? []), ...(argv.all.get('--source') ?? [])];
+  if (!has(argv, '-f', '--file') && programs.length === 0) {
+    const p = files[0];
+    files = files.slice(1);
+    if (p) programs.push(p);
+  }
+  for (const p of programs) {
+    if (p.text === null) {
+      sink.unknown(`${call.name} runs a program that is not statically known`);
+      continue;
+    }
+    awkProgram(call, sink, p.text);
+  }
+  if (inPlace) writeAll(call, sink, files, `${call.name} -i inplace`);
+  return null;
+};
+
+/** `print > "file"` writes the file; `print > $1` or `> FILENAME` writes somewhere unknown. */
+function awkProgram(call: Call, sink: Sink, program: string): void {
+  for (const m of program.matchAll(/\bprintf?\b[^;{}>|]*(>>?|\|)\s*("(?:[^"\\]|\\.)*"|[^\s;}]+)/g)) {
+    const target = m[2] ?? '';
+    if (m[1] === '|') {
+      sink.shell(target.startsWith('"') ? target.slice(1, -1) : null, call.scope, `${call.name} print |`, false);
+      continue;
+    }
+    if (target.startsWith('"')) sink.write(call.scope, lit(target.slice(1, -1)), `${call.name} print >`);
+    else sink.unknown(`${call.name} prints to ${target}, a file name computed at run time`);
+  }
+  for (const m of program.matchAll(/\bsystem\s*\(\s*("(?:[^"\\]|\\.)*")?/g)) {
+    sink.shell(m[1] ? m[1].slice(1, -1) : null, call.scope, `${call.name} system()`, false);
+  }
+}
+
+const tar: Handler = (call, sink) => {
+  let args = call.args;
+  const first = args[0]?.text;
+  // Old-style `tar xzf a.tgz`: the first word is a cluster of options without the dash.
+  if (first != null && !first.startsWith('-') && /^[A-Za-z]+$/.test(first)) args = [lit('-' + first), ...args.slice(1)];
+  const argv = parseArgv(args, ['-f', '--file', '-C', '--directory', '-T', '--files-from', '-X', '--exclude-from', '-b', '-H', '--format', '-I', '--use-compress-program', '-K', '-N', '-V', '-g']);
+  const archive = argv.values.get('-f') ?? argv.values.get('--file');
+  if (has(argv, '-x', '--extract', '--get')) {
+    const dir = argv.values.get('-C') ?? argv.values.get('--directory') ?? lit('.');
+    if (argv.operands.length > 0 && dir.text !== null) {
+      for (const m of argv.operands) sink.write(call.scope, m.text === null ? m : { ...m, text: child(dir.text, m.text) }, 'tar -x', { tree: true });
+    } else sink.write(call.scope, dir, 'tar -x (archive contents are unknown)', { tree: true });
+  } else if (has(argv, '-c', '--create', '-r', '--append', '-u', '--update') && archive && archive.text !== '-') {
+    sink.write(call.scope, archive, 'tar -c');
+  }
+  return null;
+};
+
+const unzip: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, ['-d', '-x', '-P']);
+  if (has(argv, '-l', '-t', '-Z', '-v', '-p', '-c')) return null;
+  sink.write(call.scope, argv.values.get('-d') ?? lit('.'), 'unzip (archive contents are unknown)', { tree: true });
+  return null;
+};
+
+const rsync: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, ['-e', '--rsh', '--exclude', '--include', '--filter', '-f', '--files-from', '--exclude-from', '--include-from', '-T', '--temp-dir', '--backup-dir', '--suffix', '--chmod', '--chown', '--log-file', '--partial-dir', '--link-dest', '--compare-dest', '--copy-dest']);
+  if (has(argv, '-n', '--dry-run', '--list-only')) return null;
+  const dest = argv.operands[argv.operands.length - 1];
+  if (argv.operands.length >= 2 && dest && !(dest.text ?? '').match(/^[^/]*:/)) writeDest(call, sink, dest, argv.operands.slice(0, -1), 'rsync', true);
+  return null;
+};
+
+const curl: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, ['-o', '--output', '-D', '--dump-header', '-c', '--cookie-jar', '--output-dir', '-H', '--header', '-d', '--data', '--data-raw', '--data-binary', '--data-urlencode', '-X', '--request', '-u', '--user', '-A', '--user-agent', '-e', '--referer', '-b', '--cookie', '-F', '--form', '-T', '--upload-file', '-w', '--write-out', '-m', '--max-time', '--connect-timeout', '-x', '--proxy', '-r', '--range', '-K', '--config', '--retry', '--cacert', '--cert', '--key', '-E', '--trace', '--trace-ascii', '--stderr']);
+  const dir = argv.values.get('--output-dir')?.text ?? null;
+  const inDir = (a: Arg): Arg => (dir !== null && a.text !== null && !isAbsolute(a.text) ? { ...a, text: child(dir, a.text) } : a);
+  for (const o of [...(argv.all.get('-o') ?? []), ...(argv.all.get('--output') ?? [])]) if (o.text !== '-') sink.write(call.scope, inDir(o), 'curl -o');
+  for (const f of ['-D', '--dump-header', '-c', '--cookie-jar', '--trace', '--trace-ascii', '--stderr']) {
+    const v = argv.values.get(f);
+    if (v && v.text !== '-') sink.write(call.scope, v, `curl ${f}`);
+  }
+  if (has(argv, '-O', '--remote-name', '--remote-name-all')) {
+    for (const url of argv.operands) {
+      const name = url.text === null ? null : baseName(url.text.replace(/[?#].*$/, ''));
+      sink.write(call.scope, name === null ? url : inDir(lit(name)), 'curl -O');
+    }
+  }
+  return null;
+};
+
+const wget: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, ['-O', '--output-document', '-o', '--output-file', '-a', '--append-output', '-P', '--directory-prefix', '-U', '--user-agent', '--header', '-t', '--tries', '-T', '--timeout', '-e', '--execute', '-i', '--input-file', '--post-data', '--post-file']);
+  for (const f of ['-o', '--output-file', '-a', '--append-output']) {
+    const v = argv.values.get(f);
+    if (v) sink.write(call.scope, v, `wget ${f}`);
+  }
+  const out = argv.values.get('-O') ?? argv.values.get('--output-document');
+  if (out) {
+    if (out.text !== '-') sink.write(call.scope, out, 'wget -O');
+    return null;
+  }
+  if (has(argv, '--spider')) return null;
+  const prefix = argv.values.get('-P') ?? argv.values.get('--directory-prefix');
+  if (has(argv, '-r', '--recursive', '-m', '--mirror')) {
+    sink.write(call.scope, prefix ?? lit('.'), 'wget -r', { tree: true });
+    return null;
+  }
+  for (const url of argv.operands) {
+    const name = url.text === null ? null : baseName(url.text.replace(/[?#].*$/, '').replace(/^[a-z]+:\/\/[^/]*\/?$/, 'index.html')) || 'index.html';
+    const target = name === null ? url : lit(prefix?.text != null ? child(prefix.text, name) : name);
+    sink.write(call.scope, target, 'wget');
+  }
+  return null;
+};
+
+/** `find … -delete`, `-exec cmd {} ;`, `-fprint file`: what it finds is any file under the start paths. */
+const find: Handler = (call, sink) => {
+  const args = call.args;
+  let i = 0;
+  const starts: Arg[] = [];
+  for (; i < args.length; i++) {
+    const t = args[i]?.text;
+    if (t != null && (t.startsWith('-') || t === '(' || t === '!' || t === '\\(')) break;
+    starts.push(args[i] as Arg);
+  }
+  if (starts.length === 0) starts.push(lit('.'));
+  const expr = args.slice(i);
+  const names = expr.flatMap((a, j) => (['-name', '-iname'].includes(a.text ?? '') && expr[j + 1]?.text != null ? [expr[j + 1]?.text as string] : []));
+  const found = (s: Arg): Arg => {
+    if (s.text === null) return s;
+    const base = escapeGlob(s.text.replace(/\/+$/, '') || '/');
+    return { text: names.length === 1 ? `${base}/**/${names[0] ?? '*'}` : `${base}/**`, glob: true, raw: s.raw };
+  };
+  for (let j = 0; j < expr.length; j++) {
+    const t = expr[j]?.text;
+    if (t === '-delete') for (const s of starts) sink.write(call.scope, found(s), 'find -delete', names.length === 1 ? {} : { tree: true });
+    else if (t === '-fprint' || t === '-fprint0' || t === '-fprintf' || t === '-fls') {
+      const f = expr[j + 1];
+      if (f) sink.write(call.scope, f, `find ${t}`);
+    } else if (t === '-exec' || t === '-execdir' || t === '-ok' || t === '-okdir') {
+      const end = expr.findIndex((a, k) => k > j && (a.text === ';' || a.text === '+'));
+      const cmd = expr.slice(j + 1, end < 0 ? expr.length : end);
+      const [name, ...rest] = cmd;
+      if (name === undefined) continue;
+      for (const s of starts) {
+        const filled = rest.map((a) => (a.text === '{}' ? found(s) : a.text?.includes('{}') ? { ...a, text: null } : a));
+        if (name.text === null) sink.mention(call.scope, `find ${t} runs a command whose name is not static`, filled.map((a) => a.text ?? a.raw));
+        else sink.run({ ...call, name: name.text, args: filled, stdin: { kind: 'terminal' } });
+      }
+      j = end < 0 ? expr.length : end;
+    }
+  }
+  return null;
+};
+
+/** `xargs cmd args`: cmd runs with more arguments read from input, which are unknown. */
+const xargs: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, ['-n', '--max-args', '-L', '--max-lines', '-P', '--max-procs', '-s', '--max-chars', '-d', '--delimiter', '-E', '--eof', '-I', '--replace', '-a', '--arg-file', '--process-slot-var'], { stopAtOperand: true });
+  const replace = argv.values.get('-I')?.text ?? argv.values.get('--replace')?.text ?? null;
+  const [name, ...rest] = argv.operands;
+  if (name === undefined) return null;
+  const input: Arg = { text: null, glob: false, raw: '<arguments read by xargs>' };
+  const args = replace !== null ? rest.map((a) => (a.text?.includes(replace) ? input : a)) : [...rest, input];
+  if (name.text === null) {
+    sink.mention(call.scope, 'xargs runs a command whose name is not static', rest.map((a) => a.text ?? a.raw));
+    return null;
+  }
+  return sink.run({ ...call, name: name.text, args, stdin: { kind: 'terminal' } });
+};
+
+const dd: Handler = (call, sink) => {
+  for (const a of call.args) {
+    if (a.text === null) sink.unknown(`dd ${a.raw}: the operand cannot be resolved statically`);
+    else if (a.text.startsWith('of=')) sink.write(call.scope, { ...a, text: a.text.slice(3) }, 'dd of=');
+  }
+  return null;
+};
+
+const tee: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, ['--output-error']);
+  const content = stdinText(call);
+  const append = has(argv, '-a', '--append');
+  for (const t of argv.operands) sink.write(call.scope, t, 'tee', content === null ? {} : { content, append });
+  return content;
+};
+
+const sort: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, ['-o', '--output', '-k', '--key', '-t', '--field-separator', '-S', '--buffer-size', '-T', '--temporary-directory', '--parallel', '--files0-from', '--compress-program', '--batch-size', '--random-source']);
+  const out = argv.values.get('-o') ?? argv.values.get('--output');
+  if (out) sink.write(call.scope, out, 'sort -o');
+  return null;
+};
+
+const patch: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, ['-i', '--input', '-o', '--output', '-p', '--strip', '-d', '--directory', '-B', '--prefix', '-r', '--reject-file', '-D', '--ifdef', '-F', '--fuzz', '-z', '--suffix', '-V']);
+  if (has(argv, '--dry-run', '-C', '--check')) return null;
+  const out = argv.values.get('-o') ?? argv.values.get('--output');
+  if (out) sink.write(call.scope, out, 'patch -o');
+  else if (argv.operands[0]) sink.write(call.scope, argv.operands[0], 'patch');
+  else sink.unknown('patch writes the files named inside the diff, which cannot be seen statically');
+  return null;
+};
+
+const chmodLike: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, ['--reference']);
+  const targets = argv.values.has('--reference') ? argv.operands : argv.operands.slice(1);
+  const tree = has(argv, '-R', '--recursive');
+  for (const t of targets) sink.write(call.scope, t, call.name, tree ? { tree: true } : {});
+  return null;
+};
+
+const rm: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, []);
+  const tree = has(argv, '-r', '-R', '--recursive');
+  for (const t of argv.operands) sink.write(call.scope, t, call.name, tree ? { tree: true } : {});
+  return null;
+};
+
+const evalCmd: Handler = (call, sink) => {
+  const code = call.args.some((a) => a.text === null || a.glob) ? null : call.args.map((a) => a.text).join(' ');
+  sink.shell(code, call.scope, 'eval', true);
+  return null;
+};
+
+const exitCmd: Handler = (call) => {
+  call.scope.live = false;
+  return null;
+};
+
+const read: Handler = (call) => {
+  const argv = parseArgv(call.args, ['-a', '-d', '-i', '-n', '-N', '-p', '-t', '-u']);
+  for (const v of argv.operands) if (v.text !== null) call.scope.vars.set(v.text, null);
+  const arr = argv.values.get('-a')?.text;
+  if (arr) call.scope.vars.set(arr, null);
+  return null;
+};
+
+const unset: Handler = (call) => {
+  for (const v of call.args) if (v.text !== null && !v.text.startsWith('-')) call.scope.vars.delete(v.text);
+  return null;
+};
+
+const npmLike: Handler = (call, sink) => {
+  const [sub, ...rest] = call.args;
+  const s = sub?.text;
+  if (s === 'exec' || s === 'x' || s === 'dlx') return wrapper(['-p', '--package', '-c', '--call'])({ ...call, args: rest }, sink);
+  if (call.name === 'yarn' && s != null && !YARN_BUILTINS.has(s) && !s.startsWith('-')) return sink.run({ ...call, name: s, args: rest });
+  snapshotUpdate(call, sink);
+  return null;
+};
+
+const YARN_BUILTINS = new Set(['add', 'install', 'remove', 'run', 'test', 'build', 'init', 'upgrade', 'up', 'why', 'info', 'list', 'config', 'cache', 'global', 'link', 'unlink', 'publish', 'pack', 'version', 'workspace', 'workspaces', 'set', 'plugin', 'node', 'bin', 'dedupe', 'exec', 'dlx', 'outdated', 'audit', 'licenses', 'login', 'logout', 'owner', 'tag', 'team', 'import', 'generate-lock-entry', 'check', 'autoclean', 'create', 'help', 'constraints', 'npm', 'patch', 'patch-commit', 'rebuild', 'search', 'stage', 'unplug']);
+
+const npx: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, ['-p', '--package', '-c', '--call', '--node-options'], { stopAtOperand: true });
+  const c = argv.values.get('-c') ?? argv.values.get('--call');
+  if (c) {
+    sink.shell(c.text, call.scope, `${call.name} -c`, false);
+    return null;
+  }
+  const [name, ...rest] = argv.operands;
+  if (name === undefined) return null;
+  if (name.text === null) {
+    sink.mention(call.scope, `${call.name} runs a command whose name is not static`, rest.map((a) => a.text ?? a.raw));
+    return null;
+  }
+  return sink.run({ ...call, name: name.text.replace(/@[^/]*$/, ''), args: rest });
+};
+
+const SHELLS = ['bash', 'sh', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish'];
+
+export const HANDLERS: Record<string, Handler> = {
+  echo: (call) => echoOut(call.args),
+  printf: (call) => (call.args.some((a) => a.text === null) ? null : call.args.map((a) => a.text).join(' ')),
+  cat: (call) => (parseArgv(call.args).operands.filter((o) => o.text !== '-').length === 0 ? stdinText(call) : null),
+  rm,
+  rmdir: operandsAfterValues([]),
+  unlink: operandsAfterValues([]),
+  shred: operandsAfterValues(['-n', '--iterations', '-s', '--size', '--random-source']),
+  touch: operandsAfterValues(['-r', '--reference', '-d', '--date', '-t']),
+  truncate: operandsAfterValues(['-s', '--size', '-r', '--reference']),
+  chmod: chmodLike,
+  chown: chmodLike,
+  chgrp: chmodLike,
+  mv: copyLike(true),
+  cp: copyLike(false),
+  install: copyLike(false),
+  ln: copyLike(false),
+  dd,
+  tee,
+  sed,
+  gsed: sed,
+  awk,
+  gawk: awk,
+  mawk: awk,
+  nawk: awk,
+  sort,
+  patch,
+  tar,
+  gtar: tar,
+  bsdtar: tar,
+  unzip,
+  rsync,
+  curl,
+  wget,
+  find,
+  xargs,
+  git: gitCommand,
+  cd,
+  pushd,
+  popd,
+  eval: evalCmd,
+  exit: exitCmd,
+  return: exitCmd,
+  read,
+  mapfile: read,
+  readarray: read,
+  unset,
+  env: wrapper(['-u', '--unset', '-C', '--chdir', '-S', '--split-string'], { skipAssignments: true }),
+  command: wrapper([]),
+  builtin: wrapper([]),
+  exec: wrapper(['-a']),
+  nice: wrapper(['-n', '--adjustment']),
+  nohup: wrapper([]),
+  time: wrapper(['-f', '--format', '-o', '--output']),
+  timeout: wrapper(['-s', '--signal', '-k', '--kill-after'], { skipFirstOperand: true }),
+  stdbuf: wrapper(['-i', '-o', '-e', '--input', '--output', '--error']),
+  sudo: wrapper(['-u', '--user', '-g', '--group', '-h', '--host', '-p', '--prompt', '-C', '--close-from', '-D', '--chdir', '-r', '--role', '-t', '--type', '-T', '--command-timeout', '-U', '--other-user']),
+  doas: wrapper(['-u', '-C']),
+  ionice: wrapper(['-c', '--class', '-n', '--classdata', '-p', '--pid', '-P', '--pgid', '-u', '--uid']),
+  chrt: wrapper([], { skipFirstOperand: true }),
+  taskset: wrapper([], { skipFirstOperand: true }),
+  watch: wrapper(['-n', '--interval', '-d', '--differences']),
+  npx,
+  pnpx: npx,
+  bunx: npx,
+  npm: npmLike,
+  pnpm: npmLike,
+  yarn: npmLike,
+  bun: (call, sink) => {
+    const first = call.args[0]?.text;
+    if (first === 'x') return npx({ ...call, args: call.args.slice(1) }, sink);
+    if (first === 'test' || first === 'run') return npmLike(call, sink);
+    return interpreter('js', ['-e', '--eval', '-p', '--print'], ['-r', '--require', '--preload'])(call, sink);
+  },
+  node: interpreter('js', ['-e', '--eval', '-p', '--print'], ['-r', '--require', '--import', '--loader', '--input-type', '-C', '--conditions', '--env-file', '--stack-size', '--max-old-space-size', '--title']),
+  tsx: interpreter('js', ['-e', '--eval', '-p', '--print'], ['--tsconfig', '-r', '--require', '--import']),
+  'ts-node': interpreter('js', ['-e', '--eval', '-p', '--print'], ['-r', '--require', '-P', '--project', '-C', '--compiler', '-O', '--compiler-options']),
+  deno: (call, sink) => {
+    const [sub, ...rest] = call.args;
+    if (sub?.text === 'eval') {
+      const code = parseArgv(rest, ['--ext', '--config', '-c']).operands[0];
+      sink.inline('js', code?.text ?? null, call.scope, 'deno eval');
+    }
+    formatterCommand(call, sink);
+    return null;
+  },
+  python: interpreter('python', ['-c'], ['-m', '-W', '-X', '-Q']),
+  ruby: interpreter('ruby', ['-e'], ['-r', '-I', '-C', '-E', '-F', '-x'], '-i'),
+  perl: interpreter('perl', ['-e', '-E'], ['-M', '-m', '-I', '-x', '-0', '-l', '-C', '-F'], '-i'),
+  php: interpreter('php', ['-r'], ['-d', '-c', '-f', '-z', '-B', '-E', '-R', '-F']),
+  lua: interpreter('js', ['-e'], ['-l']),
+  source: () => null,
+  '.': () => null,
+};
+
+for (const s of SHELLS) HANDLERS[s] = shell;
+
+/** The command's stdout when statically known (echo, printf, cat of a heredoc). */
+export function runCommand(call: Call, sink: Sink): string | null {
+  const name = call.name.includes('/') ? baseName(call.name) : call.name;
+  const normal = /^python[0-9.]*$|^py$|^pypy[0-9.]*$/.test(name) ? 'python' : /^(?:node|nodejs)[0-9.]*$/.test(name) ? 'node' : /^(?:perl|ruby|php)[0-9.]*$/.test(name) ? name.replace(/[0-9.]+$/, '') : name;
+  if (call.name.includes('/') && !isAbsolute(call.name) && !HANDLERS[normal]) return null; // ./script.sh: a named script
+  const handler = HANDLERS[normal];
+  if (handler) return handler({ ...call, name: normal }, sink);
+  formatterCommand({ ...call, name: normal }, sink);
+  return null;
+}

@@ -1,0 +1,76 @@
+/**
+ * Inline interpreter code (`node -e`, `python -c`, `ruby -e`, `perl -e`, `php -r`, awk programs).
+ * No interpreter is parsed: the code is judged by the file-writing APIs it calls. When it calls
+ * one, every string literal it holds is a possible target (reading a test is fine, writing one
+ * is not); when it shells out, each literal is analysed as a shell command too.
+ */
+
+export interface InlineFindings {
+  /** The code calls a file-writing or shell-out API. */
+  writes: boolean;
+  /** String literals that may be write targets (path.join pieces also joined with `/`). */
+  paths: string[];
+  /** String literals passed to a shell-out API. */
+  shellCommands: string[];
+}
+
+const WRITE_API: Record<string, RegExp> = {
+  js: /\b(?:writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|rename|renameSync|copyFile|copyFileSync|cp|cpSync|truncate|truncateSync|symlink|symlinkSync|link|linkSync|chmod|chmodSync|utimes|utimesSync|writeSync|outputFile|outputFileSync|writeJson|writeJsonSync|remove|removeSync|move|moveSync|Bun\.write|Deno\.writeTextFile|Deno\.writeFile|Deno\.remove)\s*\(|\bopen(?:Sync)?\s*\([^)]*['"`](?:[wa]|r\+)[+sx]*['"`]/,
+  python: /\bopen\s*\([^)]*['"][rbt]*[wax+][rwaxbt+]*['"]|\bmode\s*=\s*['"][rbt]*[wax+]|\.(?:write_text|write_bytes|touch|unlink|rename|replace|rmdir|symlink_to|hardlink_to|chmod)\s*\(|\bos\.(?:remove|unlink|rename|replace|rmdir|removedirs|truncate|symlink|link|chmod|makedirs|mkdir|open|write)\s*\(|\bshutil\.(?:copy|copy2|copyfile|copytree|move|rmtree|copymode)\s*\(|\bio\.open\s*\([^)]*['"][rbt]*[wax+]/,
+  ruby: /\b(?:File|IO)\.(?:write|binwrite|delete|unlink|rename|symlink|link|truncate|chmod)\b|\b(?:File|IO)\.open\s*\(?[^)]*['"][rb]*[wa+]|\bFileUtils\.\w+|\bPathname\b[^;]*\.(?:write|delete|unlink|rename)/,
+  perl: /\bopen\s*\(?[^;]*['"]\s*(?:\+?[<>]|>>|\|)|\b(?:unlink|rename|truncate|chmod|symlink|link|rmdir)\b|\bFile::(?:Copy|Path)|\b(?:copy|move)\s*\(/,
+  php: /\b(?:file_put_contents|fopen|unlink|rename|copy|touch|rmdir|fwrite|fputs|symlink|link|chmod|tempnam)\s*\(/,
+  awk: /\bprintf?\b[^;{}]*>|\|\s*getline|\bsystem\s*\(|\bprintf?\b[^;{}]*\|/,
+};
+
+const SHELL_API: Record<string, RegExp> = {
+  js: /\b(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|\$)\s*[(`]|child_process|Bun\.spawn|Deno\.(?:run|Command)/,
+  python: /\b(?:os\.system|os\.popen|subprocess\.\w+|os\.exec\w*|os\.spawn\w*|pty\.spawn)\s*\(/,
+  ruby: /\b(?:system|exec|spawn|IO\.popen|Open3\.\w+)\s*[( '"]|`|%x/,
+  perl: /\b(?:system|exec)\b|`|\bqx\b/,
+  php: /\b(?:system|exec|shell_exec|passthru|proc_open|popen)\s*\(|`/,
+  awk: /\bsystem\s*\(|\|\s*getline|\bprintf?\b[^;{}]*\|/,
+};
+
+const LANG_ALIASES: Record<string, string> = { node: 'js', deno: 'js', bun: 'js', tsx: 'js', 'ts-node': 'js' };
+
+/** Flags and encodings, not paths: skipped as targets so their presence does not count as a path. */
+const NOT_A_PATH = /^(?:[rwaxbt+]{1,3}|utf-?8|utf8|ascii|latin1|binary|base64|hex|\s*)$/i;
+
+export function analyzeInline(lang: string, code: string): InlineFindings {
+  const key = LANG_ALIASES[lang] ?? lang;
+  const writeApi = WRITE_API[key] ?? WRITE_API.js;
+  const shellApi = SHELL_API[key] ?? SHELL_API.js;
+  const shells = shellApi?.test(code) ?? false;
+  const writes = (writeApi?.test(code) ?? false) || shells;
+  if (!writes) return { writes: false, paths: [], shellCommands: [] };
+  const literals = stringLiterals(code);
+  const paths = literals.filter((l) => !NOT_A_PATH.test(l));
+  const joined = joinedPieces(code);
+  return { writes, paths: [...new Set([...paths, ...joined])], shellCommands: shells ? literals : [] };
+}
+
+/** Quoted strings in the code: '…', "…", `…` (template literals without `${`). */
+export function stringLiterals(code: string): string[] {
+  const out: string[] = [];
+  const re = /'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\$]|\\.)*)`/g;
+  for (const m of code.matchAll(re)) {
+    const raw = m[1] ?? m[2] ?? m[3] ?? '';
+    out.push(raw.replace(/\\(.)/g, '$1'));
+  }
+  return out;
+}
+
+/** `path.join('tests', 'a.test.ts')`, `os.path.join(…)`, `Path('tests') / 'a.test.ts'`: the joined path. */
+function joinedPieces(code: string): string[] {
+  const out: string[] = [];
+  for (const m of code.matchAll(/\b(?:join|resolve)\s*\(([^()]*)\)/g)) {
+    const pieces = stringLiterals(m[1] ?? '');
+    if (pieces.length > 1) out.push(pieces.join('/'));
+  }
+  for (const m of code.matchAll(/((?:['"][^'"]*['"]\s*\)?\s*\/\s*)+['"][^'"]*['"])/g)) {
+    const pieces = stringLiterals(m[1] ?? '');
+    if (pieces.length > 1) out.push(pieces.join('/'));
+  }
+  return out;
+}

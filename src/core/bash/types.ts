@@ -1,0 +1,57 @@
+/** What a Bash command may do to the file system and to the cycle, as far as static analysis can tell. */
+
+export interface BashWrite {
+  /** The path as written (after word resolution), or a glob pattern when `glob` is set. */
+  path: string;
+  /** Directory a relative `path` is resolved from; null when a `cd` went somewhere unknown. */
+  cwd: string | null;
+  /** What writes it, for the reason the model reads (`rm`, `> redirection`, `python -c`). */
+  via: string;
+  /** `path` is a glob pattern: literal glob characters are backslash-escaped (minimatch syntax). */
+  glob?: boolean;
+  /** Anything under `path` may change (archive extraction, `git stash`, `eslint --fix .`). */
+  tree?: boolean;
+  /** A tree write that only touches test files (snapshot updates). */
+  onlyTests?: boolean;
+  /** The file's content after the write, when statically known (RED stub check). */
+  content?: string;
+  /** `content` is appended to the existing file. */
+  append?: boolean;
+}
+
+/** Text that could not be analysed; it is a problem only if it names a protected path. */
+export interface BashMention {
+  reason: string;
+  candidates: string[];
+  cwd: string | null;
+}
+
+export interface BashCliCall {
+  /** `verify red`, `abort`, …; null when the verb is not static. */
+  verb: string | null;
+  args: string[];
+  text: string;
+}
+
+export interface BashHeadMove {
+  text: string;
+  /** `git checkout x` is a file write, not a branch switch, when every `x` exists as a path. */
+  unlessPaths?: { paths: string[]; cwd: string | null };
+}
+
+export interface BashAnalysis {
+  writes: BashWrite[];
+  /** Writes whose target cannot be resolved: each is a reason to fail closed. */
+  unknown: string[];
+  mentions: BashMention[];
+  cliCalls: BashCliCall[];
+  headMoves: BashHeadMove[];
+  parseErrors: string[];
+}
+
+export interface AnalyzeContext {
+  cwd: string;
+  home: string;
+  /** The project root, for `$(git rev-parse --show-toplevel)`. */
+  root: string;
+}
