@@ -74,7 +74,8 @@ export function parseJunitXml(text: string, source: string): RunFacts | null {
   for (let m = caseRe.exec(text); m !== null; m = caseRe.exec(text)) {
     const head = m[1] ?? '';
     const body = m[3] ?? '';
-    const files = junitFiles(attr(head, 'file'), attr(head, 'classname'));
+    // A pytest collection error has an empty classname and the module as its name.
+    const files = junitFiles(attr(head, 'file'), attr(head, 'classname') || attr(head, 'name'));
     const failure = /<failure\b([^>]*)>?/.exec(body);
     const error = /<error\b([^>]*)>?/.exec(body);
     const skipped = /<skipped\b/.test(body);

@@ -56,6 +56,19 @@ export function textCounts(text: string): RunFacts['counts'] {
   return null;
 }
 
+/** node:test TAP: the `location:` of each `not ok` test (passing tests may carry one too). */
+function tapFailureLocations(text: string): string[] {
+  const out: string[] = [];
+  let failing = false;
+  for (const line of text.split('\n')) {
+    if (/^\s*not ok \d+/.test(line)) failing = true;
+    else if (/^\s*ok \d+/.test(line)) failing = false;
+    const m = failing ? /^\s*location: '(.+?):\d+:\d+'$/.exec(line) : null;
+    if (m?.[1]) out.push(m[1]);
+  }
+  return out;
+}
+
 /** Files the runners name as failing, in their text output. */
 export function textFailingFiles(text: string): string[] {
   const files = new Set<string>();
@@ -63,7 +76,7 @@ export function textFailingFiles(text: string): string[] {
     if (f) files.add(f.replace(/^file:\/\//, ''));
   };
   for (const m of text.matchAll(/^test at (.+?):\d+:\d+$/gm)) add(m[1]); // node:test spec
-  for (const m of text.matchAll(/^\s*location: '(.+?):\d+:\d+'$/gm)) add(m[1]); // node:test TAP (failures only carry it)
+  for (const f of tapFailureLocations(text)) add(f);
   for (const m of text.matchAll(/^\s*FAIL\s+(\S+?)(?:\s+>|\s*$)/gm)) add(m[1]); // vitest / jest
   for (const m of text.matchAll(/^FAILED (\S+?)::/gm)) add(m[1]); // pytest -rA summary
   for (const m of text.matchAll(/^\s+(\S+_test\.go):\d+:/gm)) add(m[1]); // go test
