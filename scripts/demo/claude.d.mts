@@ -44,7 +44,7 @@ export function isolation(): { kind: IsolationKind; prefix: string[] };
 export function makeHome(): string;
 export function hookRuns(events: Array<Record<string, unknown>>): HookRun[];
 export function hookLatencies(log: string): HookLatency[];
-export function claudeCommand(options: { bin: string; home: string; cwd?: string; args: string[]; timeoutMs?: number }): Promise<RunResult>;
+export function claudeCommand(options: { bin: string; home: string; cwd?: string; args: string[]; env?: Record<string, string>; timeoutMs?: number }): Promise<RunResult>;
 export function runSession(options: {
   bin: string;
   home: string;

@@ -107,9 +107,9 @@ function run(command, args, { cwd, env, timeoutMs }) {
 /**
  * Runs `claude <args>` that needs no model (plugin and marketplace commands), isolated the same way.
  */
-export async function claudeCommand({ bin, home, cwd, args, timeoutMs = 60_000 }) {
+export async function claudeCommand({ bin, home, cwd, args, env: extraEnv = {}, timeoutMs = 60_000 }) {
   const iso = isolation();
-  const env = cleanEnv(home);
+  const env = cleanEnv(home, extraEnv);
   let sink;
   if (iso.kind === 'proxy-sink') {
     sink = await refusingSink();

@@ -1,0 +1,106 @@
+// Installed the way a user installs it: `claude plugin marketplace add <folder>` and
+// `claude plugin install tdd-gate@tdd-gate` into a throwaway HOME, then a session without
+// --plugin-dir in which the gate answers. (Every other scenario loads the plugin with --plugin-dir.)
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, expect, it } from 'vitest';
+import { claudeCommand } from '../../scripts/demo/claude.mjs';
+import { state, testRepo } from '../helpers/repo.js';
+import { describeE2E, hooksOf, PLUGIN_ROOT, resultOf, session, throwawayHome } from './harness.js';
+
+const FROZEN_TEST = "it('adds', () => expect(1 + 2).toBe(3));\n";
+
+/**
+ * What a clone of the repository holds: every file git tracks or would track (so work not yet
+ * committed is included, as --plugin-dir sees it) plus the built dist/, without node_modules.
+ */
+function checkout(): string {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-e2e-checkout-')));
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: PLUGIN_ROOT, encoding: 'utf8' })
+    .split('\0')
+    .filter(Boolean);
+  for (const rel of [...files, 'dist/hook.mjs', 'dist/cli.mjs']) {
+    const from = path.join(PLUGIN_ROOT, rel);
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    try {
+      cpSync(from, path.join(dir, rel));
+    } catch {
+      // a file deleted in the working tree since git listed it
+    }
+  }
+  return dir;
+}
+
+describeE2E('install', (bin) => {
+  let source = '';
+  beforeAll(() => {
+    source = checkout();
+    return () => rmSync(source, { recursive: true, force: true });
+  });
+
+  it('validates as a plugin and as a marketplace', async () => {
+    const home = throwawayHome();
+    const r = await claudeCommand({ bin, home, args: ['plugin', 'validate', source] });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  }, 60_000);
+
+  it('marketplace add + plugin install, then the installed hook denies a frozen test write', async () => {
+    const home = throwawayHome();
+    const debugFile = path.join(home, 'install-debug.log');
+    const add = await claudeCommand({ bin, home, args: ['plugin', 'marketplace', 'add', source] });
+    expect(add.code, add.stdout + add.stderr).toBe(0);
+    // npm offline: the client may try to install the plugin's npm dependencies (see the known-issue
+    // test below); offline that fails at once instead of retrying DNS for a minute.
+    const install = await claudeCommand({
+      bin,
+      home,
+      args: ['--debug-file', debugFile, 'plugin', 'install', 'tdd-gate@tdd-gate'],
+      env: { npm_config_offline: 'true' },
+    });
+    expect(install.code, install.stdout + install.stderr).toBe(0);
+    expect(install.stdout).toContain('Successfully installed plugin: tdd-gate@tdd-gate');
+    const list = await claudeCommand({ bin, home, args: ['plugin', 'list'] });
+    expect(list.stdout).toMatch(/tdd-gate@tdd-gate[\s\S]*enabled/u);
+
+    const repo = testRepo({ files: { 'tests/add.test.ts': FROZEN_TEST } });
+    repo.setState(state('tdd-green', { mode: 'light-inline' }));
+    const test = repo.path('tests/add.test.ts');
+    const r = await session(bin, repo, {
+      home,
+      pluginDir: false,
+      script: {
+        main: [
+          { tools: [{ name: 'Read', input: { file_path: test } }] },
+          { tools: [{ name: 'Write', input: { file_path: test, content: '' } }] },
+          { tools: [{ name: 'Write', input: { file_path: repo.path('src/add.ts'), content: 'export {};\n' } }] },
+          { text: 'Done.' },
+        ],
+      },
+    });
+    const denied = resultOf(r, 1);
+    expect(denied.is_error).toBe(true);
+    expect(denied.content).toMatch(/^tdd-gate \[tests-frozen\]: Blocked write to test file /u);
+    expect(resultOf(r, 2).is_error).toBe(false);
+    expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
+    expect(hooksOf(r, 'PreToolUse')).toHaveLength(2);
+    // The hooks came from the installed plugin (a directory marketplace runs it in place), not
+    // from this working tree.
+    expect(r.debugLog).toContain(`Read hooks.json for plugin tdd-gate (enabled=true): ${path.join(source, 'hooks', 'hooks.json')}`);
+    expect(r.debugLog).not.toContain(`${PLUGIN_ROOT}/hooks/hooks.json`);
+  }, 120_000);
+
+  // Known issue (DESIGN §1 says a marketplace install runs no npm install): this client runs
+  // `npm ci --ignore-scripts` in the installed plugin when its root holds package.json and a
+  // lockfile, i.e. it downloads every dev dependency (the Claude Code binary among them) into the
+  // plugin cache, and offline it spends up to 60 s failing. Flip `it.fails` to `it` once the
+  // marketplace entry points at a folder without a lockfile.
+  it.fails('installing runs no package manager in the plugin folder', async () => {
+    const home = throwawayHome();
+    const debugFile = path.join(home, 'install-debug.log');
+    await claudeCommand({ bin, home, args: ['plugin', 'marketplace', 'add', source] });
+    await claudeCommand({ bin, home, args: ['--debug-file', debugFile, 'plugin', 'install', 'tdd-gate@tdd-gate'], env: { npm_config_offline: 'true' } });
+    expect(readFileSync(debugFile, 'utf8')).not.toContain('Installing plugin dependencies');
+  }, 60_000);
+});
