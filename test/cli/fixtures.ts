@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { CLI, runCli } from '../helpers/hook.js';
+import { git, stateFileFor, testRepo, type TestRepo } from '../helpers/repo.js';
+
+export const NODE_MODULES = path.resolve(import.meta.dirname, '../../node_modules');
+export const VITEST = path.join(NODE_MODULES, 'vitest', 'vitest.mjs');
+
+export const VITEST_STACK = {
+  language: 'typescript',
+  test_command: `node ${VITEST} run`,
+  test_file_glob: 'tests/**|**/*.test.ts',
+  source_file_glob: 'src/**',
+  red_confirm: 'AssertionError|expected .* to',
+  build_error_pattern: 'SyntaxError|Cannot find module|Failed to load|error TS\\d+',
+};
+
+export const NODE_TEST_STACK = {
+  language: 'javascript',
+  test_command: 'node --test',
+  test_file_glob: 'test/**',
+  source_file_glob: 'src/**',
+  red_confirm: 'AssertionError|ERR_ASSERTION',
+  build_error_pattern: 'SyntaxError|ERR_MODULE_NOT_FOUND|Cannot find module|does not provide an export named',
+};
+
+export const PASS_VERDICT = '## Review\nThe tests pin the SPEC.\n\n```tdd-result\nrole: test-validator\nstatus: ok\nverdict: PASS\n```\n';
+
+/** A temp git repo with a real runner: vitest (node_modules linked in) or node:test. */
+export function project(kind: 'vitest' | 'node-test', files: Record<string, string> = {}, stack: Record<string, unknown> = {}): TestRepo {
+  const base = kind === 'vitest' ? VITEST_STACK : NODE_TEST_STACK;
+  const repo = testRepo({
+    stack: { ...base, ...stack },
+    files: { '.gitignore': 'node_modules\n', 'package.json': '{"type":"module","private":true}\n', ...files },
+  });
+  if (kind === 'vitest') symlinkSync(NODE_MODULES, repo.path('node_modules'));
+  return repo;
+}
+
+export interface CliRun {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function cli(repo: TestRepo | string, ...args: string[]): CliRun {
+  const r = runCli(typeof repo === 'string' ? repo : repo.root, args);
+  return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+}
+
+/** Assert an exit code, showing the output when it differs. */
+export function ok(r: CliRun, status = 0): CliRun {
+  expect({ status: r.status, out: r.stdout + r.stderr }).toMatchObject({ status });
+  return r;
+}
+
+export function cliAsync(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return spawnAsync(process.execPath, [CLI, ...args], cwd, undefined, env);
+}
+
+export function spawnAsync(cmd: string, args: string[], cwd: string, input?: string, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, TDD_GATE_DISABLE: '', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ status: code ?? -1, stdout, stderr }));
+    child.stdin.end(input ?? '');
+  });
+}
+
+export function readState(repo: TestRepo, branch = 'main'): Record<string, any> {
+  return JSON.parse(readFileSync(repo.path(`.tdd/${stateFileFor(branch)}`), 'utf8'));
+}
+
+export function stateText(repo: TestRepo, branch = 'main'): string {
+  return readFileSync(repo.path(`.tdd/${stateFileFor(branch)}`), 'utf8');
+}
+
+export function events(repo: TestRepo): Record<string, any>[] {
+  try {
+    return readFileSync(repo.path('.tdd/events.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  } catch {
+    return [];
+  }
+}
+
+/** init → plan → advance red. */
+export function startRed(repo: TestRepo): void {
+  ok(cli(repo, 'init', '--spec', 'specs/SPEC-001.md'));
+  repo.write('.tdd/plans/SPEC-001.md', '# Plan\n- AC-1: add(1, 2) is 3\n');
+  ok(cli(repo, 'advance', 'red', '--plan', '.tdd/plans/SPEC-001.md'));
+}
+
+export { git };
