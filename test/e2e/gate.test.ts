@@ -2,7 +2,7 @@
 // write is denied, and what is on disk afterwards.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { SPEC_TEXT, state, testRepo } from '../helpers/repo.js';
+import { git, SPEC_TEXT, state, testRepo } from '../helpers/repo.js';
 import { describeE2E, hooksOf, resultOf, session, type SessionResult } from './harness.js';
 
 const FROZEN_TEST = "import { expect, it } from 'vitest';\nimport { add } from '../src/add.js';\n\nit('adds', () => expect(add(1, 2)).toBe(3));\n";
@@ -65,6 +65,31 @@ describeE2E('gate', (bin) => {
     expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
     expect(readFileSync(repo.path('src/add.ts'), 'utf8')).toBe(SOURCE);
     expect(hooksOf(r, 'PreToolUse')).toHaveLength(3);
+  }, 90_000);
+
+  it('GREEN: Bash commands that write a frozen test are denied; one that writes a source file runs', async () => {
+    const repo = greenRepo();
+    const test = repo.path('tests/add.test.ts');
+    const r = await session(bin, repo, {
+      script: {
+        main: [
+          { tools: [{ name: 'Bash', input: { command: "sed -i 's/toBe(3)/toBe(4)/' tests/add.test.ts", description: 'Edit the test in place' } }] },
+          { tools: [{ name: 'Bash', input: { command: 'echo "it.skip(\'x\')" >> tests/add.test.ts', description: 'Append to the test' } }] },
+          { tools: [{ name: 'Bash', input: { command: 'git checkout -b escape', description: 'Switch branch' } }] },
+          { tools: [{ name: 'Bash', input: { command: `mkdir -p src && printf '%s' '${SOURCE.trim()}' > src/add.ts`, description: 'Write the source' } }] },
+          { text: 'Done.' },
+        ],
+      },
+    });
+    for (const turn of [0, 1]) {
+      const reason = expectDenied(r, turn, 'tests-frozen');
+      expect(reason).toContain('tests/add.test.ts');
+    }
+    expectDenied(r, 2, 'head-move', 'Stay on this branch');
+    expectAllowed(r, 3);
+    expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
+    expect(readFileSync(repo.path('src/add.ts'), 'utf8')).toBe(SOURCE.trim());
+    expect(git(repo.root, 'branch', '--show-current').trim()).toBe('main');
   }, 90_000);
 
   it('GREEN under --dangerously-skip-permissions: the test write is still denied, the source write goes through', async () => {
