@@ -1,6 +1,8 @@
 // Shared set-up for the end-to-end scenarios: the real Claude Code client, our plugin loaded from
 // this repository, and the scripted fake Messages API (scripts/demo/*.mjs, shared with `npm run demo`).
-import { rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { claudeVersion, findClaude, isolation, makeHome, PLUGIN_ROOT, runSession, type SessionResult } from '../../scripts/demo/claude.mjs';
 import { marker, type Script, type ToolResult } from '../../scripts/demo/fakeApi.mjs';
@@ -84,8 +86,8 @@ export function throwawayHome(): string {
 export interface SessionOptions {
   script: Script;
   prompt?: string;
-  /** Load the plugin with --plugin-dir (default) or rely on what the HOME has installed. */
-  pluginDir?: boolean;
+  /** Load the plugin with --plugin-dir from this repository (default), from another folder, or (false) rely on what the HOME has installed. */
+  pluginDir?: boolean | string;
   home?: string;
   skipPermissions?: boolean;
   /** null: pass no --allowedTools at all. */
@@ -101,7 +103,7 @@ export interface SessionOptions {
  */
 export async function session(bin: string, repo: TestRepo, opts: SessionOptions): Promise<SessionResult> {
   const args: string[] = [];
-  if (opts.pluginDir !== false) args.push('--plugin-dir', PLUGIN_ROOT);
+  if (opts.pluginDir !== false) args.push('--plugin-dir', typeof opts.pluginDir === 'string' ? opts.pluginDir : PLUGIN_ROOT);
   if (opts.allowedTools !== null) args.push('--allowedTools', opts.allowedTools ?? ALLOWED_TOOLS);
   if (opts.skipPermissions) args.push('--dangerously-skip-permissions');
   args.push(...(opts.args ?? []));
@@ -138,4 +140,56 @@ export function resultOf(r: SessionResult, turn: number, index = 0, conversation
 /** The hook runs of one event, e.g. every PreToolUse our plugin answered. */
 export function hooksOf(r: SessionResult, event: string): SessionResult['hooks'] {
   return r.hooks.filter((h) => h.event === event);
+}
+
+/** The five plugin agents (DESIGN §3). */
+export const AGENTS = ['planner', 'test-writer', 'test-validator', 'implementer', 'refactorer'] as const;
+
+/**
+ * The plugin folder to load for scenarios that dispatch our agents: this repository when its
+ * agents/ folder has them all; otherwise a copy of the plugin (manifest, hooks, dist, skills) with a
+ * minimal stand-in for each missing agent, so the role rules can be proven before the agents land.
+ */
+export function pluginWithAgents(): string {
+  const missing = AGENTS.filter((a) => !existsSync(path.join(PLUGIN_ROOT, 'agents', `${a}.md`)));
+  if (missing.length === 0) return PLUGIN_ROOT;
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-e2e-plugin-')));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  for (const part of ['.claude-plugin', 'hooks', 'dist', 'skills', 'agents']) {
+    const from = path.join(PLUGIN_ROOT, part);
+    if (existsSync(from)) cpSync(from, path.join(dir, part), { recursive: true });
+  }
+  mkdirSync(path.join(dir, 'agents'), { recursive: true });
+  for (const a of missing) {
+    writeFileSync(
+      path.join(dir, 'agents', `${a}.md`),
+      `---\nname: ${a}\ndescription: e2e stand-in for the tdd-gate ${a} agent.\n---\n\nYou are the ${a}. End with a tdd-result block.\n`,
+    );
+  }
+  console.warn(`[e2e] agents/ lacks ${missing.join(', ')}: using stand-ins for them`);
+  return dir;
+}
+
+/** A fenced tdd-result block, as a child ends its turn with it. */
+export function tddResult(fields: Record<string, string | string[]>): string {
+  const lines = ['```tdd-result'];
+  for (const [k, v] of Object.entries(fields)) {
+    if (Array.isArray(v)) lines.push(`${k}:`, ...v.map((x) => `  - ${x}`));
+    else if (v.includes('\n')) lines.push(`${k}: |`, ...v.split('\n').map((x) => `  ${x}`));
+    else lines.push(`${k}: ${v}`);
+  }
+  lines.push('```');
+  return lines.join('\n');
+}
+
+/** The text of the last user message of a conversation's `turn`-th request (what the model was just told). */
+export function lastUserText(r: SessionResult, conversation: string, turn: number): string {
+  const req = r.api.requests.find((q) => q.kind === 'turn' && q.conversation === conversation && q.turn === turn);
+  const messages = (req?.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  if (!last) return '';
+  if (typeof last.content === 'string') return last.content;
+  return (last.content as Array<{ type: string; text?: string; content?: unknown }>)
+    .map((b) => (b.type === 'text' ? (b.text ?? '') : typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? '')))
+    .join('\n');
 }

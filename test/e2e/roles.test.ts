@@ -1,0 +1,107 @@
+// Roles through real subagents: the client's Agent tool starts `tdd-gate:<agent>` children, and the
+// hook sees their agent_type. Also the SubagentStop check on the child's final tdd-result block.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { state, testRepo } from '../helpers/repo.js';
+import { describeE2E, hooksOf, lastUserText, marker, pluginWithAgents, resultOf, session, tddResult } from './harness.js';
+
+const TEST = "import { expect, it } from 'vitest';\nimport { add } from '../src/add.js';\n\nit('adds', () => expect(add(1, 2)).toBe(3));\n";
+const STUB = '// STUB:TDD\nexport const add = (_a: number, _b: number): number => {\n  throw new Error("not implemented");\n};\n';
+
+function agent(type: string, conversation: string, task: string) {
+  return { name: 'Agent', input: { subagent_type: `tdd-gate:${type}`, description: `${type} task`, prompt: `${marker(conversation)} ${task}` } };
+}
+
+const WRITER_DONE = tddResult({
+  role: 'test-writer',
+  status: 'ok',
+  files: ['tests/add.test.ts'],
+  command: 'npx vitest run',
+  output_excerpt: 'FAIL tests/add.test.ts > adds\nAssertionError: expected 3',
+});
+
+describeE2E('roles', (bin) => {
+  it('RED, standard mode: the test-writer subagent writes the test; the implementer subagent may not; neither may run a state-changing CLI verb', async () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-red'));
+    const plugin = pluginWithAgents();
+    const cli = path.join(plugin, 'dist', 'cli.mjs');
+    const r = await session(bin, repo, {
+      pluginDir: plugin,
+      script: {
+        main: [
+          { tools: [agent('test-writer', 'writer', 'Write the failing test for SPEC-001.')] },
+          { tools: [agent('implementer', 'impl', 'Implement add.')] },
+          // The orchestrator itself may not write tests in standard mode.
+          { tools: [{ name: 'Write', input: { file_path: repo.path('tests/other.test.ts'), content: TEST } }] },
+          { text: 'Done.' },
+        ],
+        writer: [
+          { tools: [{ name: 'Write', input: { file_path: repo.path('tests/add.test.ts'), content: TEST } }] },
+          { tools: [{ name: 'Bash', input: { command: `node "${cli}" freeze --verdict .tdd/verdict.md`, description: 'Freeze the tests' } }] },
+          { text: `Test written.\n\n${WRITER_DONE}` },
+        ],
+        impl: [
+          { tools: [{ name: 'Write', input: { file_path: repo.path('src/add.ts'), content: STUB } }] },
+          { tools: [{ name: 'Bash', input: { command: `node "${cli}" advance refactor`, description: 'Advance' } }] },
+          { text: `Blocked.\n\n${tddResult({ role: 'implementer', status: 'blocked', notes: 'not my phase' })}` },
+        ],
+      },
+    });
+    // test-writer in RED: allowed.
+    expect(resultOf(r, 0, 0, 'writer').is_error, resultOf(r, 0, 0, 'writer').content).toBe(false);
+    expect(readFileSync(repo.path('tests/add.test.ts'), 'utf8')).toBe(TEST);
+    // A subagent running a state-changing verb: denied.
+    const freeze = resultOf(r, 1, 0, 'writer');
+    expect(freeze.is_error).toBe(true);
+    expect(freeze.content).toMatch(/^tdd-gate \[subagent-cli\]: Blocked `node .*freeze --verdict .tdd\/verdict.md`/u);
+    expect(freeze.content).toContain("subagents never run the tdd-gate CLI's state-changing verbs (freeze)");
+    expect(freeze.content).toContain('agent tdd-gate:test-writer');
+    // implementer in RED: the role rule, though the stub carries the marker.
+    const stub = resultOf(r, 0, 0, 'impl');
+    expect(stub.is_error).toBe(true);
+    expect(stub.content).toMatch(/^tdd-gate \[role\]: Blocked write to source file .*src\/add\.ts \(phase tdd-red, mode standard, agent tdd-gate:implementer\): in standard mode only tdd-gate:test-writer writes tests and sources in tdd-red\./u);
+    expect(existsSync(repo.path('src/add.ts'))).toBe(false);
+    const advance = resultOf(r, 1, 0, 'impl');
+    expect(advance.is_error).toBe(true);
+    expect(advance.content).toMatch(/^tdd-gate \[subagent-cli\]: .*\(phase tdd-red, mode standard, agent tdd-gate:implementer\)/u);
+    // The orchestrator: the role rule names whom to dispatch.
+    const own = resultOf(r, 2);
+    expect(own.content).toMatch(/^tdd-gate \[role\]: .*As the orchestrator, dispatch the tdd-gate:test-writer subagent/u);
+    expect(existsSync(repo.path('tests/other.test.ts'))).toBe(false);
+    // Both children ended with a valid block: SubagentStop let them stop.
+    const stops = hooksOf(r, 'SubagentStop');
+    expect(stops).toHaveLength(2);
+    for (const s of stops) expect(s.stdout).toBe('');
+  }, 120_000);
+
+  it('SubagentStop: a child that ends without a valid tdd-result block is sent back once', async () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-red'));
+    const r = await session(bin, repo, {
+      pluginDir: pluginWithAgents(),
+      script: {
+        main: [{ tools: [agent('test-writer', 'writer', 'Write the failing test for SPEC-001.')] }, { text: 'Done.' }],
+        writer: [
+          { tools: [{ name: 'Write', input: { file_path: repo.path('tests/add.test.ts'), content: TEST } }] },
+          { text: 'I wrote the test.' },
+          // Sent back: still no block. The second stop goes through (one nudge per child run).
+          { text: 'The test is written, as I said.' },
+        ],
+      },
+    });
+    const told = lastUserText(r, 'writer', 2);
+    expect(told).toContain('tdd-gate [result-format]');
+    expect(told).toContain('```tdd-result');
+    expect(told).toContain('role: test-writer');
+    const stops = hooksOf(r, 'SubagentStop');
+    expect(stops).toHaveLength(2);
+    expect(JSON.parse(stops[0]!.stdout)).toMatchObject({ decision: 'block' });
+    expect(stops[1]!.stdout).toBe('');
+    // The child's last words reached the orchestrator.
+    expect(resultOf(r, 0).content).toContain('The test is written, as I said.');
+    const events = readFileSync(repo.path('.tdd/events.jsonl'), 'utf8');
+    expect(events).toContain('"type":"format-violation"');
+  }, 120_000);
+});
