@@ -86,6 +86,8 @@ export function throwawayHome(): string {
 export interface SessionOptions {
   script: Script;
   prompt?: string;
+  /** Put before the marker, e.g. a slash command: `/tdd-gate:tdd`. */
+  promptPrefix?: string;
   /** Load the plugin with --plugin-dir from this repository (default), from another folder, or (false) rely on what the HOME has installed. */
   pluginDir?: boolean | string;
   home?: string;
@@ -111,7 +113,7 @@ export async function session(bin: string, repo: TestRepo, opts: SessionOptions)
     bin,
     home: opts.home ?? throwawayHome(),
     cwd: repo.root,
-    prompt: `${marker('main')} ${opts.prompt ?? 'Follow the scripted steps.'}`,
+    prompt: `${opts.promptPrefix ? `${opts.promptPrefix} ` : ''}${marker('main')} ${opts.prompt ?? 'Follow the scripted steps.'}`,
     script: opts.script,
     args,
   });
@@ -145,14 +147,19 @@ export function hooksOf(r: SessionResult, event: string): SessionResult['hooks']
 /** The five plugin agents (DESIGN §3). */
 export const AGENTS = ['planner', 'test-writer', 'test-validator', 'implementer', 'refactorer'] as const;
 
+/** Marks the stand-in skill, so a scenario can tell it from the real one. */
+export const STAND_IN_SKILL = 'e2e stand-in for the tdd-gate orchestrator skill';
+
 /**
- * The plugin folder to load for scenarios that dispatch our agents: this repository when its
- * agents/ folder has them all; otherwise a copy of the plugin (manifest, hooks, dist, skills) with a
- * minimal stand-in for each missing agent, so the role rules can be proven before the agents land.
+ * The plugin folder to load for scenarios that dispatch our agents or load the /tdd skill: this
+ * repository when it has them all; otherwise a copy of the plugin (manifest, hooks, dist, skills,
+ * agents) with a minimal stand-in for each missing one, so the mechanism is proven before the real
+ * files land. A warning names what was stood in for.
  */
 export function pluginWithAgents(): string {
   const missing = AGENTS.filter((a) => !existsSync(path.join(PLUGIN_ROOT, 'agents', `${a}.md`)));
-  if (missing.length === 0) return PLUGIN_ROOT;
+  const skillMissing = !existsSync(path.join(PLUGIN_ROOT, 'skills', 'tdd', 'SKILL.md'));
+  if (missing.length === 0 && !skillMissing) return PLUGIN_ROOT;
   const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-e2e-plugin-')));
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   for (const part of ['.claude-plugin', 'hooks', 'dist', 'skills', 'agents']) {
@@ -166,7 +173,14 @@ export function pluginWithAgents(): string {
       `---\nname: ${a}\ndescription: e2e stand-in for the tdd-gate ${a} agent.\n---\n\nYou are the ${a}. End with a tdd-result block.\n`,
     );
   }
-  console.warn(`[e2e] agents/ lacks ${missing.join(', ')}: using stand-ins for them`);
+  if (skillMissing) {
+    mkdirSync(path.join(dir, 'skills', 'tdd'), { recursive: true });
+    writeFileSync(
+      path.join(dir, 'skills', 'tdd', 'SKILL.md'),
+      `---\nname: tdd\ndescription: ${STAND_IN_SKILL}.\n---\n\n# /tdd (${STAND_IN_SKILL})\n\nRun the cycle with the tdd-gate CLI.\n`,
+    );
+  }
+  console.warn(`[e2e] the plugin lacks ${[...missing.map((a) => `agents/${a}.md`), ...(skillMissing ? ['skills/tdd/SKILL.md'] : [])].join(', ')}: using stand-ins`);
   return dir;
 }
 
