@@ -82,7 +82,9 @@ class Judge {
     if (!call) return PASS;
     return ask(
       'cli-confirm',
-      `\`${short(call.text)}\` ends the active TDD cycle (phase ${this.cycle.state.phase}, SPEC ${this.cycle.state.spec_id}) early. Confirm only if you, the user, want to stop this cycle; it is recorded either way.`,
+      call.verb === 'result'
+        ? `\`${short(call.text)}\` resumes the TDD loop after a halt (its retry bounds were reached). Confirm only if you, the user, have looked at the halt report and want the agents to continue; it is recorded either way.`
+        : `\`${short(call.text)}\` ends the active TDD cycle (phase ${this.cycle.state.phase}, SPEC ${this.cycle.state.spec_id}) early. Confirm only if you, the user, want to stop this cycle; it is recorded either way.`,
     );
   }
 

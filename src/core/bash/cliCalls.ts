@@ -38,6 +38,9 @@ export function cliEffect(verb: string | null, args: readonly string[]): CliEffe
       return has('--write') ? 'change' : 'read';
     case 'abort':
       return 'confirm';
+    case 'result':
+      // Resuming after a halt overrides the retry bounds: the person's call, like abort.
+      return has('--resume') ? 'confirm' : 'change';
     case 'init':
       return has('--force') ? 'confirm' : 'change';
     default:
