@@ -50,7 +50,7 @@ describe('refusals exit 1 with one line and leave the state as it was', () => {
     expect(ok(cli(repo, 'init', '--spec', 'specs/SPEC-001.md'), 1).stderr).toMatch(/a cycle for SPEC-001 is active \(tdd-plan\).*--force/);
     expect(stateText(repo)).toBe(before);
     ok(cli(repo, 'init', '--spec', 'specs/SPEC-001.md', '--force', '--spec-id', 'S-2'));
-    expect(readState(repo).history[0].note).toMatch(/forced over an active tdd-plan cycle of SPEC-001/);
+    expect(readState(repo).history[0]!.note).toMatch(/forced over an active tdd-plan cycle of SPEC-001/);
     expect(events(repo).some((e) => e.type === 'transition' && e.forced === true)).toBe(true);
   });
 

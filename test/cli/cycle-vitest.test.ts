@@ -76,7 +76,8 @@ describe('CLI cycle with a real vitest project', () => {
     st = readState(repo);
     expect(st.phase).toBe('done');
     const [evidenceFile] = readdirSync(repo.path('.tdd/evidence'));
-    const evidence = JSON.parse(readFileSync(repo.path(`.tdd/evidence/${evidenceFile}`), 'utf8'));
+    expect(evidenceFile).toMatch(/^SPEC-001-.*\.json$/);
+    const evidence: unknown = JSON.parse(readFileSync(repo.path(`.tdd/evidence/${evidenceFile}`), 'utf8'));
     expect(evidence).toMatchObject({
       spec_id: 'SPEC-001',
       spec_hash: st.spec_hash,
@@ -84,7 +85,7 @@ describe('CLI cycle with a real vitest project', () => {
       runs: { red: { valid: true, exit_code: 1 }, final: { valid: true, exit_code: 0 } },
       files_changed: { tests: ['tests/add.test.ts'], sources: ['src/add.ts'] },
     });
-    expect(st.history.map((h: { verb: string }) => h.verb)).toEqual(['init', 'advance red', 'freeze', 'advance refactor', 'done']);
+    expect(st.history.map((h) => h.verb)).toEqual(['init', 'advance red', 'freeze', 'advance refactor', 'done']);
     const types = new Set(events(repo).map((e) => e.type));
     expect([...types].sort()).toEqual(['receipt', 'refusal', 'revert', 'transition']);
     expect(readFileSync(repo.path('.tdd/.gitignore'), 'utf8')).toMatch(/^\*$/m);

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
+import type { Receipt } from '../../src/schema/cliState.js';
 import { CLI, runCli } from '../helpers/hook.js';
 import { git, stateFileFor, testRepo, type TestRepo } from '../helpers/repo.js';
 
@@ -73,17 +74,31 @@ export function spawnAsync(cmd: string, args: string[], cwd: string, input?: str
   });
 }
 
-export function readState(repo: TestRepo, branch = 'main'): Record<string, any> {
-  return JSON.parse(readFileSync(repo.path(`.tdd/${stateFileFor(branch)}`), 'utf8'));
+/** The state as the tests read it: every CLI key the tests look at, present. */
+export interface StateView extends Record<string, unknown> {
+  phase: string;
+  spec_hash: string;
+  receipts: { red: Receipt; green: Receipt; refactor: Receipt };
+  frozen: { files: Record<string, string> };
+  history: { verb: string; note?: string }[];
+  refactor_base: { head: string };
+}
+
+export function readState(repo: TestRepo, branch = 'main'): StateView {
+  return JSON.parse(readFileSync(repo.path(`.tdd/${stateFileFor(branch)}`), 'utf8')) as StateView;
 }
 
 export function stateText(repo: TestRepo, branch = 'main'): string {
   return readFileSync(repo.path(`.tdd/${stateFileFor(branch)}`), 'utf8');
 }
 
-export function events(repo: TestRepo): Record<string, any>[] {
+export function events(repo: TestRepo): Record<string, unknown>[] {
   try {
-    return readFileSync(repo.path('.tdd/events.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    return readFileSync(repo.path('.tdd/events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   } catch {
     return [];
   }
