@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../helpers/hook.js';
 import { state, testRepo, type TestRepo } from '../helpers/repo.js';
@@ -54,7 +54,7 @@ function loopOf(repo: TestRepo): LoopState {
   return (JSON.parse(file) as { loop: LoopState }).loop;
 }
 function readStateName(repo: TestRepo): string {
-  return spawnSync('ls', [repo.path('.tdd')], { encoding: 'utf8' }).stdout.split('\n').find((n) => n.startsWith('state-'))!;
+  return readdirSync(repo.path('.tdd')).find((n) => n.startsWith('state-'))!;
 }
 function events(repo: TestRepo): Record<string, unknown>[] {
   const file = repo.path('.tdd/events.jsonl');
@@ -107,8 +107,10 @@ describe('tdd-gate result: re-verification through the built CLI', () => {
     expect(report).toContain('last block:\n```tdd-result\nrole: implementer');
     expect(report).toContain('raw output:\nTAP version 13');
     // Halted: every further hand-back gets the same report until a person resumes.
+    const logs = readdirSync(repo.path('.tdd/runs')).length;
     const again = result(repo, implementerMsg, ['--role', 'implementer']);
     expect(again.status).toBe(3);
+    expect(readdirSync(repo.path('.tdd/runs')).length).toBe(logs);
     expect(runCli(repo.root, ['result', '--resume']).status).toBe(0);
     repo.write('src/add.mjs', IMPL);
     expect(result(repo, implementerMsg, ['--role', 'implementer']).stdout.split('\n')[0]).toBe('proceed');

@@ -65,7 +65,9 @@ export const resultVerb: Verb = {
     const message = readInput(input, io.cwd);
     const parse = parseResult(message, { role, ...(values.ac !== undefined && { ac: values.ac }) });
     const incomplete = values.incomplete === true;
-    const plan = commandFor(parse, incomplete, cycle.stack.config.test_command);
+    // A halted loop answers with its report; re-running the child's command would prove nothing new.
+    const halted = readLoop(cycle.state).halted !== null;
+    const plan = halted ? {} : commandFor(parse, incomplete, cycle.stack.config.test_command);
     let run: RunOutcome | undefined;
     if (plan.command !== undefined) run = await rerun(s, cycle.stack, plan.command, `result-${role}`);
     const verdict = classify({
