@@ -70,7 +70,8 @@ function cleanEnv(home, extra = {}) {
     DISABLE_TELEMETRY: '1',
     DISABLE_AUTOUPDATER: '1',
     DISABLE_ERROR_REPORTING: '1',
-    ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}),
+    // As root (or mapped to root in a user namespace) --dangerously-skip-permissions needs this.
+    ...(process.getuid?.() === 0 || isolationCache?.kind === 'userns' ? { IS_SANDBOX: '1' } : {}),
     ...extra,
   };
 }

@@ -57,6 +57,7 @@ interface Figure {
   ms: number;
   hooks: Record<string, number>;
   latencies: number[];
+  requests: Record<string, number>;
 }
 const figures: Figure[] = [];
 
@@ -66,7 +67,8 @@ function printFigures(suite: string): void {
   const lines = mine.map((f) => {
     const hooks = Object.entries(f.hooks).map(([k, v]) => `${k}=${v}`).join(' ');
     const lat = f.latencies.length ? `hook latency median ${median(f.latencies)} ms, max ${Math.max(...f.latencies)} ms` : 'no hook latency lines';
-    return `  ${f.scenario.slice(suite.length + 3)} — ${f.ms} ms; hooks: ${hooks || 'none'}; ${lat}`;
+    const requests = Object.entries(f.requests).map(([k, v]) => `${k}=${v}`).join(' ');
+    return `  ${f.scenario.slice(suite.length + 3)} — ${f.ms} ms; hooks: ${hooks || 'none'}; ${lat}; API requests: ${requests}`;
   });
   console.log(`[e2e] figures for ${suite}:\n${lines.join('\n')}`);
 }
@@ -119,7 +121,12 @@ export async function session(bin: string, repo: TestRepo, opts: SessionOptions)
   });
   const byEvent: Record<string, number> = {};
   for (const h of r.hooks) byEvent[h.event] = (byEvent[h.event] ?? 0) + 1;
-  figures.push({ scenario: expect.getState().currentTestName ?? '?', ms: r.ms, hooks: byEvent, latencies: r.latencies.map((l) => l.ms) });
+  const requests: Record<string, number> = {};
+  for (const q of r.api.requests) {
+    const key = q.kind === 'turn' ? `turn(${q.model ?? '?'})` : q.kind;
+    requests[key] = (requests[key] ?? 0) + 1;
+  }
+  figures.push({ scenario: expect.getState().currentTestName ?? '?', ms: r.ms, hooks: byEvent, latencies: r.latencies.map((l) => l.ms), requests });
   const context = `client exit ${r.code}${r.timedOut ? ' (timed out)' : ''}\nstderr: ${r.stderr.slice(0, 2000)}`;
   expect(r.api.failures, context).toEqual([]);
   expect(r.code, context).toBe(0);
