@@ -334,7 +334,7 @@ class Analyzer implements Sink {
     }
   }
 
-  inline(lang: string, code: string | null, scope: Scope, via: string): void {
+  inline(lang: string, code: string | null, scope: Scope, via: string, argv: readonly Arg[] = []): void {
     if (code === null) {
       this.unknown(`${via} runs ${lang} code that is not statically known`);
       return;
@@ -346,10 +346,13 @@ class Analyzer implements Sink {
       this.unknown(`${via} calls a file-writing API on a path that is not a literal`);
       return;
     }
+    // The API may remove or copy a whole directory (rmtree, rmSync recursive): a path counts with its contents.
     for (const p of found.paths) {
       const path = p === '~' || p.startsWith('~/') ? this.ctx.home + p.slice(1) : p;
-      this.write(scope, { text: path, glob: false, raw: p }, via);
+      this.write(scope, { text: path, glob: false, raw: p }, via, { tree: true });
     }
+    // Arguments after the code reach it as argv: they are likely the paths it writes.
+    for (const a of argv) this.write(scope, a, `${via} (argument)`, { tree: true });
   }
 
   run(call: Call): string | null {

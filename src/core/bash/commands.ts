@@ -104,10 +104,11 @@ function interpreter(lang: string, codeFlags: string[], valued: string[], inPlac
       writeAll(call, sink, code.length > 0 ? argv.operands : more, `${call.name} -i (in-place edit)`);
     }
     if (code.length > 0) {
-      for (const c of code) sink.inline(lang, c.text, call.scope, via);
+      for (const c of code) sink.inline(lang, c.text, call.scope, via, argv.operands);
       return null;
     }
-    if (call.name.startsWith('node') && first?.text != null && /(^|\/)dist\/cli\.mjs$/.test(first.text)) {
+    // The plugin's CLI, even where its location is a variable (`node "$CLAUDE_PLUGIN_ROOT/dist/cli.mjs"`).
+    if (call.name === 'node' && first !== undefined && /(^|\/)dist\/cli\.mjs$/.test(first.text ?? first.raw.replace(/["']/g, ''))) {
       sink.cli(cliVerb(more), more, call.text);
       return null;
     }

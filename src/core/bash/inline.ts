@@ -15,9 +15,9 @@ export interface InlineFindings {
 }
 
 const WRITE_API: Record<string, RegExp> = {
-  js: /\b(?:writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|rename|renameSync|copyFile|copyFileSync|cp|cpSync|truncate|truncateSync|symlink|symlinkSync|link|linkSync|chmod|chmodSync|utimes|utimesSync|writeSync|outputFile|outputFileSync|writeJson|writeJsonSync|remove|removeSync|move|moveSync|Bun\.write|Deno\.writeTextFile|Deno\.writeFile|Deno\.remove)\s*\(|\bopen(?:Sync)?\s*\([^)]*['"`](?:[wa]|r\+)[+sx]*['"`]/,
-  python: /\bopen\s*\([^)]*['"][rbt]*[wax+][rwaxbt+]*['"]|\bmode\s*=\s*['"][rbt]*[wax+]|\.(?:write_text|write_bytes|touch|unlink|rename|replace|rmdir|symlink_to|hardlink_to|chmod)\s*\(|\bos\.(?:remove|unlink|rename|replace|rmdir|removedirs|truncate|symlink|link|chmod|makedirs|mkdir|open|write)\s*\(|\bshutil\.(?:copy|copy2|copyfile|copytree|move|rmtree|copymode)\s*\(|\bio\.open\s*\([^)]*['"][rbt]*[wax+]/,
-  ruby: /\b(?:File|IO)\.(?:write|binwrite|delete|unlink|rename|symlink|link|truncate|chmod)\b|\b(?:File|IO)\.open\s*\(?[^)]*['"][rb]*[wa+]|\bFileUtils\.\w+|\bPathname\b[^;]*\.(?:write|delete|unlink|rename)/,
+  js: /\b(?:writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|rename|renameSync|copyFile|copyFileSync|cp|cpSync|truncate|truncateSync|symlink|symlinkSync|link|linkSync|chmod|chmodSync|utimes|utimesSync|writeSync|outputFile|outputFileSync|writeJson|writeJsonSync|remove|removeSync|move|moveSync|Bun\.write|Deno\.writeTextFile|Deno\.writeFile|Deno\.remove)\s*\(|\bopen(?:Sync)?\s*\([^;\n]*?['"`](?:[wa]|r\+)[+sx]*['"`]/,
+  python: /\bopen\s*\([^;\n]*?,\s*(?:mode\s*=\s*)?['"][rbt]*[wax+][rwaxbt+]*['"]|\bmode\s*=\s*['"][rbt]*[wax+]|\.(?:write_text|write_bytes|touch|unlink|rename|replace|rmdir|symlink_to|hardlink_to|chmod)\s*\(|\bos\.(?:remove|unlink|rename|replace|rmdir|removedirs|truncate|symlink|link|chmod|makedirs|mkdir|open|write)\s*\(|\bshutil\.(?:copy|copy2|copyfile|copytree|move|rmtree|copymode)\s*\(|\bio\.open\s*\([^)]*['"][rbt]*[wax+]/,
+  ruby: /\b(?:File|IO)\.(?:write|binwrite|delete|unlink|rename|symlink|link|truncate|chmod)\b|\b(?:File|IO)\.open\s*\(?[^;\n]*?['"][rb]*[wa+]|\bFileUtils\.\w+|\bPathname\b[^;]*\.(?:write|delete|unlink|rename)/,
   perl: /\bopen\s*\(?[^;]*['"]\s*(?:\+?[<>]|>>|\|)|\b(?:unlink|rename|truncate|chmod|symlink|link|rmdir)\b|\bFile::(?:Copy|Path)|\b(?:copy|move)\s*\(/,
   php: /\b(?:file_put_contents|fopen|unlink|rename|copy|touch|rmdir|fwrite|fputs|symlink|link|chmod|tempnam)\s*\(/,
   awk: /\bprintf?\b[^;{}]*>|\|\s*getline|\bsystem\s*\(|\bprintf?\b[^;{}]*\|/,
@@ -37,6 +37,9 @@ const LANG_ALIASES: Record<string, string> = { node: 'js', deno: 'js', bun: 'js'
 /** Flags and encodings, not paths: skipped as targets so their presence does not count as a path. */
 const NOT_A_PATH = /^(?:[rwaxbt+]{1,3}|utf-?8|utf8|ascii|latin1|binary|base64|hex|\s*)$/i;
 
+/** The code reaches the home directory (`os.homedir()`, `expanduser`, `$HOME`): literals may sit under it. */
+const HOME_API = /\bhomedir\s*\(|expanduser|Path\.home\s*\(|\bENV\[['"]HOME['"]\]|environ(?:\.get\s*\(|\[)\s*['"]HOME['"]|process\.env\.HOME|\$HOME|getenv\s*\(\s*['"]HOME['"]/;
+
 export function analyzeInline(lang: string, code: string): InlineFindings {
   const key = LANG_ALIASES[lang] ?? lang;
   const writeApi = WRITE_API[key] ?? WRITE_API.js;
@@ -45,9 +48,9 @@ export function analyzeInline(lang: string, code: string): InlineFindings {
   const writes = (writeApi?.test(code) ?? false) || shells;
   if (!writes) return { writes: false, paths: [], shellCommands: [] };
   const literals = stringLiterals(code);
-  const paths = literals.filter((l) => !NOT_A_PATH.test(l));
-  const joined = joinedPieces(code);
-  return { writes, paths: [...new Set([...paths, ...joined])], shellCommands: shells ? literals : [] };
+  const paths = [...literals.filter((l) => !NOT_A_PATH.test(l)), ...joinedPieces(code)];
+  const home = HOME_API.test(code) ? paths.filter((p) => !p.startsWith('/') && !p.startsWith('~')).map((p) => `~/${p}`) : [];
+  return { writes, paths: [...new Set([...paths, ...home])], shellCommands: shells ? literals : [] };
 }
 
 /** Quoted strings in the code: '…', "…", `…` (template literals without `${`). */
@@ -64,8 +67,8 @@ export function stringLiterals(code: string): string[] {
 /** `path.join('tests', 'a.test.ts')`, `os.path.join(…)`, `Path('tests') / 'a.test.ts'`: the joined path. */
 function joinedPieces(code: string): string[] {
   const out: string[] = [];
-  for (const m of code.matchAll(/\b(?:join|resolve)\s*\(([^()]*)\)/g)) {
-    const pieces = stringLiterals(m[1] ?? '');
+  for (const m of code.matchAll(/\b(?:join|resolve)\s*\(/g)) {
+    const pieces = stringLiterals(balanced(code, (m.index ?? 0) + m[0].length));
     if (pieces.length > 1) out.push(pieces.join('/'));
   }
   for (const m of code.matchAll(/((?:['"][^'"]*['"]\s*\)?\s*\/\s*)+['"][^'"]*['"])/g)) {
@@ -73,4 +76,14 @@ function joinedPieces(code: string): string[] {
     if (pieces.length > 1) out.push(pieces.join('/'));
   }
   return out;
+}
+
+/** The text from `start` up to the parenthesis that closes the one just before it. */
+function balanced(code: string, start: number): string {
+  let depth = 1;
+  for (let i = start; i < code.length && i < start + 2000; i++) {
+    if (code[i] === '(') depth++;
+    else if (code[i] === ')' && --depth === 0) return code.slice(start, i);
+  }
+  return code.slice(start, start + 2000);
 }

@@ -34,7 +34,7 @@ export interface Sink {
   /** Shell code to analyse as if typed (`bash -c`, `eval`, a heredoc-fed shell); null = unknown code. */
   shell(code: string | null, scope: Scope, via: string, sameScope: boolean): void;
   /** Inline interpreter code (`node -e`, `python -c`); null = the program is not statically known. */
-  inline(lang: string, code: string | null, scope: Scope, via: string): void;
+  inline(lang: string, code: string | null, scope: Scope, via: string, argv?: readonly Arg[]): void;
   /** Analyse a nested command (wrappers, `xargs`, `find -exec`); returns its stdout when known. */
   run(call: Call): string | null;
 }
