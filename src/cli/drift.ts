@@ -5,23 +5,35 @@ import { hashFile } from '../io/projectFiles.js';
 import type { CliState } from '../schema/cliState.js';
 import { driftedFiles } from './tree.js';
 
-/** Frozen files (tests, test configs, the SPEC) that moved since the freeze, and whether the SPEC did. */
-export function driftOf(root: string, state: CliState): { files: string[]; specMoved: boolean } {
-  const files = state.frozen ? driftedFiles(state.frozen.files, (rel) => hashFile(root, rel)) : [];
+export interface Drift {
+  /** Frozen files whose bytes differ from the freeze, or that are gone. */
+  files: string[];
+  /** Test files that were not there at the freeze (an unfrozen test is an unreviewed oracle). */
+  added: string[];
+  specMoved: boolean;
+}
+
+/** How far the oracle (tests, test configs, the SPEC) moved since the freeze. */
+export function driftOf(root: string, state: CliState, currentTests: readonly string[] = []): Drift {
+  const frozen = state.frozen?.files ?? {};
+  const files = state.frozen ? driftedFiles(frozen, (rel) => hashFile(root, rel)) : [];
+  const added = state.frozen ? currentTests.filter((rel) => !(rel in frozen)) : [];
   let live: string | null;
   try {
     live = specHash(readFileSync(path.join(root, state.spec_path), 'utf8'));
   } catch {
     live = null;
   }
-  return { files, specMoved: state.spec_hash !== '' && live !== state.spec_hash };
+  return { files, added, specMoved: state.spec_hash !== '' && live !== state.spec_hash };
 }
 
-export function driftMessage(d: { files: string[]; specMoved: boolean }): string | null {
-  if (d.files.length === 0 && !d.specMoved) return null;
+const list = (xs: string[]) => `${xs.slice(0, 5).join(', ')}${xs.length > 5 ? ` and ${xs.length - 5} more` : ''}`;
+
+export function driftMessage(d: Drift): string | null {
   const parts: string[] = [];
   if (d.specMoved) parts.push('the SPEC changed since the freeze');
-  const others = d.files.filter((f) => f !== '');
-  if (others.length > 0) parts.push(`frozen files changed: ${others.slice(0, 5).join(', ')}${others.length > 5 ? ` and ${others.length - 5} more` : ''}`);
-  return `${parts.join('; ')}; restore them (\`git checkout -- <file>\` or from .tdd/snapshots/frozen/) or re-certify with a new cycle`;
+  if (d.files.length > 0) parts.push(`frozen files changed: ${list(d.files)}`);
+  if (d.added.length > 0) parts.push(`test files added after the freeze: ${list(d.added)}`);
+  if (parts.length === 0) return null;
+  return `${parts.join('; ')}; restore them (\`git checkout -- <file>\`, or the copies in .tdd/snapshots/frozen/), remove added tests, or re-certify in a new cycle`;
 }

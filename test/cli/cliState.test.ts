@@ -15,3 +15,11 @@ describe('cliStateSchema', () => {
     expect(cliStateSchema.safeParse({ ...base, frozen: { at: 'x', spec_hash: '', files: { a: 'nothex' } } }).success).toBe(false);
   });
 });
+
+describe('state migration', () => {
+  it('refuses a state written by a newer tdd-gate instead of guessing', async () => {
+    const { migrateState } = await import('../../src/io/stateStore.js');
+    expect(() => migrateState({ ...base, version: 2 }, 's.json')).toThrow(/version 2, newer than this tdd-gate understands/);
+    expect(migrateState({ ...base }, 's.json')).toEqual(base);
+  });
+});

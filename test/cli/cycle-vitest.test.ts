@@ -127,3 +127,19 @@ describe('CLI cycle with a real vitest project', () => {
     expect(readState(repo).phase).toBe('tdd-green');
   });
 });
+
+describe('drift', () => {
+  it('a test file added after the freeze counts as the oracle moving', { timeout: 60_000 }, () => {
+    const repo = project('vitest');
+    startRed(repo);
+    repo.write('tests/add.test.ts', ADD_TEST);
+    repo.write('src/add.ts', STUB);
+    ok(cli(repo, 'verify', 'red'));
+    repo.write('verdict.md', PASS_VERDICT);
+    ok(cli(repo, 'freeze', '--verdict', 'verdict.md'));
+    repo.write('tests/extra.test.ts', "import { test } from 'vitest';\ntest('x', () => {});\n");
+    expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/test files added after the freeze: tests\/extra\.test\.ts/);
+    repo.write('specs/SPEC-001.md', '# changed\n#### Scenario: other\n');
+    expect(ok(cli(repo, 'done'), 1).stderr).toMatch(/the SPEC changed since the freeze/);
+  });
+});

@@ -20,9 +20,9 @@ export const done: Verb = {
     const { values } = parseFlags(args, { json: { type: 'boolean' } }, USAGE);
     const s = openSession(io);
     const state = requirePhase(loadState(s), ['tdd-green', 'tdd-refactor'], 'done');
-    const drift = driftMessage(driftOf(s.root, state));
-    if (drift) throw new RefusalError(`the oracle moved: ${drift}`);
     const tree = scanTree(s.root, loadStack(s));
+    const drift = driftMessage(driftOf(s.root, state, Object.keys(tree.tests)));
+    if (drift) throw new RefusalError(`the oracle moved: ${drift}`);
     const receipts = state.receipts ?? {};
     const candidates = state.phase === 'tdd-refactor' ? [receipts.refactor, receipts.green] : [receipts.green];
     const fresh = candidates.find((r) => r?.valid && r.tree_sha256 === tree.treeDigest);

@@ -22,15 +22,15 @@ export const verifyRefactor: Verb = {
     const state = requirePhase(loadState(s), ['tdd-refactor'], 'verify refactor');
     const base = state.refactor_base;
     if (!base) throw new RefusalError('the refactor snapshot is missing from the state; go back with `tdd-gate abort` or restart the phase');
-    const drift = driftMessage(driftOf(s.root, state));
+    const stack = loadStack(s);
+    const tree = scanTree(s.root, stack);
+    const drift = driftMessage(driftOf(s.root, state, Object.keys(tree.tests)));
     if (drift) throw new RefusalError(`the oracle moved: ${drift}`);
     const head = gitHead(s.root);
     if (head !== base.head) throw new RefusalError(`git HEAD moved during REFACTOR (${base.head?.slice(0, 8) ?? 'none'} → ${head?.slice(0, 8) ?? 'none'}); move it back (\`git reset --soft ${base.head ?? ''}\`) before verifying`);
     const stashes = gitStashCount(s.root);
     if (stashes !== base.stash_count) throw new RefusalError(`the git stash changed during REFACTOR (${base.stash_count} → ${stashes} entries); restore it before verifying`);
 
-    const stack = loadStack(s);
-    const tree = scanTree(s.root, stack);
     const { run, outcome } = await runTests(s, stack, 'refactor');
     const { verdict } = await runChecks(s, stack, greenVerdict(outcome, run.command));
     const receipt = makeReceipt(s, run, verdict, tree);
