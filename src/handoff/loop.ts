@@ -56,14 +56,13 @@ function currentCycle(entry: AcLoop): Cycle | undefined {
   return entry.cycles[entry.cycles.length - 1];
 }
 
-/** A test-writer hand-back on an AC with no open cycle starts a new inner cycle. */
-function openCycle(loop: LoopState, entry: AcLoop, now: string): Cycle {
+/** A test-writer hand-back on an AC with no open cycle starts a new inner cycle; true when it did. */
+function openCycle(loop: LoopState, entry: AcLoop, now: string): boolean {
   const last = currentCycle(entry);
-  if (last && !isComplete(last)) return last;
-  const cycle: Cycle = { n: entry.cycles.length + 1, started_at: now, red: 'pending', green: 'pending', refactor: 'pending' };
-  entry.cycles.push(cycle);
+  if (last && !isComplete(last)) return false;
+  entry.cycles.push({ n: entry.cycles.length + 1, started_at: now, red: 'pending', green: 'pending', refactor: 'pending' });
   loop.cycles_total += 1;
-  return cycle;
+  return true;
 }
 
 function stepOf(role: Role): 'red' | 'green' | 'refactor' | null {
@@ -124,8 +123,7 @@ export function advanceLoop(prev: LoopState, role: Role, ac: string, verdict: Ve
 
   // Every test-writer hand-back belongs to an inner cycle; a new one may break the total bound.
   if (role === 'test-writer' && (verdict.kind !== 'fail' || verdict.mode !== 'D')) {
-    openCycle(loop, entry, facts.now);
-    if (loop.cycles_total > loop.limits.max_cycles) {
+    if (openCycle(loop, entry, facts.now) && loop.cycles_total > loop.limits.max_cycles) {
       return halt(loop, role, ac, verdict.kind === 'fail' ? verdict.mode : null, `more than ${loop.limits.max_cycles} TDD cycles in total`, verdict, facts.now);
     }
   }

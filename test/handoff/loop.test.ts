@@ -205,6 +205,10 @@ describe('escalation and halting', () => {
     const n = step(loop, 'test-writer', msg('test-writer'), failing(), { ac: 'AC-3' });
     expect(n.action).toBe('halt');
     expect(n.report).toContain('more than 2 TDD cycles in total');
+    // Resumed by the person: the open cycle goes on without tripping the bound again.
+    const resumed = step(resumeLoop(n.loop), 'test-writer', msg('test-writer'), failing(), { ac: 'AC-3' });
+    expect(resumed.action).toBe('proceed');
+    expect(resumed.loop.cycles_total).toBe(3);
   });
 
   it('stays halted until resumed, then the halted budget starts over', () => {
