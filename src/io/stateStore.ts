@@ -54,7 +54,7 @@ export function readState(statePath: string): StoredState | null {
   if (!parsed.success) {
     throw new GateError(`the state file ${statePath} is invalid: ${formatIssues(parsed.error)}; it was left untouched. ${CORRUPT_FIX}`, 'state-corrupt', { cause: parsed.error });
   }
-  return parsed.data as StoredState;
+  return parsed.data;
 }
 
 /** Temp file + rename: a reader (the hook) sees the old file or the new one, never a torn one. */
