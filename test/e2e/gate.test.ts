@@ -1,9 +1,10 @@
 // The gate inside the real client, with hand-written state files: what the model is told when a
 // write is denied, and what is on disk afterwards.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, it } from 'vitest';
-import { git, SPEC_TEXT, state, testRepo } from '../helpers/repo.js';
-import { describeE2E, hooksOf, resultOf, session, type SessionResult } from './harness.js';
+import { git, SPEC_TEXT, state, stateFileFor, testRepo } from '../helpers/repo.js';
+import { describeE2E, hooksOf, PLUGIN_ROOT, resultOf, session, type SessionResult } from './harness.js';
 
 const FROZEN_TEST = "import { expect, it } from 'vitest';\nimport { add } from '../src/add.js';\n\nit('adds', () => expect(add(1, 2)).toBe(3));\n";
 const SOURCE = 'export const add = (a: number, b: number): number => a + b;\n';
@@ -182,4 +183,26 @@ describeE2E('gate', (bin) => {
     expect(existsSync(repo.path('tests/new.test.ts'))).toBe(false);
     expect(existsSync(repo.path('notes.md'))).toBe(false);
   }, 90_000);
+
+  for (const skip of [false, true]) {
+    it(`abort from the main thread asks the person; headless (-p${skip ? ', --dangerously-skip-permissions' : ''}) nobody confirms, so it does not run`, async () => {
+      const repo = greenRepo();
+      const stateFile = repo.path(`.tdd/${stateFileFor('main')}`);
+      const before = readFileSync(stateFile, 'utf8');
+      const command = `node "${path.join(PLUGIN_ROOT, 'dist', 'cli.mjs')}" abort --reason "giving up"`;
+      const r = await session(bin, repo, {
+        skipPermissions: skip,
+        allowedTools: skip ? null : undefined,
+        script: { main: [{ tools: [{ name: 'Bash', input: { command, description: 'Abort the cycle' } }] }, { text: 'Done.' }] },
+      });
+      const res = resultOf(r, 0);
+      expect(res.is_error).toBe(true);
+      expect(res.content).toBe(
+        `tdd-gate [cli-confirm]: \`${command}\` ends the active TDD cycle (phase tdd-green, SPEC SPEC-001) early. Confirm only if you, the user, want to stop this cycle; it is recorded either way.`,
+      );
+      const [hook] = hooksOf(r, 'PreToolUse');
+      expect(JSON.parse(hook!.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'ask' } });
+      expect(readFileSync(stateFile, 'utf8')).toBe(before);
+    }, 90_000);
+  }
 });
