@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { git, SPEC_TEXT, state, stateFileFor, testRepo } from '../helpers/repo.js';
-import { describeE2E, hooksOf, PLUGIN_ROOT, resultOf, session, type SessionResult } from './harness.js';
+import { describeE2E, hooksOf, PLUGIN_ROOT, resultOf, session, throwawayHome, type SessionResult } from './harness.js';
 
 const FROZEN_TEST = "import { expect, it } from 'vitest';\nimport { add } from '../src/add.js';\n\nit('adds', () => expect(add(1, 2)).toBe(3));\n";
 const SOURCE = 'export const add = (a: number, b: number): number => a + b;\n';
@@ -91,6 +91,31 @@ describeE2E('gate', (bin) => {
     expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
     expect(readFileSync(repo.path('src/add.ts'), 'utf8')).toBe(SOURCE.trim());
     expect(git(repo.root, 'branch', '--show-current').trim()).toBe('main');
+  }, 90_000);
+
+  it('the client settings are control files: switching hooks off is denied, and the gate stays on', async () => {
+    const repo = greenRepo();
+    const home = throwawayHome();
+    const test = repo.path('tests/add.test.ts');
+    const off = '{"disableAllHooks": true}';
+    const r = await session(bin, repo, {
+      home,
+      script: {
+        main: [
+          { tools: [{ name: 'Write', input: { file_path: repo.path('.claude/settings.local.json'), content: off } }] },
+          { tools: [{ name: 'Bash', input: { command: `mkdir -p ~/.claude && echo '${off}' > ~/.claude/settings.json`, description: 'Turn hooks off' } }] },
+          { tools: [{ name: 'Read', input: { file_path: test } }] },
+          { tools: [{ name: 'Write', input: { file_path: test, content: '' } }] },
+          { text: 'Done.' },
+        ],
+      },
+    });
+    expectDenied(r, 0, 'control-file', 'read-only while a TDD cycle is active');
+    expectDenied(r, 1, 'control-file');
+    expectDenied(r, 3, 'tests-frozen');
+    expect(existsSync(repo.path('.claude/settings.local.json'))).toBe(false);
+    expect(existsSync(path.join(home, '.claude', 'settings.json'))).toBe(false);
+    expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
   }, 90_000);
 
   it('GREEN under --dangerously-skip-permissions: the test write is still denied, the source write goes through', async () => {
