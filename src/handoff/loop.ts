@@ -72,13 +72,11 @@ function stepOf(role: Role): 'red' | 'green' | 'refactor' | null {
   return null;
 }
 
-function recordPass(loop: LoopState, entry: AcLoop, r: TddResult, isTest: (f: string) => boolean): void {
+function recordPass(entry: AcLoop, r: TddResult, isTest: (f: string) => boolean): void {
   entry.same_failure = null;
   const cycle = currentCycle(entry);
   switch (r.role) {
     case 'planner':
-      for (const ac of r.acs ?? []) acOf(loop, ac);
-      return;
     case 'test-validator':
       return;
     case 'test-writer':
@@ -118,6 +116,12 @@ export function advanceLoop(prev: LoopState, role: Role, ac: string, verdict: Ve
   if (loop.halted) {
     return { ...base, action: 'halt', mode: loop.halted.mode, detail: `already halted: ${loop.halted.reason}`, report: loop.halted.report };
   }
+  // The planner works on the whole SPEC: it seeds the outer loop and has no criterion of its own.
+  if (role === 'planner' && verdict.kind === 'pass') {
+    for (const seeded of verdict.result.acs ?? []) acOf(loop, seeded);
+    loop.last = { at: facts.now, role, ac, action: 'proceed', mode: null };
+    return { ...base, action: 'proceed', mode: null, detail: describePass(verdict.result), loop };
+  }
   loop.current_ac = ac;
   const entry = acOf(loop, ac);
 
@@ -132,7 +136,7 @@ export function advanceLoop(prev: LoopState, role: Role, ac: string, verdict: Ve
     return halt(loop, role, ac, null, `the ${role} reports status ${verdict.result.status}: ${verdict.result.notes ?? '(no notes)'}`, verdict, facts.now);
   }
   if (verdict.kind === 'pass') {
-    recordPass(loop, entry, verdict.result, facts.isTest);
+    recordPass(entry, verdict.result, facts.isTest);
     loop.last = { at: facts.now, role, ac, action: 'proceed', mode: null };
     return { ...base, action: 'proceed', mode: null, detail: describePass(verdict.result), loop };
   }
