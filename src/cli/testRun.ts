@@ -2,6 +2,7 @@ import { appendEvent } from '../io/eventLog.js';
 import type { CompiledStack } from '../io/loadStack.js';
 import { runCommand, type RunResult } from '../io/runner.js';
 import type { Receipt, ReceiptKind } from '../schema/cliState.js';
+import { parseGoJson } from './evidence/goJson.js';
 import { instrumentCommand } from './evidence/instrument.js';
 import { judgeGreen, parseCoverage, type RunOutcome, type Verdict } from './evidence/judge.js';
 import { parseJestJson, parseJunitXml, type RunFacts } from './evidence/report.js';
@@ -34,6 +35,11 @@ export async function runTests(s: Session, stack: CompiledStack, label: string):
     instrument: instrumentCommand,
     now: s.now(),
   });
+  if (run.report.kind === 'go-json') {
+    // The JSON events replaced the text: judge the text they carry.
+    const go = parseGoJson(run.output);
+    return { run, outcome: { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output: go.text, facts: go.facts.counts ? go.facts : textFacts(go.text) } };
+  }
   return { run, outcome: { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output: run.output, facts: factsOf(run) } };
 }
 

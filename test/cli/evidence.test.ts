@@ -138,3 +138,26 @@ describe('helpers', () => {
     expect(instrumentCommand(cmd, '/tmp/r.json').kind).toBe(kind);
   });
 });
+
+describe('go test -json', () => {
+  it('is asked for, and its events give the text, counts and failing files', async () => {
+    const { parseGoJson } = await import('../../src/cli/evidence/goJson.js');
+    expect(instrumentCommand('go test ./...', '/tmp/x')).toEqual({ command: 'go test -json ./...', kind: 'go-json' });
+    expect(instrumentCommand('go test -json ./...', '/tmp/x').kind).toBe('none');
+    const lines = [
+      { Action: 'run', Package: 'ex/cart', Test: 'TestTotal' },
+      { Action: 'output', Package: 'ex/cart', Test: 'TestTotal', Output: '=== RUN   TestTotal\n' },
+      { Action: 'output', Package: 'ex/cart', Test: 'TestTotal', Output: '    cart_test.go:9: got 0, want 3\n' },
+      { Action: 'output', Package: 'ex/cart', Test: 'TestTotal', Output: '--- FAIL: TestTotal (0.00s)\n' },
+      { Action: 'fail', Package: 'ex/cart', Test: 'TestTotal' },
+      { Action: 'output', Package: 'ex/cart', Test: 'TestOld', Output: '    old_test.go:3: just a log\n' },
+      { Action: 'pass', Package: 'ex/cart', Test: 'TestOld' },
+      { Action: 'fail', Package: 'ex/cart' },
+    ].map((e) => JSON.stringify(e));
+    const { text, facts } = parseGoJson(['# a plain stderr line', ...lines].join('\n'));
+    expect(text).toContain('--- FAIL: TestTotal');
+    expect(text).toContain('# a plain stderr line');
+    expect(facts.counts).toEqual({ total: 2, failed: 1, passed: 1 });
+    expect(facts.failingFiles).toEqual(['cart_test.go']);
+  });
+});

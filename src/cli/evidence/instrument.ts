@@ -1,4 +1,5 @@
-export type ReportKind = 'vitest-json' | 'jest-json' | 'junit-xml' | 'none';
+/** vitest/jest/junit reports go to a file; go's JSON events replace the text on stdout. */
+export type ReportKind = 'vitest-json' | 'jest-json' | 'junit-xml' | 'go-json' | 'none';
 
 /** Shell syntax after which appending arguments would reach another command. */
 const COMPOUND = /&&|\|\||[;|<>`]|\$\(/;
@@ -24,6 +25,11 @@ export function instrumentCommand(command: string, reportFile: string): { comman
   }
   if (/(^|[\s/])(pytest|py\.test)(\s|$)|-m\s+pytest(\s|$)/.test(command) && !/--junit-?xml/.test(command)) {
     return { command: `${command} --junitxml=${f}`, kind: 'junit-xml' };
+  }
+  const go = /(^|\s)go\s+test(?=\s|$)/.exec(command);
+  if (go && !/\s-json(\s|$)/.test(command)) {
+    const at = go.index + go[0].length;
+    return { command: `${command.slice(0, at)} -json${command.slice(at)}`, kind: 'go-json' };
   }
   return plain;
 }
