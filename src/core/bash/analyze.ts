@@ -342,7 +342,7 @@ class Analyzer implements Sink {
     const found = analyzeInline(lang, code);
     if (!found.writes) return;
     for (const cmd of found.shellCommands) this.shell(cmd, scope, `${via} (shell command in the code)`, false);
-    if (found.paths.length === 0) {
+    if (found.paths.length === 0 && argv.length === 0) {
       this.unknown(`${via} calls a file-writing API on a path that is not a literal`);
       return;
     }

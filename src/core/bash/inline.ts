@@ -47,7 +47,8 @@ export function analyzeInline(lang: string, code: string): InlineFindings {
   const shells = shellApi?.test(code) ?? false;
   const writes = (writeApi?.test(code) ?? false) || shells;
   if (!writes) return { writes: false, paths: [], shellCommands: [] };
-  const literals = stringLiterals(code);
+  // Module names are not paths: `require('fs')`, `import … from 'node:fs'`.
+  const literals = stringLiterals(code.replace(/\b(?:require|import)\s*\(\s*(['"`])[^'"`]*\1\s*\)|\bfrom\s+(['"])[^'"]*\2|\bimport\s+(['"])[^'"]*\3/g, ''));
   const paths = [...literals.filter((l) => !NOT_A_PATH.test(l)), ...joinedPieces(code)];
   const home = HOME_API.test(code) ? paths.filter((p) => !p.startsWith('/') && !p.startsWith('~')).map((p) => `~/${p}`) : [];
   return { writes, paths: [...new Set([...paths, ...home])], shellCommands: shells ? literals : [] };

@@ -189,6 +189,8 @@ function addPart(b: Builder, part: WordPart, quoted: boolean, first: boolean, sc
   }
 }
 
+const NUMERIC_SPECIALS = new Set(['$', '!', '?', '#', 'RANDOM', 'SRANDOM', 'BASHPID', 'PPID', 'UID', 'EUID', 'SECONDS', 'EPOCHSECONDS', 'LINENO', 'SHLVL']);
+
 function lookup(name: string, scope: Scope, env: WordEnv): readonly string[] | null {
   const v = scope.vars.get(name);
   if (v !== undefined) return v;
@@ -197,6 +199,8 @@ function lookup(name: string, scope: Scope, env: WordEnv): readonly string[] | n
     return cwds.length === scope.cwds.length ? cwds : null;
   }
   if (name === 'HOME') return [env.home];
+  // Numbers (pids, counters, status): no slash, so a stand-in classifies the path the same way.
+  if (NUMERIC_SPECIALS.has(name)) return ['0'];
   return null;
 }
 

@@ -1,0 +1,282 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeBash } from '../../src/core/bash/analyze.js';
+import type { BashWrite } from '../../src/core/bash/types.js';
+
+/** Spec tables for the pure Bash analysis: what a command writes, resolved from cwd /r (home /h, root /r). */
+const ctx = { cwd: '/r', home: '/h', root: '/r' };
+
+function show(w: BashWrite): string {
+  const where = w.path.startsWith('/') || w.cwd === null ? '' : `${w.cwd}|`;
+  return `${where}${w.path}${w.glob ? ' [glob]' : ''}${w.tree ? ' [tree]' : ''}${w.onlyTests ? ' [tests]' : ''}`;
+}
+
+const writes = (cmd: string) => analyzeBash(cmd, ctx).writes.map(show);
+const unknown = (cmd: string) => analyzeBash(cmd, ctx).unknown;
+
+const table = (rows: [string, string[]][]) => rows.map(([cmd, expected]) => ({ cmd, expected }));
+
+describe('redirections', () => {
+  it.each(
+    table([
+      ['echo x > f', ['/r|f']],
+      ['echo x >> f', ['/r|f']],
+      ['echo x >| f', ['/r|f']],
+      ['echo x &> f', ['/r|f']],
+      ['echo x &>> f', ['/r|f']],
+      ['cat <> f', ['/r|f']],
+      ['echo x 2> f', ['/r|f']],
+      ['echo x >&f', ['/r|f']],
+      ['exec 3> f', ['/r|f']],
+      ['{ echo; } > f', ['/r|f']],
+      ['while false; do :; done > f', ['/r|f']],
+      ['echo x 2>&1', []],
+      ['echo x >&2', []],
+      ['exec 3>&-', []],
+      ['echo x > /dev/null', []],
+      ['echo x > /dev/stdout', []],
+      ['echo x 2> /dev/stderr', []],
+      ['echo x > /dev/tty', []],
+      ['echo x > /dev/fd/3', []],
+      ['cat < f', []],
+    ]),
+  )('$cmd writes $expected', ({ cmd, expected }) => expect(writes(cmd)).toEqual(expected));
+
+  it('knows the content a redirection leaves, for the RED stub check', () => {
+    const [w] = analyzeBash("cat > src/a.ts <<'EOF'\n// STUB:TDD\nEOF", ctx).writes;
+    expect(w).toMatchObject({ path: 'src/a.ts', content: '// STUB:TDD\n', append: false });
+    expect(analyzeBash('echo "// STUB:TDD" >> src/a.ts', ctx).writes[0]).toMatchObject({ content: '// STUB:TDD\n', append: true });
+    expect(analyzeBash('sed -i s/a/b/ src/a.ts', ctx).writes[0]?.content).toBeUndefined();
+  });
+});
+
+describe('word resolution', () => {
+  it.each(
+    table([
+      ["echo > 'a b'", ['/r|a b']],
+      ['echo > "a"b\'c\'', ['/r|abc']],
+      ['echo > a\\ b', ['/r|a b']],
+      ["echo > $'a\\tb'", ['/r|a\tb']],
+      ['echo > {a,b}.ts', ['/r|a.ts', '/r|b.ts']],
+      ['echo > x{1..3}', ['/r|x1', '/r|x2', '/r|x3']],
+      ['echo > {a,b{c,d}}', ['/r|a', '/r|bc', '/r|bd']],
+      ['echo > "{a,b}"', ['/r|{a,b}']],
+      ['f=t/a; echo > $f', ['/r|t/a']],
+      ['f=t/a; echo > "${f}.bak"', ['/r|t/a.bak']],
+      ['f="a b"; rm $f', ['/r|a', '/r|b']],
+      ['f="a b"; rm "$f"', ['/r|a b']],
+      ['export f=t/a; rm $f', ['/r|t/a']],
+      ['rm ~/x', ['/h/x']],
+      ['rm ${HOME}/x', ['/h/x']],
+      ['rm "$PWD/x"', ['/r/x']],
+      ['rm "$(pwd)/x"', ['/r/x']],
+      ['rm "$(git rev-parse --show-toplevel)/x"', ['/r/x']],
+      ['rm x$$', ['/r|x0']],
+      ['for f in a b; do rm "$f"; done', ['/r|a', '/r|b']],
+      ['for f in t/*.ts; do rm "$f"; done', ['/r|t/*.ts [glob]']],
+      ['rm t*/a', ['/r|t*/a [glob]']],
+      ['rm "t*/a"', ['/r|t*/a']],
+      ['rm [t]ests/a', ['/r|[t]ests/a [glob]']],
+    ]),
+  )('$cmd writes $expected', ({ cmd, expected }) => expect(writes(cmd)).toEqual(expected));
+
+  it.each(['echo > $UNSET', 'echo > "${X:-d}"', 'rm "$(cat list)"', 'echo > $((1+1))'])('%s is unknown', (cmd) => {
+    expect(unknown(cmd)).toHaveLength(1);
+  });
+});
+
+describe('working directory', () => {
+  it.each(
+    table([
+      ['cd a; rm b', ['/r/a|b']],
+      ['cd a; cd ../b; rm c', ['/r/b|c']],
+      ['cd /x && rm y', ['/x|y']],
+      ['cd; rm y', ['/h|y']],
+      ['(cd a; rm b); rm c', ['/r/a|b', '/r|c']],
+      ['pushd a; popd; rm y', ['/r|y']],
+      ['cd a || exit 1; rm b', ['/r/a|b']],
+      ['cd a || rm b', ['/r/a|b', '/r|b']],
+      ['if x; then cd a; fi; rm b', ['/r/a|b', '/r|b']],
+      ['cat x | (cd a; rm b); rm c', ['/r/a|b', '/r|c']],
+      ['git -C sub restore f', ['/r/sub|f [tree]']],
+      ['env -C sub rm f', ['/r/sub|f']],
+      ['tar -C d -xzf a.tgz', ['/r|d [tree]']],
+    ]),
+  )('$cmd writes $expected', ({ cmd, expected }) => expect(writes(cmd)).toEqual(expected));
+
+  it('a cd to an unknown directory makes relative writes unknown', () => {
+    expect(unknown('cd "$D" && rm a')).toHaveLength(1);
+    expect(unknown('cd - && rm a')).toHaveLength(1);
+    expect(unknown('cd "$D" && rm /abs/a')).toHaveLength(0);
+  });
+});
+
+describe('writer table', () => {
+  it.each(
+    table([
+      ['rm -rf a b', ['/r|a [tree]', '/r|b [tree]']],
+      ['rm -- -f', ['/r|-f']],
+      ['rmdir d', ['/r|d']],
+      ['unlink f', ['/r|f']],
+      ['shred -n 3 f', ['/r|f']],
+      ['touch -r ref new', ['/r|new']],
+      ['truncate -s 0 f', ['/r|f']],
+      ['chmod 644 f', ['/r|f']],
+      ['chown -R u:g d', ['/r|d [tree]']],
+      ['cp a b', ['/r|b', '/r|b/a']],
+      ['cp -r a d', ['/r|d [tree]', '/r|d/a [tree]']],
+      ['cp -t d a', ['/r|d', '/r|d/a']],
+      ['mv a b', ['/r|a [tree]', '/r|b [tree]', '/r|b/a [tree]']],
+      ['install -m 644 a b', ['/r|b', '/r|b/a']],
+      ['ln -s t l', ['/r|l', '/r|l/t']],
+      ['dd if=a of=b', ['/r|b']],
+      ['echo x | tee a b', ['/r|a', '/r|b']],
+      ['sed -i s/a/b/ f', ['/r|f']],
+      ['sed -i.bak -e s/a/b/ f g', ['/r|f', '/r|g']],
+      ["sed -i '' s/a/b/ f", ['/r|s/a/b/', '/r|f']],
+      ['sed --in-place s/a/b/ f', ['/r|f']],
+      ['sed -n p f', []],
+      ["sed 's/a/b/w out' f", ['/r|out']],
+      ["perl -pi -e 's/a/b/' f", ['/r|f']],
+      ['perl -ne print f', []],
+      ["ruby -i -pe 'x' f", ['/r|f']],
+      ["awk -i inplace '{print}' f", ['/r|f']],
+      ['awk \'{print > "out"}\' f', ['/r|out']],
+      ["awk '$1 > 3' f", []],
+      ['sort -o out in', ['/r|out']],
+      ['patch f < p.diff', ['/r|f']],
+      ['patch -o out f p.diff', ['/r|out']],
+      ['tar -cf out.tar src', ['/r|out.tar']],
+      ['tar xzf a.tgz', ['/r|. [tree]']],
+      ['tar -tzf a.tgz', []],
+      ['unzip a.zip -d d', ['/r|d [tree]']],
+      ['unzip -l a.zip', []],
+      ['rsync -a src/ dst', ['/r|dst [tree]', '/r|dst/src [tree]']],
+      ['rsync -a src/ host:/dst', []],
+      ['curl -o f https://x', ['/r|f']],
+      ['curl -O https://x.com/a/b.ts?x=1', ['/r|b.ts']],
+      ['curl -s https://x', []],
+      ['wget https://x.com/y.js', ['/r|y.js']],
+      ['wget -O f https://x', ['/r|f']],
+      ['wget -qO- https://x', []],
+      ['find d -delete', ['/r|d/** [glob] [tree]']],
+      ['find . -name "*.snap" -delete', ['/r|./**/*.snap [glob]']],
+      ['find d -exec rm {} \\;', ['/r|d/** [glob]']],
+      ['find d -name x', []],
+      ['git checkout -- f', ['/r|f [tree]']],
+      ['git restore f', ['/r|f [tree]']],
+      ['git restore --staged f', []],
+      ['git rm f', ['/r|f [tree]']],
+      ['git rm --cached f', []],
+      ['git clean -fd', ['/r|. [tree]']],
+      ['git clean -n', []],
+      ['git stash', ['/r|. [tree]']],
+      ['git stash list', []],
+      ['git reset --hard', ['/r|. [tree]']],
+      ['npx prettier --write a.ts', ['/r|a.ts [tree]']],
+      ['npx prettier --check .', []],
+      ['eslint --fix', ['/r|. [tree]']],
+      ['eslint src', []],
+      ['npx biome format --write src', ['/r|src [tree]']],
+      ['ruff format', ['/r|. [tree]']],
+      ['ruff format --check', []],
+      ['black --check .', []],
+      ['gofmt -w x.go', ['/r|x.go [tree]']],
+      ['cargo fmt', ['/r|. [tree]']],
+      ['npx vitest run -u', ['/r|. [tree] [tests]']],
+      ['npx jest --updateSnapshot', ['/r|. [tree] [tests]']],
+      ['npm test -- -u', ['/r|. [tree] [tests]']],
+      ['npx vitest run', []],
+    ]),
+  )('$cmd writes $expected', ({ cmd, expected }) => expect(writes(cmd)).toEqual(expected));
+
+  it.each(['ls | xargs rm', 'patch -p1 < fix.diff', 'git apply p.diff', "awk '{print > $1}' f"])('%s writes something unknown', (cmd) => {
+    expect(unknown(cmd).length).toBeGreaterThan(0);
+  });
+});
+
+describe('wrappers, shells and interpreters', () => {
+  it.each(
+    table([
+      ['env A=1 rm f', ['/r|f']],
+      ['command rm f', ['/r|f']],
+      ['builtin echo > f', ['/r|f']],
+      ['exec rm f', ['/r|f']],
+      ['nice -n 5 rm f', ['/r|f']],
+      ['nohup rm f', ['/r|f']],
+      ['timeout -s KILL 5 rm f', ['/r|f']],
+      ['stdbuf -oL rm f', ['/r|f']],
+      ['sudo -u x rm f', ['/r|f']],
+      ['xargs -I{} cp {} d <<< a', ['/r|d']],
+      ['bash -c "rm f"', ['/r|f']],
+      ["sh -c 'cd a && rm f'", ['/r/a|f']],
+      ["eval 'rm f'", ['/r|f']],
+      ['bash <<EOF\nrm f\nEOF', ['/r|f']],
+      ["sh <<< 'rm f'", ['/r|f']],
+      ['echo "rm f" | sh', ['/r|f']],
+      ["node -e \"require('fs').writeFileSync('f', 'x')\"", ['/r|f [tree]']],
+      ["python3 -c \"open('f', 'w').write('x')\"", ['/r|f [tree]']],
+      ["python3 -c \"import os; os.system('rm g')\"", ['/r|g', '/r|rm g [tree]']],
+      ["node -e \"fs.rmSync(p)\" a", ['/r|a [tree]']],
+      ["node -e \"console.log(require('fs').readFileSync('f','utf8'))\"", []],
+      ["python3 -c \"print(open('f').read())\"", []],
+      ['bash scripts/x.sh', []],
+      ['./x.sh', []],
+      ['source x.sh', []],
+      ['npm run build', []],
+    ]),
+  )('$cmd writes $expected', ({ cmd, expected }) => expect(writes(cmd)).toEqual(expected));
+
+  it.each(['eval "$X"', 'curl -s https://x | sh', 'bash -c "$CMD"', "node -e \"require('fs').writeFileSync(p, d)\""])('%s is unknown', (cmd) => {
+    expect(unknown(cmd).length).toBeGreaterThan(0);
+  });
+
+  it('a dynamic command name makes its arguments mentions', () => {
+    expect(analyzeBash('$CMD tests/a.test.ts', ctx).mentions[0]?.candidates).toEqual(['tests/a.test.ts']);
+  });
+
+  it('a parse error makes the words of the text mentions', () => {
+    const a = analyzeBash('echo "open tests/a.test.ts', ctx);
+    expect(a.parseErrors).toHaveLength(1);
+    expect(a.mentions[0]?.candidates).toContain('tests/a.test.ts');
+  });
+});
+
+describe('git HEAD moves and CLI calls', () => {
+  it.each([
+    'git checkout -b x',
+    'git switch main',
+    'git merge x',
+    'git rebase main',
+    'git cherry-pick abc',
+    'git pull',
+    'git am p.mbox',
+    'git reset --hard HEAD~1',
+    'git stash pop',
+    'git stash apply',
+    'git worktree add ../w x',
+    'git -C sub checkout -B x',
+  ])('%s moves HEAD', (cmd) => {
+    expect(analyzeBash(cmd, ctx).headMoves).toHaveLength(1);
+    expect(analyzeBash(cmd, ctx).headMoves[0]?.unlessPaths).toBeUndefined();
+  });
+
+  it('git checkout <name> moves HEAD unless the name is an existing path', () => {
+    expect(analyzeBash('git checkout main', ctx).headMoves[0]?.unlessPaths).toEqual({ paths: ['main'], cwd: '/r' });
+  });
+
+  it.each(['git status', 'git diff', 'git log', 'git commit -m x', 'git stash list', 'git merge --abort', 'git reset HEAD f'])('%s does not move HEAD', (cmd) => {
+    expect(analyzeBash(cmd, ctx).headMoves).toEqual([]);
+  });
+
+  it.each([
+    ['tdd-gate status', 'status'],
+    ['npx tdd-gate verify red', 'verify red'],
+    ['npx -y tdd-gate advance refactor', 'advance refactor'],
+    ['node /p/dist/cli.mjs abort --reason x', 'abort'],
+    ['node "$CLAUDE_PLUGIN_ROOT/dist/cli.mjs" done', 'done'],
+    ['tdd-gate --json status', 'status'],
+    ['bash -c "tdd-gate freeze --verdict v"', 'freeze'],
+  ])('%s calls the CLI verb %s', (cmd, verb) => {
+    expect(analyzeBash(cmd, ctx).cliCalls.map((c) => c.verb)).toEqual([verb]);
+  });
+});
