@@ -1,11 +1,12 @@
 // A whole cycle through the real client and the real CLI, in standard mode: the scripted
 // orchestrator runs the CLI verbs through Bash and dispatches each role as a subagent, as the /tdd
 // skill prescribes; the evidence record exists at the end.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { testRepo } from '../helpers/repo.js';
-import { describeE2E, hooksOf, marker, pluginWithAgents, resultOf, session, tddResult, type Script } from './harness.js';
+import { describeE2E, hooksOf, lastUserText, marker, PLUGIN_ROOT, pluginWithAgents, resultOf, session, tddResult, type Script } from './harness.js';
 
 const STACK = {
   language: 'javascript',
@@ -110,4 +111,39 @@ describeE2E('cycle', (bin) => {
     expect(stops).toHaveLength(4);
     for (const s of stops) expect(s.stdout, s.stdout).toBe('');
   }, 180_000);
+});
+
+describeE2E('cycle after the freeze', (bin) => {
+  it('PostToolUse: a frozen test changed by a script the Bash gate cannot see into is restored, and the model is told', async () => {
+    const sneak = "import { writeFileSync } from 'node:fs';\nwriteFileSync('tests/add.test.js', \"test('adds', () => {});\\n\");\n";
+    const repo = testRepo({ stack: STACK, files: { 'package.json': '{ "type": "module" }\n', 'tools/fix.mjs': sneak } });
+    // Frozen by the real CLI, outside the client (light-inline: the main thread writes).
+    const cli = (...args: string[]) => execFileSync(process.execPath, [path.join(PLUGIN_ROOT, 'dist', 'cli.mjs'), ...args], { cwd: repo.root, encoding: 'utf8' });
+    cli('init', '--spec', 'specs/SPEC-001.md', '--mode', 'light-inline');
+    repo.write('.tdd/plans/SPEC-001.md', PLAN);
+    cli('advance', 'red', '--plan', '.tdd/plans/SPEC-001.md');
+    repo.write('tests/add.test.js', TEST);
+    repo.write('src/add.js', STUB);
+    cli('verify', 'red');
+    repo.write('notes/verdict.md', tddResult({ role: 'test-validator', status: 'ok', verdict: 'PASS' }));
+    cli('freeze', '--verdict', 'notes/verdict.md');
+
+    const r = await session(bin, repo, {
+      script: {
+        main: [
+          { tools: [{ name: 'Bash', input: { command: 'node tools/fix.mjs', description: 'Run the fix script' } }] },
+          { text: 'Done.' },
+        ],
+      },
+    });
+    const post = hooksOf(r, 'PostToolUse');
+    expect(post).toHaveLength(1);
+    const out = JSON.parse(post[0]!.stdout) as { decision: string; reason: string };
+    expect(out.decision).toBe('block');
+    expect(out.reason).toMatch(/^tdd-gate \[frozen-restored\]: the last Bash command changed 1 frozen file\(s\) \(tests\/add\.test\.js\)/u);
+    // What the model was told: the command's own result, then the hook's reason as a system reminder.
+    expect(resultOf(r, 0).content).toBe('(Bash completed with no output)');
+    expect(lastUserText(r, 'main', 1)).toContain(`PostToolUse:Bash hook blocking error from command: "node "\${CLAUDE_PLUGIN_ROOT}/dist/hook.mjs" PostToolUse": ${out.reason}`);
+    expect(readFileSync(repo.path('tests/add.test.js'), 'utf8')).toBe(TEST);
+  }, 120_000);
 });
