@@ -173,10 +173,11 @@ describe('tdd-gate result: re-verification through the built CLI', () => {
     expect(r.stdout).toContain('AC-1 failing, 0 cycles completed; cycle 1: red ok, green pending, refactor pending');
   });
 
-  it('--max-cycles is persisted', () => {
+  it('--max-cycles and --same-failure are persisted', () => {
     const repo = project();
-    result(repo, testWriterMsg, ['--role', 'test-writer', '--max-cycles', '4']);
-    expect(loopOf(repo).limits.max_cycles).toBe(4);
+    result(repo, testWriterMsg, ['--role', 'test-writer', '--max-cycles', '4', '--same-failure', '5']);
+    expect(loopOf(repo).limits).toEqual({ semantic_retries: 2, format_retries: 1, same_failure: 5, max_cycles: 4 });
+    expect(result(repo, testWriterMsg, ['--role', 'test-writer', '--max-cycles', '0']).status).toBe(2);
   });
 });
 

@@ -7,12 +7,13 @@ import { checkCommand } from '../../handoff/command.js';
 import { activeCycle, readInput, rerun } from '../../handoff/io.js';
 import { advanceLoop, NO_AC, readLoop, resumeLoop, type Next } from '../../handoff/loop.js';
 import { AC_PATTERN } from '../../handoff/block.js';
+import type { Limits } from '../../schema/loopState.js';
 import { parseFlags } from '../args.js';
 import { openSession, type Session } from '../session.js';
 import type { CliIo, Verb } from '../verb.js';
 
 const USAGE =
-  'tdd-gate result <file|-> --role <role> [--ac AC-n] [--incomplete] [--max-cycles N] [--json]  |  tdd-gate result --resume [--max-cycles N]';
+  'tdd-gate result <file|-> --role <role> [--ac AC-n] [--incomplete] [--max-cycles N] [--same-failure N] [--json]  |  tdd-gate result --resume [--max-cycles N] [--same-failure N]';
 
 /** Exit code of a halt: distinct from a refusal (1), because the state did change (the halt is recorded). */
 export const HALT_EXIT = 3;
@@ -23,6 +24,7 @@ const OPTIONS = {
   incomplete: { type: 'boolean' },
   resume: { type: 'boolean' },
   'max-cycles': { type: 'string' },
+  'same-failure': { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
@@ -51,9 +53,13 @@ export const resultVerb: Verb = {
   mutates: true,
   async run(args: string[], io: CliIo): Promise<number> {
     const { values, positionals } = parseFlags(args, OPTIONS, USAGE, 1);
+    const limits: Partial<Limits> = {};
     const maxCycles = positiveInt(values['max-cycles'], '--max-cycles');
+    const sameFailure = positiveInt(values['same-failure'], '--same-failure');
+    if (maxCycles !== undefined) limits.max_cycles = maxCycles;
+    if (sameFailure !== undefined) limits.same_failure = sameFailure;
     const s = openSession(io);
-    if (values.resume) return resume(s, maxCycles);
+    if (values.resume) return resume(s, limits);
     const input = positionals[0];
     if (input === undefined) throw new UsageError(`give the file holding the child's final message, or - for standard input. Usage: ${USAGE}`);
     const roleArg = values.role;
@@ -85,7 +91,7 @@ export const resultVerb: Verb = {
     await withState(s.statePath, (current) => {
       if (current === null || current.phase === 'done') throw new RefusalError('the TDD cycle ended while the command ran; nothing was recorded');
       const loop = readLoop(current);
-      if (maxCycles !== undefined) loop.limits.max_cycles = maxCycles;
+      Object.assign(loop.limits, limits);
       const ac = values.ac ?? (parse.ok ? parse.result.ac : undefined) ?? loop.current_ac ?? NO_AC;
       next = advanceLoop(loop, role, ac, verdict, { now: s.now().toISOString(), isTest: cycle.rules.isTest });
       return { ...current, loop: next.loop };
@@ -107,14 +113,14 @@ export const resultVerb: Verb = {
   },
 };
 
-async function resume(s: Session, maxCycles: number | undefined): Promise<number> {
+async function resume(s: Session, limits: Partial<Limits>): Promise<number> {
   const prior: { reason: string | null } = { reason: null };
   await withState(s.statePath, (current) => {
     if (current === null || current.phase === 'done') throw new RefusalError('no TDD cycle is active on this branch');
     const loop = readLoop(current);
     prior.reason = loop.halted?.reason ?? null;
     const next = resumeLoop(loop);
-    if (maxCycles !== undefined) next.limits.max_cycles = maxCycles;
+    Object.assign(next.limits, limits);
     return { ...current, loop: next };
   });
   appendEvent(s.root, { type: 'result', action: 'resume', reason: prior.reason });
