@@ -16,8 +16,12 @@ export const PLUGIN_ROOT = path.resolve(here, '..', '..');
 const BRIDGE = path.join(here, 'netnsBridge.mjs');
 const NETNS_PORT = 41_741;
 
-/** The pinned client from node_modules (or TDD_GATE_E2E_CLAUDE), or null when it is not installed. */
+/**
+ * The pinned client from node_modules (or the binary TDD_GATE_E2E_CLAUDE names; `none` means no
+ * client, to check the skip path), or null when it is not installed.
+ */
 export function findClaude() {
+  if (process.env.TDD_GATE_E2E_CLAUDE === 'none') return null;
   const candidates = [process.env.TDD_GATE_E2E_CLAUDE, path.join(PLUGIN_ROOT, 'node_modules', '.bin', 'claude')];
   return candidates.find((c) => c && existsSync(c)) ?? null;
 }

@@ -1,6 +1,6 @@
 // Shared set-up for the end-to-end scenarios: the real Claude Code client, our plugin loaded from
 // this repository, and the scripted fake Messages API (scripts/demo/*.mjs, shared with `npm run demo`).
-import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -13,6 +13,12 @@ export type { Script, SessionResult, ToolResult };
 
 /** Every tool a scenario may call, pre-approved: in -p mode a write the hook passes still needs permission. */
 export const ALLOWED_TOOLS = 'Read,Write,Edit,NotebookEdit,Bash,Agent,Skill,Glob,Grep';
+
+/** The client version package.json pins. */
+function pinnedVersion(): string {
+  const pkg = JSON.parse(readFileSync(path.join(PLUGIN_ROOT, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> };
+  return pkg.devDependencies?.['@anthropic-ai/claude-code'] ?? '(not pinned)';
+}
 
 function probe(): { bin: string; version: string } | { bin: null; why: string } {
   const bin = findClaude();
@@ -45,7 +51,9 @@ export function describeE2E(name: string, body: (bin: string) => void): void {
   const version = CLIENT.version;
   describe(name, () => {
     beforeAll(() => {
-      console.log(`[e2e] ${name}: Claude Code ${version}, network isolation: ${isolation().kind}`);
+      const pinned = pinnedVersion();
+      const note = version.startsWith(`${pinned} `) || version === pinned ? `pinned ${pinned}` : `WARNING: package.json pins ${pinned}`;
+      console.log(`[e2e] ${name}: Claude Code ${version} (${note}), network isolation: ${isolation().kind}`);
     });
     afterAll(() => printFigures(name));
     body(bin);
