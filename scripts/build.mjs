@@ -1,6 +1,6 @@
 // One self-contained ESM bundle per entry point: a marketplace install runs dist/ with plain node.
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const common = {
@@ -17,34 +17,43 @@ const common = {
 const requireBanner = "import { createRequire as __tddCreateRequire } from 'node:module'; const require = __tddCreateRequire(import.meta.url);";
 
 /**
- * The hook's full gate (schemas, matchers, decision core) is embedded as a string and compiled only
- * when a TDD cycle is active: V8 scans a string literal far faster than it parses code, so the
- * common "no cycle here" call costs little more than starting node.
+ * Lazy modules (src/hooks/lazy/*.ts: `load()` returns `import('../x.js')`) are embedded as strings
+ * and compiled only when called: V8 scans a string literal far faster than it parses code, so the
+ * common "no cycle here" call costs little more than starting node, and a Write in GREEN does not
+ * pay for the shell parser (ADR 003). Nested lazy modules are embedded the same way.
  */
-async function hookCoreText() {
-  const out = await build({ ...common, entryPoints: ['src/hooks/dispatch.ts'], format: 'cjs', write: false });
-  return out.outputFiles[0].text;
-}
-
-function embedHookCore(coreText) {
-  return {
-    name: 'embed-hook-core',
-    setup(b) {
-      b.onResolve({ filter: /\/loadDispatch\.js$/ }, (args) => ({ path: args.path, namespace: 'hook-core' }));
-      b.onLoad({ filter: /.*/, namespace: 'hook-core' }, () => ({
+const lazyModules = {
+  name: 'lazy-modules',
+  setup(b) {
+    b.onResolve({ filter: /\/lazy\/\w+\.js$/ }, (args) => ({
+      path: path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')),
+      namespace: 'lazy',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, async (args) => {
+      const loader = readFileSync(args.path, 'utf8');
+      const target = /import\('([^']+)'\)/.exec(loader)?.[1];
+      if (!target) throw new Error(`${args.path}: a lazy module must return import('<module>.js')`);
+      const entry = path.resolve(path.dirname(args.path), target.replace(/\.js$/, '.ts'));
+      const out = await build({ ...common, entryPoints: [entry], format: 'cjs', write: false, plugins: [lazyModules] });
+      const text = out.outputFiles[0].text + `\n//# sourceURL=tdd-gate-${path.basename(entry, '.ts')}.js`;
+      return {
         loader: 'js',
-        contents: `const CORE = ${JSON.stringify(coreText + '\n//# sourceURL=tdd-gate-hook-core.js')};
-export async function loadDispatch() {
-  const module = { exports: {} };
-  new Function('module', 'exports', 'require', CORE)(module, module.exports, require);
-  return module.exports;
+        resolveDir: path.dirname(args.path),
+        contents: `const TEXT = ${JSON.stringify(text)};
+let loaded;
+export async function load() {
+  if (!loaded) {
+    const module = { exports: {} };
+    new Function('module', 'exports', 'require', TEXT)(module, module.exports, require);
+    loaded = module.exports;
+  }
+  return loaded;
 }`,
-      }));
-    },
-  };
-}
+      };
+    });
+  },
+};
 
-const coreText = await hookCoreText();
 const outputs = [
   ...(await build({
     ...common,
@@ -53,7 +62,7 @@ const outputs = [
     outExtension: { '.js': '.mjs' },
     format: 'esm',
     banner: { js: requireBanner },
-    plugins: [embedHookCore(coreText)],
+    plugins: [lazyModules],
     write: false,
   })).outputFiles,
   ...(await build({

@@ -3,14 +3,14 @@ import { formatIssues } from '../schema/format.js';
 import { preToolUseSchema } from '../schema/event.js';
 import { GateError } from '../io/errors.js';
 import { appendEvent } from '../io/eventLog.js';
-import { gateBash } from './bashGate.js';
 import { loadCycle } from './cycle.js';
 import { gateFileTool } from './fileGate.js';
+import { load as loadBashGate } from './lazy/bashGate.js';
 
 const GATED_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash']);
 
 /** PreToolUse: parse, find the branch's cycle, decide. Throws only on internal bugs. */
-export function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Decision {
+export async function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Promise<Decision> {
   const toolName = (input as { tool_name?: unknown } | null)?.tool_name;
   if (typeof toolName === 'string' && !GATED_TOOLS.has(toolName)) return PASS;
   const parsed = preToolUseSchema.safeParse(input);
@@ -30,7 +30,7 @@ export function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Decision {
   }
   if (!lookup.active) return PASS;
   const { cycle } = lookup;
-  const decision = event.tool_name === 'Bash' ? gateBash(cycle, event) : gateFileTool(cycle, event);
+  const decision = event.tool_name === 'Bash' ? (await loadBashGate()).gateBash(cycle, event) : gateFileTool(cycle, event);
   if (decision.kind !== 'pass') {
     const target = event.tool_name === 'Bash' ? event.tool_input.command.slice(0, 500) : 'file_path' in event.tool_input ? event.tool_input.file_path : event.tool_input.notebook_path;
     appendEvent(cycle.repo.root, {

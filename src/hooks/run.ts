@@ -1,5 +1,5 @@
 import { errorMessage } from '../io/errors.js';
-import { loadDispatch } from './loadDispatch.js';
+import { load as loadDispatch } from './lazy/dispatch.js';
 import { quickCheck } from './quickCheck.js';
 
 export interface HookResult {
@@ -33,7 +33,7 @@ export async function runHook(stdin: string, argvEvent: string | undefined, env:
   try {
     // Loaded only past the quick check: the schemas and matchers are most of the start-up cost.
     const { dispatch } = await loadDispatch();
-    return dispatch(eventName, input, parseError, env);
+    return await dispatch(eventName, input, parseError, env);
   } catch (err) {
     return internalError(eventName, err);
   }
