@@ -30,6 +30,7 @@ const DECLARE = new Set(['export', 'local', 'declare', 'typeset', 'readonly']);
 class Analyzer implements Sink {
   readonly result: BashAnalysis = { writes: [], unknown: [], mentions: [], cliCalls: [], headMoves: [], parseErrors: [] };
   private depth = 0;
+  private readonly unparsed: string[] = [];
   private readonly env: WordEnv;
 
   constructor(readonly ctx: AnalyzeContext) {
@@ -53,7 +54,11 @@ class Analyzer implements Sink {
     if (script.errors && script.errors.length > 0) {
       const msg = script.errors.map((e) => e.message).slice(0, 3).join('; ');
       this.result.parseErrors.push(msg);
-      this.mention(scope, `${via} could not be parsed (${msg})`, mentionWords(text));
+      // Nested substitutions repeat their parent's text: mention each stretch of text once.
+      if (!this.unparsed.some((t) => t.includes(text))) {
+        this.unparsed.push(text);
+        this.mention(scope, `${via} could not be parsed (${msg})`, mentionWords(text));
+      }
     }
     this.statements(script.commands, scope);
   }

@@ -213,9 +213,16 @@ function expandVar(b: Builder, name: string, quoted: boolean, scope: Scope, env:
 /** `{a,b}c`, nested lists and `{1..3}` / `{a..e}` sequences; null when it holds expansions. */
 export function expandBraces(text: string): string[] | null {
   if (/[$`'"\\]/.test(text)) return null;
-  const out = expand(text);
-  return out.length > MAX_ALTERNATIVES ? null : out;
+  try {
+    const out = expand(text);
+    return out.length > MAX_ALTERNATIVES ? null : out;
+  } catch (err) {
+    if (err instanceof TooLarge) return null;
+    throw err;
+  }
 }
+
+class TooLarge extends Error {}
 
 function expand(text: string): string[] {
   const open = text.indexOf('{');
@@ -257,7 +264,7 @@ function sequence(inner: string): string[] | null {
   if (num) {
     const a = Number(num[1]);
     const z = Number(num[2]);
-    if (Math.abs(z - a) > MAX_ALTERNATIVES) return null;
+    if (Math.abs(z - a) > MAX_ALTERNATIVES) throw new TooLarge();
     const step = a <= z ? 1 : -1;
     const out: string[] = [];
     for (let i = a; step > 0 ? i <= z : i >= z; i += step) out.push(String(i));
