@@ -35,6 +35,8 @@ function checkout(): string {
 
 describeE2E('install', (bin) => {
   let source = '';
+  /** The client's debug log of `plugin install`, for the known-issue check. */
+  let installLog = '';
   beforeAll(() => {
     source = checkout();
     return () => rmSync(source, { recursive: true, force: true });
@@ -60,6 +62,8 @@ describeE2E('install', (bin) => {
       env: { npm_config_offline: 'true' },
     });
     expect(install.code, install.stdout + install.stderr).toBe(0);
+    installLog = readFileSync(debugFile, 'utf8');
+    expect(installLog).toContain('tdd-gate');
     expect(install.stdout).toContain('Successfully installed plugin: tdd-gate@tdd-gate');
     const list = await claudeCommand({ bin, home, args: ['plugin', 'list'] });
     expect(list.stdout).toMatch(/tdd-gate@tdd-gate[\s\S]*enabled/u);
@@ -94,13 +98,10 @@ describeE2E('install', (bin) => {
   // Known issue (DESIGN §1 says a marketplace install runs no npm install): this client runs
   // `npm ci --ignore-scripts` in the installed plugin when its root holds package.json and a
   // lockfile, i.e. it downloads every dev dependency (the Claude Code binary among them) into the
-  // plugin cache, and offline it spends up to 60 s failing. Flip `it.fails` to `it` once the
+  // plugin folder, and offline it spends up to 60 s failing. Flip `it.fails` to `it` once the
   // marketplace entry points at a folder without a lockfile.
-  it.fails('installing runs no package manager in the plugin folder', async () => {
-    const home = throwawayHome();
-    const debugFile = path.join(home, 'install-debug.log');
-    await claudeCommand({ bin, home, args: ['plugin', 'marketplace', 'add', source] });
-    await claudeCommand({ bin, home, args: ['--debug-file', debugFile, 'plugin', 'install', 'tdd-gate@tdd-gate'], env: { npm_config_offline: 'true' } });
-    expect(readFileSync(debugFile, 'utf8')).not.toContain('Installing plugin dependencies');
-  }, 60_000);
+  it.fails('installing runs no package manager in the plugin folder', () => {
+    expect(installLog).toContain('tdd-gate');
+    expect(installLog).not.toContain('Installing plugin dependencies');
+  });
 });
