@@ -117,16 +117,11 @@ export function advanceLoop(prev: LoopState, role: Role, ac: string, verdict: Ve
     return { ...base, action: 'halt', mode: loop.halted.mode, detail: `already halted: ${loop.halted.reason}`, report: loop.halted.report };
   }
   // The planner works on the whole SPEC: it seeds the outer loop and has no criterion of its own.
-  if (role === 'planner' && verdict.kind === 'pass') {
-    for (const seeded of verdict.result.acs ?? []) acOf(loop, seeded);
-    loop.last = { at: facts.now, role, ac, action: 'proceed', mode: null };
-    return { ...base, action: 'proceed', mode: null, detail: describePass(verdict.result), loop };
-  }
-  loop.current_ac = ac;
-  const entry = acOf(loop, ac);
+  const entry = role === 'planner' ? null : acOf(loop, ac);
+  if (entry) loop.current_ac = ac;
 
   // Every test-writer hand-back belongs to an inner cycle; a new one may break the total bound.
-  if (role === 'test-writer' && (verdict.kind !== 'fail' || verdict.mode !== 'D')) {
+  if (entry && role === 'test-writer' && (verdict.kind !== 'fail' || verdict.mode !== 'D')) {
     if (openCycle(loop, entry, facts.now) && loop.cycles_total > loop.limits.max_cycles) {
       return halt(loop, role, ac, verdict.kind === 'fail' ? verdict.mode : null, `more than ${loop.limits.max_cycles} TDD cycles in total`, verdict, facts.now);
     }
@@ -136,18 +131,19 @@ export function advanceLoop(prev: LoopState, role: Role, ac: string, verdict: Ve
     return halt(loop, role, ac, null, `the ${role} reports status ${verdict.result.status}: ${verdict.result.notes ?? '(no notes)'}`, verdict, facts.now);
   }
   if (verdict.kind === 'pass') {
-    recordPass(entry, verdict.result, facts.isTest);
+    if (entry) recordPass(entry, verdict.result, facts.isTest);
+    for (const seeded of verdict.result.acs ?? []) acOf(loop, seeded);
     loop.last = { at: facts.now, role, ac, action: 'proceed', mode: null };
     return { ...base, action: 'proceed', mode: null, detail: describePass(verdict.result), loop };
   }
 
   const retryRole = verdict.retryRole;
   const step = stepOf(retryRole);
-  const cycle = currentCycle(entry);
+  const cycle = entry ? currentCycle(entry) : undefined;
   if (step && cycle && verdict.mode !== 'D') cycle[step] = 'failed';
-  if (verdict.mode !== 'D' && entry.status === 'passing' && retryRole === 'refactorer') entry.status = 'failing';
+  if (entry && verdict.mode !== 'D' && entry.status === 'passing' && retryRole === 'refactorer') entry.status = 'failing';
 
-  if (verdict.signature !== null) {
+  if (entry && verdict.signature !== null) {
     const same = entry.same_failure?.signature === verdict.signature;
     entry.same_failure = { signature: verdict.signature, count: same ? (entry.same_failure?.count ?? 0) + 1 : 1 };
     if (entry.same_failure.count >= loop.limits.same_failure) {

@@ -225,6 +225,13 @@ describe('escalation and halting', () => {
     const n = step(emptyLoop(), 'planner', `${F}tdd-result\nrole: planner\nstatus: ok\nfiles: [.tdd/plans/p.md]\nacs: [AC-1, AC-2]\n${F}`);
     expect(Object.keys(n.loop.acs)).toEqual(['AC-1', 'AC-2']);
     expect(n.loop.acs['AC-2']?.status).toBe('pending');
+    expect(n.loop.current_ac).toBeNull();
+  });
+
+  it('a blocked planner halts without inventing a criterion', () => {
+    const n = step(emptyLoop(), 'planner', `${F}tdd-result\nrole: planner\nstatus: blocked\nnotes: the SPEC has no scenarios\n${F}`, undefined, { ac: '-' });
+    expect(n.action).toBe('halt');
+    expect(n.loop.acs).toEqual({});
   });
 });
 
