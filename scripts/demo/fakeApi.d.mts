@@ -37,7 +37,7 @@ export interface RecordedRequest {
   model?: string;
   method?: string;
   url?: string;
-  /** The request body of scripted turns. */
+  /** The request body (scripted turns and side requests). */
   body?: Record<string, unknown>;
 }
 

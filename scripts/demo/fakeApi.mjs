@@ -8,6 +8,7 @@
 // `[[e2e:<name>]]` in its first user message (the `-p` prompt for the main thread, the `prompt` of
 // an Agent call for a subagent). Requests without a marker are the client's side requests (titles,
 // summaries, token counts); they get a short neutral answer and are recorded as such.
+import { Buffer } from 'node:buffer';
 import { createServer } from 'node:http';
 
 const MARKER = /\[\[e2e:([A-Za-z0-9_-]+)\]\]/u;
@@ -124,7 +125,7 @@ export async function startFakeApi(options) {
   function answerMessages(body) {
     const conversation = conversationOf(body);
     if (conversation === null) {
-      requests.push({ at: Date.now(), kind: 'side', conversation: null, turn: null, model: body.model });
+      requests.push({ at: Date.now(), kind: 'side', conversation: null, turn: null, model: body.model, body });
       return { content: [{ type: 'text', text: 'OK' }], stop_reason: 'end_turn' };
     }
     recordResults(conversation, body);
