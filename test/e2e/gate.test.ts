@@ -7,6 +7,12 @@ import { git, SPEC_TEXT, state, stateFileFor, testRepo } from '../helpers/repo.j
 import { describeE2E, hooksOf, PLUGIN_ROOT, resultOf, session, throwawayHome, type SessionResult } from './harness.js';
 
 const FROZEN_TEST = "import { expect, it } from 'vitest';\nimport { add } from '../src/add.js';\n\nit('adds', () => expect(add(1, 2)).toBe(3));\n";
+const NOTEBOOK = `${JSON.stringify({
+  cells: [{ cell_type: 'code', id: 'c1', metadata: {}, source: ['assert 1 + 2 == 3'], outputs: [], execution_count: null }],
+  metadata: {},
+  nbformat: 4,
+  nbformat_minor: 5,
+}, null, 1)}\n`;
 const SOURCE = 'export const add = (a: number, b: number): number => a + b;\n';
 const STUB = '// STUB:TDD\nexport const add = (_a: number, _b: number): number => {\n  throw new Error("not implemented");\n};\n';
 
@@ -40,9 +46,10 @@ function expectAllowed(r: SessionResult, turn: number): void {
 }
 
 describeE2E('gate', (bin) => {
-  it('GREEN: Write and Edit on a frozen test are denied with our reason; the source write goes through', async () => {
+  it('GREEN: Write, Edit and NotebookEdit on frozen tests are denied with our reason; the source write goes through', async () => {
     const repo = greenRepo();
     const test = repo.path('tests/add.test.ts');
+    const notebook = repo.write('tests/check.ipynb', NOTEBOOK);
     const r = await session(bin, repo, {
       script: {
         main: [
@@ -50,10 +57,14 @@ describeE2E('gate', (bin) => {
           { tools: [{ name: 'Write', input: { file_path: test, content: 'it.skip("adds", () => {});\n' } }] },
           { tools: [{ name: 'Edit', input: { file_path: test, old_string: 'toBe(3)', new_string: 'toBe(4)' } }] },
           { tools: [{ name: 'Write', input: { file_path: repo.path('src/add.ts'), content: SOURCE } }] },
+          { tools: [{ name: 'Read', input: { file_path: notebook } }] },
+          { tools: [{ name: 'NotebookEdit', input: { notebook_path: notebook, cell_id: 'c1', new_source: 'assert True' } }] },
           { text: 'Done.' },
         ],
       },
     });
+    expectDenied(r, 5, 'tests-frozen', 'read-only in tdd-green');
+    expect(readFileSync(notebook, 'utf8')).toBe(NOTEBOOK);
     // The exact text the model saw for the Write.
     expect(resultOf(r, 1).content).toBe(
       `tdd-gate [tests-frozen]: Blocked write to test file ${test} (phase tdd-green, mode light-inline, the main thread (orchestrator)): ` +
@@ -65,7 +76,7 @@ describeE2E('gate', (bin) => {
     expectAllowed(r, 3);
     expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
     expect(readFileSync(repo.path('src/add.ts'), 'utf8')).toBe(SOURCE);
-    expect(hooksOf(r, 'PreToolUse')).toHaveLength(3);
+    expect(hooksOf(r, 'PreToolUse')).toHaveLength(4);
   }, 90_000);
 
   it('GREEN: Bash commands that write a frozen test are denied; one that writes a source file runs', async () => {
