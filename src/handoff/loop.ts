@@ -2,6 +2,7 @@ import type { Role, TddResult } from './block.js';
 import { MODE_NAMES, type Verdict } from './classify.js';
 import { emptyLoop, loopStateSchema, type AcLoop, type Cycle, type LoopState, type Mode } from '../schema/loopState.js';
 import { formatIssues } from '../schema/format.js';
+import { GateError } from '../io/errors.js';
 
 /** The acceptance-criterion key when neither the block nor the invocation names one. */
 export const NO_AC = '-';
@@ -27,7 +28,9 @@ export interface Next {
 export function readLoop(state: Record<string, unknown>): LoopState {
   if (state.loop === undefined) return emptyLoop();
   const parsed = loopStateSchema.safeParse(state.loop);
-  if (!parsed.success) throw new Error(`the state's "loop" key is invalid: ${formatIssues(parsed.error)}`);
+  if (!parsed.success) {
+    throw new GateError(`the state's "loop" key is invalid (${formatIssues(parsed.error)}); it was left untouched. Restore the state file, or end the cycle with \`tdd-gate abort --reason "<why>"\``, 'state-corrupt', { cause: parsed.error });
+  }
   return parsed.data;
 }
 

@@ -165,6 +165,16 @@ describe('tdd-gate result: re-verification through the built CLI', () => {
     expect(runCli(repo.root, ['result', '--role', 'implementer']).status).toBe(2);
   });
 
+  it('refuses on a corrupt loop key and leaves the state file as it is', () => {
+    const repo = testRepo({ stack: STACK, files: { 'test/add.test.mjs': TEST, 'src/add.mjs': STUB } });
+    const file = repo.setState(state('tdd-red', { loop: { cycles_total: 'many' } }));
+    const before = readFileSync(file, 'utf8');
+    const r = result(repo, testWriterMsg, ['--role', 'test-writer']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('the state\'s "loop" key is invalid');
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  });
+
   it('status shows the double loop', () => {
     const repo = project();
     result(repo, testWriterMsg, ['--role', 'test-writer']);
