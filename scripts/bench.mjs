@@ -61,6 +61,18 @@ for (const c of cases.slice(1)) {
   if (got !== c.expect) throw new Error(`bench case "${c.name}" answered ${got}, expected ${c.expect}: ${out}`);
 }
 
+/**
+ * BENCH_MODE=callgrind counts instructions under valgrind instead of timing: slow (about 20 s a
+ * run) but the same figure every time, whatever else the machine is doing.
+ */
+function instructions(c) {
+  const cmd = c.cmd ? c.cmd(c.file) : `node ${HOOK} < ${c.file}`;
+  const out = spawnSync('sh', ['-c', `valgrind --tool=callgrind --callgrind-out-file=/dev/null ${cmd.replace(/^node /, `${process.execPath} `)} 2>&1 >/dev/null`]).stdout.toString();
+  const m = /Collected : (\d+)/.exec(out);
+  if (!m) throw new Error(`valgrind gave no count for ${c.name}: ${out.slice(-500)}`);
+  return Number(m[1]);
+}
+
 function hasHyperfine() {
   return spawnSync('hyperfine', ['--version']).status === 0;
 }
@@ -70,28 +82,46 @@ function medianMs(c) {
   if (hasHyperfine()) {
     const json = path.join(work, 'h.json');
     execFileSync('hyperfine', ['--warmup', '5', '--runs', String(RUNS), '--style', 'none', '--export-json', json, cmd], { stdio: ['ignore', 'ignore', 'pipe'] });
-    return JSON.parse(readFileSync(json, 'utf8')).results[0].median * 1000;
+    const r = JSON.parse(readFileSync(json, 'utf8')).results[0];
+    return { wall: r.median * 1000, cpu: (r.user + r.system) * 1000 };
   }
   const times = [];
+  let cpu = 0;
   for (let i = 0; i < RUNS + 5; i++) {
     const t = process.hrtime.bigint();
     spawnSync('sh', ['-c', cmd]);
-    if (i >= 5) times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    if (i < 5) continue;
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
   times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  return { wall: times[Math.floor(times.length / 2)], cpu: NaN };
 }
 
 try {
+  if (process.env.BENCH_MODE === 'callgrind') {
+    console.log(`tdd-gate hook benchmark (instructions under valgrind callgrind, node ${process.version})\n`);
+    const base = instructions(cases[0]);
+    for (const c of cases) {
+      const n = c === cases[0] ? base : instructions(c);
+      const verdict = c.limit === null ? '' : n / base <= c.limit ? `ok (target ≤ ${c.limit}×)` : `OVER target ${c.limit}×`;
+      console.log(`${c.name.padEnd(44)} ${(n / 1e6).toFixed(1).padStart(8)} M instr  ${(n / base).toFixed(2)}×  ${verdict}`);
+    }
+    process.exit(0);
+  }
   console.log(`tdd-gate hook benchmark (${hasHyperfine() ? 'hyperfine' : 'spawn loop; install hyperfine for steadier figures'}, ${RUNS} runs, medians, node ${process.version})\n`);
+  // Wall time is what the user waits; CPU time (user + system, hyperfine only) is steadier on a busy machine.
+  console.log(`${'case'.padEnd(44)} ${'wall median'.padStart(12)} ${'ratio'.padStart(6)}   ${'cpu mean'.padStart(9)} ${'ratio'.padStart(6)}`);
   const base = medianMs(cases[0]);
   let failed = false;
   for (const c of cases) {
-    const ms = c === cases[0] ? base : medianMs(c);
-    const ratio = ms / base;
+    const t = c === cases[0] ? base : medianMs(c);
+    const ratio = t.wall / base.wall;
+    const cpuRatio = t.cpu / base.cpu;
     const verdict = c.limit === null ? '' : ratio <= c.limit ? `ok (target ≤ ${c.limit}×)` : `OVER target ${c.limit}×`;
     if (c.limit !== null && ratio > c.limit) failed = true;
-    console.log(`${c.name.padEnd(44)} ${ms.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}×  ${verdict}`);
+    console.log(
+      `${c.name.padEnd(44)} ${t.wall.toFixed(1).padStart(9)} ms ${ratio.toFixed(2).padStart(5)}×   ${t.cpu.toFixed(1).padStart(6)} ms ${cpuRatio.toFixed(2).padStart(5)}×  ${verdict}`,
+    );
   }
   if (failed && process.env.BENCH_STRICT === '1') process.exitCode = 1;
 } finally {

@@ -4,4 +4,5 @@
 import { config } from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 
-config(en());
+// jitless: one parse per process, so compiling a validator with new Function costs more than it saves.
+config({ ...en(), jitless: true });
