@@ -72,13 +72,13 @@ export const resultVerb: Verb = {
     const parse = parseResult(message, { role, ...(values.ac !== undefined && { ac: values.ac }) });
     const incomplete = values.incomplete === true;
     // A halted loop answers with its report; re-running the child's command would prove nothing new.
-    const halted = readLoop(cycle.state).halted !== null;
-    const plan = halted ? {} : commandFor(parse, incomplete, cycle.stack.config.test_command);
+    const before = readLoop(cycle.state);
+    const plan = before.halted !== null ? {} : commandFor(parse, incomplete, cycle.stack.config.test_command);
     let run: RunOutcome | undefined;
     if (plan.command !== undefined) run = await rerun(s, cycle.stack, plan.command, `result-${role}`);
     const verdict = classify({
       role,
-      ac: values.ac ?? (parse.ok ? parse.result.ac : undefined) ?? NO_AC,
+      ac: values.ac ?? (parse.ok ? parse.result.ac : undefined) ?? before.current_ac ?? NO_AC,
       parse,
       incomplete,
       ...(plan.error !== undefined && { commandError: plan.error }),
