@@ -106,8 +106,15 @@ try {
       const verdict = c.limit === null ? '' : n / base <= c.limit ? `ok (target ≤ ${c.limit}×)` : `OVER target ${c.limit}×`;
       console.log(`${c.name.padEnd(44)} ${(n / 1e6).toFixed(1).padStart(8)} M instr  ${(n / base).toFixed(2)}×  ${verdict}`);
     }
-    process.exit(0);
+  } else {
+    timed();
   }
+} finally {
+  if (process.env.BENCH_KEEP !== '1') rmSync(work, { recursive: true, force: true });
+  else console.log(`kept ${work}`);
+}
+
+function timed() {
   console.log(`tdd-gate hook benchmark (${hasHyperfine() ? 'hyperfine' : 'spawn loop; install hyperfine for steadier figures'}, ${RUNS} runs, medians, node ${process.version})\n`);
   // Wall time is what the user waits; CPU time (user + system, hyperfine only) is steadier on a busy machine.
   console.log(`${'case'.padEnd(44)} ${'wall median'.padStart(12)} ${'ratio'.padStart(6)}   ${'cpu mean'.padStart(9)} ${'ratio'.padStart(6)}`);
@@ -124,7 +131,4 @@ try {
     );
   }
   if (failed && process.env.BENCH_STRICT === '1') process.exitCode = 1;
-} finally {
-  if (process.env.BENCH_KEEP !== '1') rmSync(work, { recursive: true, force: true });
-  else console.log(`kept ${work}`);
 }
