@@ -127,7 +127,8 @@ describe('writer table', () => {
       ['cp -t d a', ['/r|d', '/r|d/a']],
       ['mv a b', ['/r|a [tree]', '/r|b [tree]', '/r|b/a [tree]']],
       ['install -m 644 a b', ['/r|b', '/r|b/a']],
-      ['ln -s t l', ['/r|l', '/r|l/t']],
+      ['ln -s t l', ['/r|t', '/r|./t', '/r|l', '/r|l/t']],
+      ['ln -s ../t/a d/l', ['/r|../t/a', '/r|d/../t/a', '/r|d/l', '/r|d/l/a']],
       ['dd if=a of=b', ['/r|b']],
       ['echo x | tee a b', ['/r|a', '/r|b']],
       ['sed -i s/a/b/ f', ['/r|f']],
@@ -186,6 +187,17 @@ describe('writer table', () => {
       ['npx jest --updateSnapshot', ['/r|. [tree] [tests]']],
       ['npm test -- -u', ['/r|. [tree] [tests]']],
       ['npx vitest run', []],
+      ['sponge f', ['/r|f']],
+      ['dos2unix f', ['/r|f']],
+      ['gzip f', ['/r|f']],
+      ['gzip -k f', []],
+      ['vim -es -c "%s/a/b/" -c wq f', ['/r|f']],
+      ['ed -s f', ['/r|f']],
+      ['yq -i .x=1 f.yaml', ['/r|f.yaml']],
+      ['iconv -f l1 -t utf8 -o out in', ['/r|out']],
+      ['split -l 5 in part-', ['/r|part-* [glob]']],
+      ['claude plugin disable tdd-gate', ['/h/.claude/settings.json']],
+      ['claude plugin list', []],
     ]),
   )('$cmd writes $expected', ({ cmd, expected }) => expect(writes(cmd)).toEqual(expected));
 
@@ -223,10 +235,12 @@ describe('wrappers, shells and interpreters', () => {
       ['./x.sh', []],
       ['source x.sh', []],
       ['npm run build', []],
+      ['alias r=rm; r f', ['/r|f']],
+      ['python3 /dev/stdin <<< "open(\'f\', \'w\')"', ['/r|f [tree]']],
     ]),
   )('$cmd writes $expected', ({ cmd, expected }) => expect(writes(cmd)).toEqual(expected));
 
-  it.each(['eval "$X"', 'curl -s https://x | sh', 'bash -c "$CMD"', "node -e \"require('fs').writeFileSync(p, d)\""])('%s is unknown', (cmd) => {
+  it.each(['eval "$X"', 'curl -s https://x | sh', 'bash -c "$CMD"', 'bash <(curl -s https://x)', 'source <(cat x)', "node -e \"require('fs').writeFileSync(p, d)\""])('%s is unknown', (cmd) => {
     expect(unknown(cmd).length).toBeGreaterThan(0);
   });
 

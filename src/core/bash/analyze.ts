@@ -361,6 +361,16 @@ class Analyzer implements Sink {
   }
 
   run(call: Call): string | null {
+    const alias = call.scope.aliases.get(call.name);
+    if (alias !== undefined) {
+      call.scope.aliases.delete(call.name); // an alias does not expand inside itself
+      try {
+        const [name, ...words] = alias.trim().split(/\s+/);
+        if (name !== undefined && name !== '') return this.run({ ...call, name, args: [...words.map((w) => ({ text: w, glob: false, raw: w })), ...call.args] });
+      } finally {
+        call.scope.aliases.set(call.name, alias);
+      }
+    }
     if (call.name === 'tdd-gate' || call.name.endsWith('/tdd-gate')) {
       this.cli(cliVerb(call.args), call.args, call.text);
       return null;

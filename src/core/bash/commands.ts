@@ -39,6 +39,19 @@ function copyLike(removesSources: boolean): Handler {
     // A moved directory takes everything under it; a recursive copy writes everything under the destination.
     const recursive = removesSources || has(argv, '-r', '-R', '-a', '--recursive', '--archive');
     if (removesSources) for (const s of dir ? ops : ops.slice(0, -1)) sink.write(call.scope, s, `${via} (source removed)`, { tree: true });
+    // A link is a second, writable name for its target: linking a protected file counts as writing it.
+    if (via === 'ln') {
+      const targets = dir ? ops : ops.length >= 2 ? ops.slice(0, -1) : ops;
+      const dest = dir ?? (ops.length >= 2 ? ops[ops.length - 1] : undefined);
+      for (const t of targets) {
+        sink.write(call.scope, t, 'ln (link target)');
+        // A relative symlink target is resolved from the link's directory.
+        if (has(argv, '-s', '--symbolic') && dest?.text != null && t.text !== null && !isAbsolute(t.text)) {
+          const linkDir = dir ? dest.text : dest.text.includes('/') ? dest.text.slice(0, dest.text.lastIndexOf('/')) : '.';
+          sink.write(call.scope, lit(child(linkDir, t.text)), 'ln -s (link target)');
+        }
+      }
+    }
     if (dir) writeDest(call, sink, dir, ops, via, recursive);
     else if (ops.length >= 2) writeDest(call, sink, ops[ops.length - 1] as Arg, ops.slice(0, -1), via, recursive);
     else if (ops.length === 1 && via === 'ln') sink.write(call.scope, lit(baseName(ops[0]?.text ?? '')), via);
@@ -73,9 +86,21 @@ const shell: Handler = (call, sink) => {
     sink.shell(argv.operands[0]?.text ?? null, call.scope, `${call.name} -c`, false);
     return null;
   }
-  if (argv.operands.length > 0 && !has(argv, '-s') && argv.operands[0]?.text !== '-') return null; // a named script
+  const script = argv.operands[0];
+  if (script !== undefined && !has(argv, '-s') && !readsStdin(script)) return namedScript(call, sink, script);
   return readsProgram(call, sink, (code) => sink.shell(code, call.scope, `${call.name} reading ${describeStdin(call)}`, false));
 };
+
+/** `-` and `/dev/stdin` name the standard input, not a script file. */
+function readsStdin(a: Arg): boolean {
+  return a.text === '-' || a.text === '/dev/stdin';
+}
+
+/** A script file passes the static check; a process substitution (`bash <(…)`) is code from a command's output. */
+function namedScript(call: Call, sink: Sink, script: Arg): null {
+  if (script.text !== null && script.text.startsWith('/dev/fd/')) sink.unknown(`${call.name} runs a program produced by a process substitution`);
+  return null;
+}
 
 function describeStdin(call: Call): string {
   return call.stdin.kind === 'text' ? call.stdin.from : 'its input';
@@ -112,7 +137,7 @@ function interpreter(lang: string, codeFlags: string[], valued: string[], inPlac
       sink.cli(cliVerb(more), more, call.text);
       return null;
     }
-    if (first !== undefined && first.text !== '-') return null; // a named script file
+    if (first !== undefined && !readsStdin(first)) return namedScript(call, sink, first);
     return readsProgram(call, sink, (c) => sink.inline(lang, c, call.scope, `${call.name} reading ${describeStdin(call)}`));
   };
 }
@@ -422,6 +447,35 @@ const rm: Handler = (call, sink) => {
   return null;
 };
 
+/** gzip & co. replace each operand with its (de)compressed file unless told to write to stdout or keep it. */
+const compressor: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, ['-S', '--suffix', '-T', '--threads', '-o']);
+  if (has(argv, '-c', '--stdout', '--to-stdout', '-l', '--list', '-t', '--test', '-k', '--keep')) return null;
+  return writeAll(call, sink, argv.operands, call.name);
+};
+
+/** Editors run from scripts (`vim -es -c … f`, `ed f <<< …`) write the files they open. */
+const editor: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, ['-c', '--cmd', '-S', '-u', '-U', '-i', '-T', '-w', '-W', '--eval', '--load', '-l', '-f', '--funcall', '-p']);
+  return writeAll(call, sink, argv.operands.filter((o) => !(o.text ?? '').startsWith('+')), call.name);
+};
+
+/**
+ * `claude plugin disable|uninstall`, `claude config set`: Claude Code rewrites its settings, which can
+ * switch this gate off. Judged as a write to the user settings file, a control file.
+ */
+const claudeCli: Handler = (call, sink) => {
+  const words = call.args.map((a) => a.text);
+  const [group, verb] = words;
+  const plugin = (group === 'plugin' || group === 'plugins') && verb != null && ['disable', 'uninstall', 'remove', 'rm', 'update', 'install', 'enable'].includes(verb);
+  const marketplace = (group === 'plugin' || group === 'plugins') && verb === 'marketplace';
+  const config = group === 'config' && verb != null && ['set', 'add', 'remove', 'rm', 'reset'].includes(verb);
+  if (plugin || marketplace || config) {
+    sink.write(call.scope, { text: `${sink.ctx.home}/.claude/settings.json`, glob: false, raw: `claude ${group} ${verb}` }, `claude ${group} ${verb}`);
+  }
+  return null;
+};
+
 const evalCmd: Handler = (call, sink) => {
   const code = call.args.some((a) => a.text === null || a.glob) ? null : call.args.map((a) => a.text).join(' ');
   sink.shell(code, call.scope, 'eval', true);
@@ -566,8 +620,59 @@ export const HANDLERS: Record<string, Handler> = {
   perl: interpreter('perl', ['-e', '-E'], ['-M', '-m', '-I', '-x', '-0', '-l', '-C', '-F'], '-i'),
   php: interpreter('php', ['-r'], ['-d', '-c', '-f', '-z', '-B', '-E', '-R', '-F']),
   lua: interpreter('js', ['-e'], ['-l']),
-  source: () => null,
-  '.': () => null,
+  source: (call, sink) => (call.args[0] ? namedScript(call, sink, call.args[0]) : null),
+  '.': (call, sink) => (call.args[0] ? namedScript(call, sink, call.args[0]) : null),
+  sponge: operandsAfterValues([]),
+  dos2unix: operandsAfterValues([]),
+  unix2dos: operandsAfterValues([]),
+  mac2unix: operandsAfterValues([]),
+  gzip: compressor,
+  gunzip: compressor,
+  bzip2: compressor,
+  bunzip2: compressor,
+  xz: compressor,
+  unxz: compressor,
+  zstd: compressor,
+  unzstd: compressor,
+  vi: editor,
+  vim: editor,
+  nvim: editor,
+  ex: editor,
+  ed: editor,
+  nano: editor,
+  emacs: editor,
+  micro: editor,
+  kak: editor,
+  yq: (call, sink) => {
+    const argv = parseArgv(call.args, ['-o', '--output-format', '-p', '--input-format', '--expression', '--from-file']);
+    if (has(argv, '-i', '--inplace')) writeAll(call, sink, argv.operands.slice(1), 'yq -i');
+    return null;
+  },
+  iconv: (call, sink) => {
+    const out = parseArgv(call.args, ['-f', '--from-code', '-t', '--to-code', '-o', '--output']);
+    const o = out.values.get('-o') ?? out.values.get('--output');
+    if (o) sink.write(call.scope, o, 'iconv -o');
+    return null;
+  },
+  xxd: (call, sink) => {
+    const ops = parseArgv(call.args, ['-c', '-g', '-l', '-s', '-o', '-n']).operands;
+    if (ops[1]) sink.write(call.scope, ops[1], 'xxd (output file)');
+    return null;
+  },
+  split: (call, sink) => {
+    const ops = parseArgv(call.args, ['-a', '-b', '-C', '-l', '-n', '-t', '--additional-suffix', '--filter']).operands;
+    const prefix = ops[1]?.text ?? 'x';
+    sink.write(call.scope, { text: `${escapeGlob(prefix)}*`, glob: true, raw: prefix }, 'split (output files)');
+    return null;
+  },
+  alias: (call) => {
+    for (const a of call.args) {
+      const m = a.text === null ? null : /^([^=]+)=(.*)$/s.exec(a.text);
+      if (m && m[1] !== undefined && m[2] !== undefined) call.scope.aliases.set(m[1], m[2]);
+    }
+    return null;
+  },
+  claude: claudeCli,
 };
 
 for (const s of SHELLS) HANDLERS[s] = shell;

@@ -49,7 +49,8 @@ export function analyzeInline(lang: string, code: string): InlineFindings {
   if (!writes) return { writes: false, paths: [], shellCommands: [] };
   // Module names are not paths: `require('fs')`, `import … from 'node:fs'`.
   const literals = stringLiterals(code.replace(/\b(?:require|import)\s*\(\s*(['"`])[^'"`]*\1\s*\)|\bfrom\s+(['"])[^'"]*\2|\bimport\s+(['"])[^'"]*\3/g, ''));
-  const paths = [...literals.filter((l) => !NOT_A_PATH.test(l)), ...joinedPieces(code)];
+  // perl/ruby open modes ride on the name: open(F, ">tests/a.ts"), open("| cmd").
+  const paths = [...literals.map((l) => l.replace(/^\s*[+<>|]+\s*/, '')).filter((l) => !NOT_A_PATH.test(l)), ...joinedPieces(code)];
   const home = HOME_API.test(code) ? paths.filter((p) => !p.startsWith('/') && !p.startsWith('~')).map((p) => `~/${p}`) : [];
   return { writes, paths: [...new Set([...paths, ...home])], shellCommands: shells ? literals : [] };
 }

@@ -13,6 +13,8 @@ export class Scope {
   cwds: (string | null)[];
   vars: Map<string, VarValue>;
   dirStack: (string | null)[];
+  /** `alias name=value` definitions (shared: aliases are rare and never scoped in practice). */
+  aliases = new Map<string, string>();
   /** Variables holding glob patterns (for-loop lists): they expand to the matches, quoted or not. */
   globVars = new Set<string>();
   /** False after `exit`/`return`: this path of the script ends here. */
@@ -29,6 +31,7 @@ export class Scope {
     s.cwds = [...this.cwds];
     s.live = this.live;
     s.globVars = new Set(this.globVars);
+    s.aliases = this.aliases;
     return s;
   }
 
