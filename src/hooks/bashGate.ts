@@ -6,7 +6,7 @@ import { cliEffect } from '../core/bash/cliCalls.js';
 import type { BashAnalysis, BashWrite } from '../core/bash/types.js';
 import { PASS, ask, deny, type Decision } from '../core/decision.js';
 import { decideWriteTarget, type CycleFacts, type WriteTarget } from '../core/decideWrite.js';
-import { describeRole } from '../core/roles.js';
+import { ROLE, describeRole, rolesEnforced } from '../core/roles.js';
 import type { BashEvent } from '../schema/event.js';
 import type { ActiveCycle } from './cycle.js';
 import { classesOf, cycleFacts } from './fileGate.js';
@@ -154,13 +154,20 @@ class Judge {
         if (!classes.includes('test')) continue;
         cls = ['test'];
       }
-      if (cls.every((c) => c === 'other')) continue;
+      if (cls.every((c) => c === 'other') && !this.readOnlyRoleInProject(real)) continue;
       const target: WriteTarget = { display: `${this.display(abs)} (written by ${via})`, classes: cls };
       if (cls.includes('source')) target.contentAfter = w.content === undefined || w.tree || w.glob ? null : w.append ? (readOrEmpty(real) + w.content) : w.content;
       const d = decideWriteTarget(this.facts(), target);
       if (d.kind !== 'pass') return d;
     }
     return PASS;
+  }
+
+  /** The test-validator never writes in the project (scratch files outside it, like a test log in /tmp, are fine). */
+  private readOnlyRoleInProject(abs: string): boolean {
+    if (this.event.agent_type !== ROLE.testValidator || !rolesEnforced(this.cycle.state.mode)) return false;
+    const rel = path.relative(this.cycle.repo.root, abs);
+    return !rel.startsWith('..') && !path.isAbsolute(rel);
   }
 
   private display(abs: string): string {

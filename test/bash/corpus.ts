@@ -127,7 +127,8 @@ export const CORPUS: Case[] = [
   ...d('write', ['echo x > tests/a.test.ts', 'echo x > src/a.ts'], MAIN),
   ...p('allowed', ['echo x > src/a.ts', 'sed -i s/a/b/ src/lib/b.ts'], REFACTOR),
   ...d('write', ['echo x > tests/a.test.ts', 'echo x > specs/SPEC-001.md'], REFACTOR),
-  ...d('write', ['echo x > src/a.ts'], { role: 'tdd-gate:test-validator' }),
+  ...d('write', ['echo x > src/a.ts', 'echo x > docs/notes.md'], { role: 'tdd-gate:test-validator' }),
+  ...p('harmless', ['npx vitest run 2>&1 | tee /tmp/validator.log', 'cat tests/a.test.ts', 'tdd-gate status'], { role: 'tdd-gate:test-validator' }),
 
   // ---- adversarial bypasses ----
   ...d('bypass', [
