@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cli, events, ok, PASS_VERDICT, project, readState, startRed } from './fixtures.js';
 
@@ -38,6 +38,8 @@ describe('CLI cycle with a real vitest project', () => {
     expect(ok(cli(repo, 'freeze', '--verdict', 'noblock.md'), 1).stderr).toMatch(/not a test-validator verdict/);
     expect(readState(repo).phase).toBe('tdd-red');
 
+    // what the SubagentStop hook logs for the validator's turn: freeze takes the identity from it
+    appendFileSync(repo.path('.tdd/events.jsonl'), JSON.stringify({ at: new Date().toISOString(), type: 'result', role: 'test-validator', agent_id: 'agent-42', status: 'ok' }) + '\n');
     ok(cli(repo, 'freeze', '--verdict', 'verdict.md'));
     let st = readState(repo);
     expect(st.phase).toBe('tdd-green');
@@ -81,13 +83,13 @@ describe('CLI cycle with a real vitest project', () => {
     expect(evidence).toMatchObject({
       spec_id: 'SPEC-001',
       spec_hash: st.spec_hash,
-      validator: { role: 'test-validator', verdict: 'PASS' },
+      validator: { role: 'test-validator', verdict: 'PASS', agent: 'agent-42', file: 'verdict.md' },
       runs: { red: { valid: true, exit_code: 1 }, final: { valid: true, exit_code: 0 } },
       files_changed: { tests: ['tests/add.test.ts'], sources: ['src/add.ts'] },
     });
     expect(st.history.map((h) => h.verb)).toEqual(['init', 'advance red', 'freeze', 'advance refactor', 'done']);
     const types = new Set(events(repo).map((e) => e.type));
-    expect([...types].sort()).toEqual(['receipt', 'refusal', 'revert', 'transition']);
+    expect([...types].sort()).toEqual(['receipt', 'refusal', 'result', 'revert', 'transition']);
     expect(readFileSync(repo.path('.tdd/.gitignore'), 'utf8')).toMatch(/^\*$/m);
   });
 

@@ -7,6 +7,7 @@ import { parseResult } from '../../handoff/block.js';
 import { parseFlags, requireFlag } from '../args.js';
 import { loadStack, loadState, openSession, out, readSpec, requirePhase, transition } from '../session.js';
 import { scanTree } from '../tree.js';
+import { readEvents } from '../events.js';
 import type { Verb } from '../verb.js';
 
 const USAGE = 'tdd-gate freeze --verdict <file>';
@@ -48,6 +49,9 @@ export const freeze: Verb = {
     const frozenFiles = { ...tree.tests, [state.spec_path]: sha256Hex(readFileSync(path.join(s.root, state.spec_path))) };
     writeSnapshot(s.root, 'frozen', Object.keys(frozenFiles));
     writeSnapshot(s.root, 'green-entry', Object.keys(tree.sources));
+    // Who the validator was: the SubagentStop hook logs each child's result with its agent id.
+    const seen = readEvents(s.root, state.started_at).filter((e) => e.type === 'result' && e.role === 'test-validator' && typeof e.agent_id === 'string');
+    const agent = seen.length > 0 ? String(seen[seen.length - 1]!.agent_id) : undefined;
     const verdictRel = path.relative(s.root, verdictAbs).split(path.sep).join('/');
     await transition(s, 'freeze', ['tdd-red'], 'tdd-green', (current, at) => {
       if (current.receipts?.red?.at !== red.at) throw new RefusalError('a new RED run was recorded meanwhile; run `tdd-gate freeze` again');
@@ -61,6 +65,7 @@ export const freeze: Verb = {
           sha256: sha256Hex(verdictText),
           role: parsed.result.role,
           verdict: parsed.result.verdict ?? '',
+          ...(agent ? { agent } : {}),
           ...(parsed.result.notes ? { notes: parsed.result.notes } : {}),
         },
       };
