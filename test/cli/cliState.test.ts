@@ -23,3 +23,13 @@ describe('state migration', () => {
     expect(migrateState({ ...base }, 's.json')).toEqual(base);
   });
 });
+
+describe('status: next step', () => {
+  it('follows the receipts', async () => {
+    const { nextStep } = await import('../../src/cli/verbs/status.js');
+    const receipt = { at: 'x', command: 'c', exit_code: 1, valid: true, counts: { total: 1, failed: 1, passed: 0 }, output_sha256: '', log: '' };
+    expect(nextStep({ ...base, phase: 'tdd-red' } as never)).toMatch(/verify red/);
+    expect(nextStep({ ...base, phase: 'tdd-red', receipts: { red: receipt } } as never)).toMatch(/freeze --verdict/);
+    expect(nextStep({ ...base, phase: 'tdd-green', receipts: { green: { ...receipt, valid: false } } } as never)).toMatch(/verify green/);
+  });
+});

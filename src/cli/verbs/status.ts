@@ -20,6 +20,15 @@ function receiptLine(kind: string, r: Receipt | undefined, now: Date): string | 
   return `  ${kind.padEnd(8)} ${what}; ${r.counts.failed}/${r.counts.total} failing; ${ago(r.at, now)} ago; log ${r.log}`;
 }
 
+/** The next step, sharpened by the receipts (a valid RED means the freeze is next, not another run). */
+export function nextStep(state: CliState): string {
+  const r = state.receipts ?? {};
+  if (state.phase === 'tdd-red' && r.red?.valid) return 'get the test-validator verdict, then `tdd-gate freeze --verdict <file>`';
+  if (state.phase === 'tdd-green' && r.green?.valid) return '`tdd-gate advance refactor`, or `tdd-gate done`';
+  if (state.phase === 'tdd-refactor' && r.refactor?.valid) return 'refactor more and `tdd-gate verify refactor`, or `tdd-gate done`';
+  return nextStepFor(state.phase);
+}
+
 export function statusJson(state: CliState | null, stateRel: string, now: Date): Record<string, unknown> {
   if (state === null) return { active: false, state_file: stateRel, next: nextStepFor('done') };
   return {
@@ -37,7 +46,7 @@ export function statusJson(state: CliState | null, stateRel: string, now: Date):
     frozen_files: state.frozen ? Object.keys(state.frozen.files).length : 0,
     ...(state.aborted ? { aborted: state.aborted } : {}),
     ...(state.loop !== undefined ? { loop: state.loop } : {}),
-    next: nextStepFor(state.phase),
+    next: nextStep(state),
     state_file: stateRel,
   };
 }
@@ -77,7 +86,7 @@ export const status: Verb = {
       receiptLine('refactor', state.receipts?.refactor, now),
       ...(state.aborted ? [`  aborted: ${state.aborted.reason}`] : []),
       ...describeLoop(state).map((l) => `  ${l}`),
-      `  next: ${nextStepFor(state.phase)}`,
+      `  next: ${nextStep(state)}`,
     ].filter((l): l is string => l !== null);
     out(s, lines.join('\n'));
     return 0;
