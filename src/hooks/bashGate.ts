@@ -25,7 +25,7 @@ class TooMany extends Error {}
  */
 export function gateBash(cycle: ActiveCycle, event: BashEvent): Decision {
   const command = event.tool_input.command;
-  const analysis = analyzeBash(command, { cwd: event.cwd, home: cycle.home, root: cycle.repo.root });
+  const analysis = analyzeBash(command, { cwd: event.cwd, home: cycle.home, root: cycle.repo.root, inherited: inheritedEnv(process.env) });
   const judge = new Judge(cycle, event);
   return (
     firstDeny([
@@ -36,6 +36,21 @@ export function gateBash(cycle: ActiveCycle, event: BashEvent): Decision {
       () => judge.mentions(analysis),
     ]) ?? judge.confirm(analysis)
   );
+}
+
+/**
+ * Variables the Bash tool's shell inherits from Claude Code, as the hook does: temp dirs and the
+ * project and plugin roots. Resolving them keeps `echo x > "$TMPDIR/log"` from failing closed.
+ */
+const INHERITED = ['TMPDIR', 'TMP', 'TEMP', 'CLAUDE_PROJECT_DIR', 'CLAUDE_PLUGIN_ROOT', 'USER', 'LOGNAME', 'XDG_CACHE_HOME', 'XDG_RUNTIME_DIR'];
+
+function inheritedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of INHERITED) {
+    const v = env[name];
+    if (v !== undefined && v !== '') out[name] = v;
+  }
+  return out;
 }
 
 function firstDeny(steps: (() => Decision)[]): Decision | null {

@@ -79,6 +79,12 @@ describe('word resolution', () => {
     ]),
   )('$cmd writes $expected', ({ cmd, expected }) => expect(writes(cmd)).toEqual(expected));
 
+  it('resolves inherited variables the caller vouches for', () => {
+    const a = analyzeBash('echo > "$TMPDIR/x"; rm $CLAUDE_PROJECT_DIR/y', { ...ctx, inherited: { TMPDIR: '/t', CLAUDE_PROJECT_DIR: '/r' } });
+    expect(a.writes.map(show)).toEqual(['/t/x', '/r/y']);
+    expect(analyzeBash('TMPDIR=tests; echo > "$TMPDIR/x"', { ...ctx, inherited: { TMPDIR: '/t' } }).writes.map(show)).toEqual(['/r|tests/x']);
+  });
+
   it.each(['echo > $UNSET', 'echo > "${X:-d}"', 'rm "$(cat list)"', 'echo > $((1+1))'])('%s is unknown', (cmd) => {
     expect(unknown(cmd)).toHaveLength(1);
   });

@@ -12,9 +12,9 @@ beforeAll(() => {
 });
 afterAll(() => repo.cleanup());
 
-function bash(command: string, agent: string | null = 'tdd-gate:implementer', phase = 'tdd-green') {
+function bash(command: string, agent: string | null = 'tdd-gate:implementer', phase = 'tdd-green', env: NodeJS.ProcessEnv = {}) {
   repo.setPhase(phase);
-  return runHookBundle(ev.bash({ cwd: repo.root, ...(agent !== null ? { agent_type: agent } : {}) }, command), { env: { HOME: repo.home } });
+  return runHookBundle(ev.bash({ cwd: repo.root, ...(agent !== null ? { agent_type: agent } : {}) }, command), { env: { HOME: repo.home, ...env } });
 }
 
 describe('Bash gate reasons', () => {
@@ -66,6 +66,18 @@ describe('Bash gate reasons', () => {
     expect(bash("cat > src/b.ts <<'EOF'\n// STUB:TDD\nexport const b = () => { throw new Error('todo'); };\nEOF", 'tdd-gate:test-writer', 'tdd-red').decision).toBe('pass');
     const r = bash("cat > src/b.ts <<'EOF'\nexport const b = () => 1;\nEOF", 'tdd-gate:test-writer', 'tdd-red');
     expect(r.reason).toContain('[red-source]');
+  });
+});
+
+describe('inherited environment variables', () => {
+  it('resolves the temp dir and the project dir the way the Bash tool sees them', () => {
+    const env = { TMPDIR: '/tmp', CLAUDE_PROJECT_DIR: repo.root };
+    expect(bash('npx vitest run > "$TMPDIR/run.log" 2>&1', 'tdd-gate:implementer', 'tdd-green', env).decision).toBe('pass');
+    expect(bash('echo x > "$CLAUDE_PROJECT_DIR/tests/a.test.ts"', 'tdd-gate:implementer', 'tdd-green', env).reason).toContain('[tests-frozen]');
+  });
+
+  it('fails closed on a variable the hook does not know', () => {
+    expect(bash('echo x > "$SOME_DIR/run.log"', 'tdd-gate:implementer', 'tdd-green', { TMPDIR: '' }).reason).toContain('[bash-unresolved]');
   });
 });
 

@@ -36,6 +36,7 @@ class Analyzer implements Sink {
   constructor(readonly ctx: AnalyzeContext) {
     this.env = {
       home: ctx.home,
+      ...(ctx.inherited ? { inherited: ctx.inherited } : {}),
       substitute: (script, text, scope) => this.substitute(script, text, scope),
     };
   }

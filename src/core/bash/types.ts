@@ -54,4 +54,6 @@ export interface AnalyzeContext {
   home: string;
   /** The project root, for `$(git rev-parse --show-toplevel)`. */
   root: string;
+  /** Environment variables whose values the command sees too (an allowlist chosen by the caller). */
+  inherited?: Readonly<Record<string, string>>;
 }

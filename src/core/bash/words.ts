@@ -16,6 +16,8 @@ export interface Arg {
 
 export interface WordEnv {
   home: string;
+  /** Environment variables the command inherits and the caller vouches for (temp dirs, project dir). */
+  inherited?: Readonly<Record<string, string>>;
   /** Walks a `$( )` / `<( )` body for its own effects and returns its output when known. */
   substitute(script: ParsedScript | undefined, text: string, scope: Scope): string | null;
 }
@@ -199,6 +201,8 @@ function lookup(name: string, scope: Scope, env: WordEnv): readonly string[] | n
     return cwds.length === scope.cwds.length ? cwds : null;
   }
   if (name === 'HOME') return [env.home];
+  const inherited = env.inherited?.[name];
+  if (inherited !== undefined && inherited !== '') return [inherited];
   // Numbers (pids, counters, status): no slash, so a stand-in classifies the path the same way.
   if (NUMERIC_SPECIALS.has(name)) return ['0'];
   return null;
