@@ -222,3 +222,17 @@ export function lastUserText(r: SessionResult, conversation: string, turn: numbe
     .map((b) => (b.type === 'text' ? (b.text ?? '') : typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? '')))
     .join('\n');
 }
+
+/** The system prompt of a conversation's first request, as text. */
+export function systemText(r: SessionResult, conversation: string): string {
+  const req = r.api.requests.find((q) => q.kind === 'turn' && q.conversation === conversation && q.turn === 0);
+  const system = req?.body?.system as string | Array<{ text?: string }> | undefined;
+  if (system === undefined) return '';
+  return typeof system === 'string' ? system : system.map((b) => b.text ?? '').join('\n');
+}
+
+/** The first line of a markdown file's body, after its front matter. */
+export function bodyLine(file: string): string {
+  const body = readFileSync(file, 'utf8').replace(/^---\n[\s\S]*?\n---\n/u, '');
+  return body.split('\n').find((l) => l.trim() !== '')!.trim();
+}

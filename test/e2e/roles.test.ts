@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { state, testRepo } from '../helpers/repo.js';
-import { describeE2E, hooksOf, lastUserText, marker, pluginWithAgents, resultOf, session, tddResult } from './harness.js';
+import { bodyLine, describeE2E, hooksOf, lastUserText, marker, pluginWithAgents, resultOf, session, systemText, tddResult } from './harness.js';
 
 const TEST = "import { expect, it } from 'vitest';\nimport { add } from '../src/add.js';\n\nit('adds', () => expect(add(1, 2)).toBe(3));\n";
 const STUB = '// STUB:TDD\nexport const add = (_a: number, _b: number): number => {\n  throw new Error("not implemented");\n};\n';
@@ -49,6 +49,9 @@ describeE2E('roles', (bin) => {
         ],
       },
     });
+    // Each child ran with its agent definition as the system prompt.
+    expect(systemText(r, 'writer')).toContain(bodyLine(path.join(plugin, 'agents', 'test-writer.md')));
+    expect(systemText(r, 'impl')).toContain(bodyLine(path.join(plugin, 'agents', 'implementer.md')));
     // test-writer in RED: allowed.
     expect(resultOf(r, 0, 0, 'writer').is_error, resultOf(r, 0, 0, 'writer').content).toBe(false);
     expect(readFileSync(repo.path('tests/add.test.ts'), 'utf8')).toBe(TEST);

@@ -1,10 +1,9 @@
 // The /tdd skill and the agents, as the model sees them: a slash command in the prompt expands the
 // orchestrator skill into the first user message, and the agent list names every tdd-gate agent.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { testRepo } from '../helpers/repo.js';
-import { AGENTS, describeE2E, pluginWithAgents, session, type SessionResult } from './harness.js';
+import { AGENTS, bodyLine, describeE2E, pluginWithAgents, session, type SessionResult } from './harness.js';
 
 /** Everything the model received in its first request, as text (user and system messages). */
 function firstRequestText(r: SessionResult): string {
@@ -17,9 +16,7 @@ function firstRequestText(r: SessionResult): string {
 
 /** The first line of the skill's body (after the front matter): proof that the body was loaded. */
 function skillBodyLine(plugin: string): string {
-  const text = readFileSync(path.join(plugin, 'skills', 'tdd', 'SKILL.md'), 'utf8');
-  const body = text.replace(/^---\n[\s\S]*?\n---\n/u, '');
-  return body.split('\n').find((l) => l.trim() !== '')!.trim();
+  return bodyLine(path.join(plugin, 'skills', 'tdd', 'SKILL.md'));
 }
 
 describeE2E('skills', (bin) => {
