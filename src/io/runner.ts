@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 
@@ -7,6 +7,8 @@ import { execa } from 'execa';
 export const HEAD_BYTES = 256 * 1024;
 export const TAIL_BYTES = 768 * 1024;
 const KILL_GRACE_MS = 2_000;
+/** Run logs kept in `.tdd/runs/`; older ones are pruned (receipts name their log, evidence keeps the digests). */
+export const KEEP_RUNS = 200;
 
 export interface RunResult {
   /** The command as configured. */
@@ -81,6 +83,15 @@ export interface RunOptions {
   now?: Date;
 }
 
+function pruneRuns(dir: string): void {
+  try {
+    const logs = readdirSync(dir).filter((f) => f.endsWith('.log')).sort();
+    for (const old of logs.slice(0, Math.max(0, logs.length - KEEP_RUNS))) rmSync(path.join(dir, old), { force: true });
+  } catch {
+    // pruning is housekeeping only
+  }
+}
+
 function stamp(d: Date): string {
   return d.toISOString().replace(/[:.]/g, '-');
 }
@@ -135,6 +146,7 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
   const output = stripAnsi(text);
   const logRel = `.tdd/runs/${base}.log`;
   writeFileSync(path.join(opts.root, logRel), `$ ${plan.command}\n${output}\n[exit ${String(result.exitCode ?? result.signal)}${timedOut ? ', timed out' : ''}]\n`);
+  pruneRuns(runsDir);
   let reportText: string | null = null;
   if (plan.kind !== 'none') {
     try {
