@@ -275,6 +275,9 @@ describe('git HEAD moves and CLI calls', () => {
     'git stash apply',
     'git worktree add ../w x',
     'git -C sub checkout -B x',
+    "git filter-branch --tree-filter 'rm -f t' HEAD",
+    'git subtree pull --prefix=lib origin main',
+    'gh pr checkout 12',
   ])('%s moves HEAD', (cmd) => {
     expect(analyzeBash(cmd, ctx).headMoves).toHaveLength(1);
     expect(analyzeBash(cmd, ctx).headMoves[0]?.unlessPaths).toBeUndefined();

@@ -336,6 +336,10 @@ export const CORPUS: Case[] = [
     'bash -c "git checkout other"',
     'git bisect start',
     'git update-ref refs/heads/main HEAD~1',
+    "git filter-branch --tree-filter 'rm -f tests/a.test.ts' HEAD",
+    'gh pr checkout 12',
+    'git checkout -',
+    'git restore -s other tests/',
   ]),
   ...p('git', [
     'git status',
@@ -354,6 +358,10 @@ export const CORPUS: Case[] = [
     'git blame tests/a.test.ts',
     'git rev-parse HEAD',
     'git merge --abort',
+    'gh pr view 12',
+    'git stash show -p',
+    'git log other..HEAD',
+    'git diff other -- tests/',
   ]),
 
   // ---- the tdd-gate CLI ----

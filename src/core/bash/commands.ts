@@ -4,7 +4,7 @@
  */
 import { has, parseArgv } from './argv.js';
 import { cliVerb } from './cliCalls.js';
-import { gitCommand } from './git.js';
+import { ghCommand, gitCommand } from './git.js';
 import { baseName, child, isAbsolute, joinPath } from './paths.js';
 import type { Call, Sink } from './sink.js';
 import type { Arg } from './words.js';
@@ -566,6 +566,7 @@ export const HANDLERS: Record<string, Handler> = {
   find,
   xargs,
   git: gitCommand,
+  gh: ghCommand,
   cd,
   pushd,
   popd,

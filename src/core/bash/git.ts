@@ -121,7 +121,12 @@ export function gitCommand(call: Call, sink: Sink): null {
       return null;
     }
     case 'update-ref':
+    case 'filter-branch':
+    case 'filter-repo':
       sink.headMove(text);
+      return null;
+    case 'subtree':
+      if (['add', 'merge', 'pull'].includes(argv.operands[0]?.text ?? '')) sink.headMove(text);
       return null;
     case 'symbolic-ref':
       if (argv.operands.length >= 2) sink.headMove(text);
@@ -129,4 +134,11 @@ export function gitCommand(call: Call, sink: Sink): null {
     default:
       return null;
   }
+}
+
+/** GitHub's CLI switches branches too: `gh pr checkout 12`, `gh repo sync`. */
+export function ghCommand(call: Call, sink: Sink): null {
+  const [group, verb] = call.args.map((a) => a.text);
+  if ((group === 'pr' && (verb === 'checkout' || verb === 'co')) || (group === 'repo' && verb === 'sync')) sink.headMove(call.text);
+  return null;
 }
