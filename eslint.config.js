@@ -27,6 +27,18 @@ export default tseslint.config(
     },
   },
   {
+    // The hand-off logic is pure too; src/handoff/io.ts is its one boundary.
+    files: ['src/handoff/**/*.ts'],
+    ignores: ['src/handoff/io.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['node:*', 'fs', 'path', 'child_process', 'os', 'execa', 'proper-lockfile'], message: 'src/handoff is pure: I/O goes in src/handoff/io.ts.' }] },
+      ],
+      'no-restricted-globals': ['error', { name: 'process', message: 'src/handoff is pure: I/O goes in src/handoff/io.ts.' }],
+    },
+  },
+  {
     files: ['scripts/**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
