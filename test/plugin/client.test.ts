@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
-import { testRepo } from '../helpers/repo.js';
+import { state, testRepo } from '../helpers/repo.js';
 import { describeE2E, PLUGIN_ROOT, resultOf, session, type SessionResult } from '../e2e/harness.js';
 
 function pluginUnderSpacedPath(): string {
@@ -66,5 +66,15 @@ describeE2E('plugin skills in the client', (bin) => {
     const result = resultOf(r, 0);
     expect(result.content).not.toContain('tdd-gate: no TDD cycle');
     expect(result.is_error).toBe(true);
+  }, 90_000);
+
+  it('a session started on a branch with an active cycle is told the phase, the role rule and the next step', async () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    const r = await session(bin, repo, { script: { main: [{ text: 'ok' }] } });
+    const seen = firstRequestText(r);
+    expect(seen).toContain('tdd-gate: a TDD cycle is active on branch main: SPEC-001 (specs/SPEC-001.md), phase tdd-green.');
+    expect(seen).toContain('only tdd-gate:implementer writes sources');
+    expect(seen).toContain(`node "${PLUGIN_ROOT}/dist/cli.mjs" status`);
   }, 90_000);
 });
