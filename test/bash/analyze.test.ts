@@ -242,6 +242,11 @@ describe('wrappers, shells and interpreters', () => {
       ['source x.sh', []],
       ['npm run build', []],
       ['alias r=rm; r f', ['/r|f']],
+      ["trap 'rm f' EXIT", ['/r|f']],
+      ["watch -n1 'rm f'", ['/r|f']],
+      ["su -c 'rm f'", ['/r|f']],
+      ['parallel rm ::: f g', ['/r|f', '/r|g']],
+      ["git -c alias.x='!rm f' x", ['/r|f']],
       ['python3 /dev/stdin <<< "open(\'f\', \'w\')"', ['/r|f [tree]']],
     ]),
   )('$cmd writes $expected', ({ cmd, expected }) => expect(writes(cmd)).toEqual(expected));

@@ -127,7 +127,42 @@ export const HANDLERS: Record<string, Handler> = {
   ionice: wrapper(['-c', '--class', '-n', '--classdata', '-p', '--pid', '-P', '--pgid', '-u', '--uid']),
   chrt: wrapper([], { skipFirstOperand: true }),
   taskset: wrapper([], { skipFirstOperand: true }),
-  watch: wrapper(['-n', '--interval', '-d', '--differences']),
+  watch: (call, sink) => {
+    // watch hands its words to `sh -c`, joined: a quoted command string is shell code.
+    const ops = parseArgv(call.args, ['-n', '--interval', '-d', '--differences', '-c'], { stopAtOperand: true }).operands;
+    sink.shell(ops.some((o) => o.text === null) ? null : ops.map((o) => o.text).join(' '), call.scope, 'watch', false);
+    return null;
+  },
+  trap: (call, sink) => {
+    // `trap 'code' EXIT`: the handler is shell code that runs later in this shell.
+    const [code, ...signals] = call.args;
+    if (code !== undefined && signals.length > 0 && !(code.text ?? '').startsWith('-')) sink.shell(code.text, call.scope, 'trap', true);
+    return null;
+  },
+  su: (call, sink) => {
+    const code = parseArgv(call.args, ['-c', '--command', '-s', '--shell', '-g', '--group']).values.get('-c');
+    if (code) sink.shell(code.text, call.scope, 'su -c', false);
+    return null;
+  },
+  script: (call, sink) => {
+    const code = parseArgv(call.args, ['-c', '--command', '-E', '--echo', '-T', '--log-timing', '-I', '-O', '-B']).values.get('-c');
+    if (code) sink.shell(code.text, call.scope, 'script -c', false);
+    return null;
+  },
+  parallel: (call, sink) => {
+    // GNU parallel: `parallel cmd ::: args`; the command line is shell code with {} replaced by each arg.
+    const sep = call.args.findIndex((a) => a.text === ':::' || a.text === '::::');
+    const cmd = (sep < 0 ? call.args : call.args.slice(0, sep)).filter((a) => !(a.text ?? '').startsWith('-'));
+    const args = sep < 0 || call.args[sep]?.text === '::::' ? null : call.args.slice(sep + 1);
+    if (cmd.length === 0) return null;
+    if (args === null || args.some((a) => a.text === null) || cmd.some((a) => a.text === null)) {
+      sink.unknown('parallel runs a command on arguments that are not statically known');
+      return null;
+    }
+    const line = cmd.map((a) => a.text).join(' ');
+    for (const a of args) sink.shell(line.includes('{}') ? line.split('{}').join(a.text ?? '') : `${line} ${a.text ?? ''}`, call.scope, 'parallel', false);
+    return null;
+  },
   npx,
   pnpx: npx,
   bunx: npx,

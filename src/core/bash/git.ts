@@ -23,6 +23,10 @@ export function gitCommand(call: Call, sink: Sink): null {
     const name = t.includes('=') ? t.slice(0, t.indexOf('=')) : t;
     if (GLOBAL_VALUED.includes(name) && !t.includes('=')) {
       const v = args[++i];
+      // `git -c alias.x='!cmd' x`: a shell alias is shell code.
+      const alias = name === '-c' ? /^alias\.[^=]+=!(.*)$/s.exec(v?.text ?? '') : null;
+      if (alias) sink.shell(alias[1] ?? null, scope, 'git alias', false);
+      if (name === '-c' && v?.text === null) sink.unknown('git -c sets a configuration that is not statically known');
       if (name === '-C') scope.cwds = scope.cwds.map((c) => (v?.text == null ? null : isAbsolute(v.text) ? joinPath('/', v.text) : c === null ? null : joinPath(c, v.text)));
       if (name === '--work-tree' || name === '--git-dir') scope.cwds = v?.text != null && isAbsolute(v.text) ? [v.text] : [null];
     }
