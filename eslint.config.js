@@ -41,7 +41,8 @@ export default tseslint.config(
   {
     files: ['scripts/**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    // Keep disableTypeChecked's parser options (no project service): these files are not in tsconfig.
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
   {
     files: ['test/**/*.ts'],
