@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import { state, testRepo } from '../helpers/repo.js';
-import { describeE2E, PLUGIN_ROOT, resultOf, session, type SessionResult } from '../e2e/harness.js';
+import { describeE2E, marker, PLUGIN_ROOT, resultOf, session, type SessionResult } from '../e2e/harness.js';
 
 function pluginUnderSpacedPath(): string {
   const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-client-')));
@@ -77,4 +77,23 @@ describeE2E('plugin skills in the client', (bin) => {
     expect(seen).toContain('only tdd-gate:implementer writes sources');
     expect(seen).toContain(`node "${PLUGIN_ROOT}/dist/cli.mjs" status`);
   }, 90_000);
+
+  it('each role agent is offered exactly the tools of its front matter (no write tools for the validator)', async () => {
+    const repo = testRepo();
+    const roles = ['planner', 'test-writer', 'test-validator', 'implementer', 'refactorer'];
+    const dispatch = (role: string) => ({ name: 'Agent', input: { subagent_type: `tdd-gate:${role}`, description: role, prompt: `${marker(role)} Report.` } });
+    const r = await session(bin, repo, {
+      script: {
+        main: [...roles.map((role) => ({ tools: [dispatch(role)] })), { text: 'ok' }],
+        ...Object.fromEntries(roles.map((role) => [role, [{ text: 'nothing to do' }]])),
+      },
+    });
+    const offered = (role: string) => {
+      const req = r.api.requests.find((q) => q.kind === 'turn' && q.conversation === role);
+      return ((req?.body?.tools ?? []) as Array<{ name: string }>).map((t) => t.name).sort();
+    };
+    expect(offered('planner')).toEqual(['Glob', 'Grep', 'Read', 'Write']);
+    expect(offered('test-validator')).toEqual(['Bash', 'Glob', 'Grep', 'Read']);
+    for (const role of ['test-writer', 'implementer', 'refactorer']) expect(offered(role)).toEqual(['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write']);
+  }, 120_000);
 });
