@@ -86,7 +86,6 @@ function medianMs(c) {
     return { wall: r.median * 1000, cpu: (r.user + r.system) * 1000 };
   }
   const times = [];
-  let cpu = 0;
   for (let i = 0; i < RUNS + 5; i++) {
     const t = process.hrtime.bigint();
     spawnSync('sh', ['-c', cmd]);
