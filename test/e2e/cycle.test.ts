@@ -1,12 +1,13 @@
-// A whole cycle through the real client and the real CLI, in standard mode: the scripted
-// orchestrator runs the CLI verbs through Bash and dispatches each role as a subagent, as the /tdd
-// skill prescribes; the evidence record exists at the end.
+// A whole cycle through the real client, the real /tdd skill and the real CLI, in standard mode:
+// the scripted orchestrator does what the skill's procedure says, step by step (CLI verbs through
+// Bash, each role as a subagent, every child's message through `tdd-gate result`); the evidence
+// record exists at the end.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { testRepo } from '../helpers/repo.js';
-import { describeE2E, hooksOf, lastUserText, marker, PLUGIN_ROOT, pluginWithAgents, resultOf, session, tddResult, type Script } from './harness.js';
+import { describeE2E, hooksOf, lastUserText, marker, PLUGIN_ROOT, pluginWithAgents, resultOf, session, tddResult, type Script, type TurnContext } from './harness.js';
 
 const STACK = {
   language: 'javascript',
@@ -16,8 +17,8 @@ const STACK = {
   red_confirm: 'AssertionError|ERR_ASSERTION',
   build_error_pattern: 'SyntaxError|ERR_MODULE_NOT_FOUND|Cannot find module',
 };
-const PLAN = '# Test plan for SPEC-001\n\n- AC-1: add(1, 2) is 3 (tests/add.test.js)\n';
-const TEST = "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\n\ntest('adds', () => assert.equal(add(1, 2), 3));\n";
+const PLAN = '# Test plan: SPEC-001\nTest command: node --test\n\n## AC-1: adds\n- Test file: tests/add.test.js\n- Unit under test: add in src/add.js, new\n- Cases: GIVEN 1 and 2 WHEN add THEN 3\n- Stubs the tests need (marked STUB:TDD): add(a, b)\n\n## Size\n1 AC, about 3 lines of change; security-sensitive: no\n';
+const TEST = "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\n\ntest('AC-1: adds two numbers', () => assert.equal(add(1, 2), 3));\n";
 const STUB = '// STUB:TDD\nexport function add(_a, _b) {\n  return 0;\n}\n';
 const IMPL = 'export function add(a, b) {\n  return a + b;\n}\n';
 
@@ -25,91 +26,124 @@ function agent(type: string, task: string) {
   return { name: 'Agent', input: { subagent_type: `tdd-gate:${type}`, description: `${type} step`, prompt: `${marker(type)} ${task}` } };
 }
 
+/** The Agent call's result as the orchestrator received it: the child's final message. */
+function childMessage(ctx: TurnContext, turn: number): string {
+  const res = ctx.toolResults.find((t) => t.tool_use_id === `toolu_e2e_main_${turn}_0`);
+  if (!res) throw new Error(`no result for main turn ${turn}`);
+  return res.content;
+}
+
 describeE2E('cycle', (bin) => {
-  it('init → plan → tests → verify red → validator PASS → freeze → implementation → verify green → done, with the evidence file at the end', async () => {
+  it('/tdd in standard mode, step by step as the skill says: init, plan, RED, validator PASS, freeze, GREEN per AC, done — the evidence file exists', async () => {
     const repo = testRepo({ stack: STACK, files: { 'package.json': '{ "type": "module" }\n' } });
     const plugin = pluginWithAgents();
+    // The skill shows the CLI with ${CLAUDE_PLUGIN_ROOT} already replaced by the plugin folder.
     const cli = `node "${path.join(plugin, 'dist', 'cli.mjs')}"`;
-    const bash = (command: string) => ({ tools: [{ name: 'Bash', input: { command, description: command.split(' ').slice(2, 4).join(' ') } }] });
-    const verdictFile = repo.path('notes/verdict-red.md');
-    const verdict = `The tests pin AC-1 and fail on the assertion.\n\n${tddResult({ role: 'test-validator', status: 'ok', verdict: 'PASS' })}`;
+    const bash = (command: string, description = command.replace(cli, 'tdd-gate').slice(0, 60)) => ({ tools: [{ name: 'Bash', input: { command, description } }] });
+    const result = (role: string, turn: number, ac = '') => (ctx: TurnContext) =>
+      bash(`${cli} result - --role ${role}${ac ? ` --ac ${ac}` : ''} <<'TDD_RESULT_EOF'\n${childMessage(ctx, turn)}\nTDD_RESULT_EOF`, `tdd-gate result --role ${role}`);
+    const verdictText = `The test pins AC-1 with a concrete value and fails on the assertion.\n\n${tddResult({ role: 'test-validator', status: 'ok', verdict: 'PASS' })}`;
     const script: Script = {
       main: [
-        bash(`${cli} init --spec specs/SPEC-001.md`),
-        { tools: [agent('planner', 'Write the test plan for specs/SPEC-001.md.')] },
-        bash(`${cli} advance red --plan .tdd/plans/SPEC-001.md`),
-        { tools: [agent('test-writer', 'Write the failing tests for AC-1.')] },
-        bash(`${cli} verify red`),
-        { tools: [agent('test-validator', 'Review the tests against the SPEC.')] },
-        { tools: [{ name: 'Write', input: { file_path: verdictFile, content: verdict } }] },
-        bash(`${cli} freeze --verdict notes/verdict-red.md`),
-        { tools: [agent('implementer', 'Make the tests pass.')] },
-        bash(`${cli} verify green`),
-        bash(`${cli} done`),
-        { text: 'SPEC-001 is done.' },
+        /* 0 */ bash(`${cli} status`),
+        /* 1 */ bash(`${cli} init --spec specs/SPEC-001.md --mode standard`),
+        /* 2 */ { tools: [agent('planner', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md.')] },
+        /* 3 */ result('planner', 2),
+        /* 4 */ bash(`${cli} advance red --plan .tdd/plans/SPEC-001.md`),
+        /* 5 */ { tools: [agent('test-writer', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md. Cover AC-1.')] },
+        /* 6 */ result('test-writer', 5),
+        /* 7 */ bash(`${cli} verify red`),
+        /* 8 */ { tools: [agent('test-validator', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md.')] },
+        /* 9 */ result('test-validator', 8),
+        /* 10 */ (ctx) => ({ tools: [{ name: 'Write', input: { file_path: repo.path('.tdd-verdict.md'), content: childMessage(ctx, 8) } }] }),
+        /* 11 */ bash(`${cli} freeze --verdict .tdd-verdict.md`),
+        /* 12 */ bash('rm .tdd-verdict.md'),
+        /* 13 */ bash(`${cli} handoff red --ac AC-1`),
+        /* 14 */ bash(`${cli} context --role implementer --ac AC-1`),
+        /* 15 */ (ctx) => {
+          const context = ctx.toolResults.find((t) => t.tool_use_id === 'toolu_e2e_main_14_0')?.content ?? '';
+          return { tools: [{ name: 'Agent', input: { subagent_type: 'tdd-gate:implementer', description: 'implementer AC-1', prompt: `${marker('implementer')} AC-1\n\n${context}` } }] };
+        },
+        /* 16 */ result('implementer', 15, 'AC-1'),
+        /* 17 */ bash(`${cli} verify green`),
+        /* 18 */ bash(`${cli} done --json`),
+        /* 19 */ { text: 'TDD cycle SPEC-001 done (mode standard).' },
       ],
       planner: [
+        { tools: [{ name: 'Read', input: { file_path: repo.path('specs/SPEC-001.md') } }] },
         { tools: [{ name: 'Write', input: { file_path: repo.path('.tdd/plans/SPEC-001.md'), content: PLAN } }] },
-        { text: tddResult({ role: 'planner', status: 'ok', files: ['.tdd/plans/SPEC-001.md'], acs: '[AC-1]' }) },
+        { text: `Plan written.\n\n${tddResult({ role: 'planner', status: 'ok', files: ['.tdd/plans/SPEC-001.md'], acs: '[AC-1]', notes: '1 AC, about 3 lines; not security-sensitive' })}` },
       ],
       'test-writer': [
         { tools: [{ name: 'Write', input: { file_path: repo.path('tests/add.test.js'), content: TEST } }] },
         { tools: [{ name: 'Write', input: { file_path: repo.path('src/add.js'), content: STUB } }] },
+        { tools: [{ name: 'Bash', input: { command: 'node --test', description: 'Run the tests' } }] },
         {
           text: tddResult({
             role: 'test-writer',
             status: 'ok',
             files: ['tests/add.test.js', 'src/add.js'],
             command: 'node --test',
-            output_excerpt: 'not ok 1 - adds\n  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal',
+            output_excerpt: "not ok 1 - AC-1: adds two numbers\n  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal",
           }),
         },
       ],
-      'test-validator': [{ text: verdict }],
+      'test-validator': [
+        { tools: [{ name: 'Read', input: { file_path: repo.path('tests/add.test.js') } }] },
+        { text: verdictText },
+      ],
       implementer: [
         { tools: [{ name: 'Read', input: { file_path: repo.path('src/add.js') } }] },
         { tools: [{ name: 'Write', input: { file_path: repo.path('src/add.js'), content: IMPL } }] },
+        { tools: [{ name: 'Bash', input: { command: 'node --test', description: 'Run the tests' } }] },
         {
           text: tddResult({
             role: 'implementer',
             status: 'ok',
+            ac: 'AC-1',
             files: ['src/add.js'],
             command: 'node --test',
-            output_excerpt: 'ok 1 - adds\n# pass 1',
+            output_excerpt: 'ok 1 - AC-1: adds two numbers\n# pass 1',
             refactor_needed: 'false',
           }),
         },
       ],
     };
-    const r = await session(bin, repo, { pluginDir: plugin, script });
+    const r = await session(bin, repo, { pluginDir: plugin, promptPrefix: '/tdd', prompt: 'specs/SPEC-001.md --mode standard', script });
 
-    // Every CLI step succeeded (a refusal would be an error result naming the reason).
-    const cliTurns = [0, 2, 4, 7, 9, 10];
-    for (const turn of cliTurns) {
+    // The commands the script ran are the skill's, as the model saw them.
+    const skill = lastUserText(r, 'main', 0);
+    expect(skill).toContain(`${cli} init --spec <path> --mode <mode>`);
+    expect(skill).toContain(`${cli} result - --role implementer --ac AC-1 <<'TDD_RESULT_EOF'`);
+    // Every step went through (a refusal or a deny is an error result naming the reason).
+    for (let turn = 0; turn < 19; turn++) {
+      if ([2, 5, 8, 15].includes(turn)) continue; // Agent calls, checked through their children
       const res = resultOf(r, turn);
-      expect(res.is_error, `turn ${turn}: ${res.content}`).toBe(false);
+      expect(res.is_error, `main turn ${turn} (${JSON.stringify(res.input).slice(0, 120)}): ${res.content}`).toBe(false);
     }
-    expect(resultOf(r, 4).content).toContain('valid RED');
-    expect(resultOf(r, 7).content).toContain('tdd-red → tdd-green');
-    expect(resultOf(r, 9).content).toContain('GREEN');
-    expect(resultOf(r, 10).content).toContain('SPEC-001 done');
-    // Every write by the right role went through.
-    for (const [conversation, turn] of [['planner', 0], ['test-writer', 0], ['test-writer', 1], ['implementer', 1]] as const) {
+    for (const turn of [3, 6, 9, 16]) expect(resultOf(r, turn).content.split('\n')[0], `result at turn ${turn}`).toMatch(/^proceed\b/u);
+    expect(resultOf(r, 7).content).toContain('valid RED');
+    expect(resultOf(r, 11).content).toContain('tdd-red → tdd-green');
+    expect(resultOf(r, 17).content).toContain('GREEN');
+    const done = JSON.parse(resultOf(r, 18).content) as Record<string, unknown>;
+    for (const [conversation, turn] of [['planner', 1], ['test-writer', 0], ['test-writer', 1], ['implementer', 1]] as const) {
       const res = resultOf(r, turn, 0, conversation);
       expect(res.is_error, `${conversation} turn ${turn}: ${res.content}`).toBe(false);
     }
     expect(readFileSync(repo.path('src/add.js'), 'utf8')).toBe(IMPL);
     expect(readFileSync(repo.path('tests/add.test.js'), 'utf8')).toBe(TEST);
+    expect(existsSync(repo.path('.tdd-verdict.md'))).toBe(false);
     // The evidence record.
     const evidenceDir = repo.path('.tdd/evidence');
     const files = readdirSync(evidenceDir).filter((f) => /^SPEC-001-.*\.json$/u.test(f));
     expect(files).toHaveLength(1);
     const evidence = JSON.parse(readFileSync(path.join(evidenceDir, files[0]!), 'utf8')) as Record<string, unknown>;
     expect(evidence).toMatchObject({ spec_id: 'SPEC-001' });
+    expect(JSON.stringify(done)).toContain(files[0]!);
     // Each child ended with a valid block: no SubagentStop sent one back.
     const stops = hooksOf(r, 'SubagentStop');
     expect(stops).toHaveLength(4);
-    for (const s of stops) expect(s.stdout, s.stdout).toBe('');
+    for (const stop of stops) expect(stop.stdout, stop.stdout).toBe('');
   }, 180_000);
 });
 

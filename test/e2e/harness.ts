@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { claudeVersion, findClaude, isolation, makeHome, PLUGIN_ROOT, runSession, type SessionResult } from '../../scripts/demo/claude.mjs';
-import { marker, type Script, type ToolResult } from '../../scripts/demo/fakeApi.mjs';
+import { marker, type Script, type ToolResult, type TurnContext } from '../../scripts/demo/fakeApi.mjs';
 import type { TestRepo } from '../helpers/repo.js';
 
 export { PLUGIN_ROOT, marker };
-export type { Script, SessionResult, ToolResult };
+export type { Script, SessionResult, ToolResult, TurnContext };
 
 /** Every tool a scenario may call, pre-approved: in -p mode a write the hook passes still needs permission. */
 export const ALLOWED_TOOLS = 'Read,Write,Edit,NotebookEdit,Bash,Agent,Skill,Glob,Grep';
