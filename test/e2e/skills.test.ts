@@ -1,9 +1,10 @@
 // The /tdd skill and the agents, as the model sees them: a slash command in the prompt expands the
 // orchestrator skill into the first user message, and the agent list names every tdd-gate agent.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { testRepo } from '../helpers/repo.js';
-import { AGENTS, bodyLine, describeE2E, pluginWithAgents, session, type SessionResult } from './harness.js';
+import { AGENTS, bodyLine, describeE2E, pluginWithAgents, resultOf, session, type SessionResult } from './harness.js';
 
 /** Everything the model received in its first request, as text (user and system messages). */
 function firstRequestText(r: SessionResult): string {
@@ -41,5 +42,29 @@ describeE2E('skills', (bin) => {
     const seen = firstRequestText(r);
     for (const a of AGENTS) expect(seen).toMatch(new RegExp(`^- tdd-gate:${a}: `, 'mu'));
     expect(seen).toMatch(/^- tdd-gate:tdd: /mu);
+  }, 60_000);
+
+  it("the skill's allowed-tools pre-approve its CLI calls and the verdict clean-up, nothing else", async () => {
+    const repo = testRepo({ files: { '.tdd-verdict.md': 'scratch\n' } });
+    const plugin = pluginWithAgents();
+    const r = await session(bin, repo, {
+      pluginDir: plugin,
+      allowedTools: 'Read',
+      promptPrefix: '/tdd',
+      prompt: 'specs/SPEC-001.md',
+      script: {
+        main: [
+          { tools: [{ name: 'Bash', input: { command: `node "${path.join(plugin, 'dist', 'cli.mjs')}" status`, description: 'tdd-gate status' } }] },
+          { tools: [{ name: 'Bash', input: { command: 'rm .tdd-verdict.md', description: 'Remove the scratch verdict' } }] },
+          { tools: [{ name: 'Bash', input: { command: 'touch other.md', description: 'Anything else' } }] },
+          { text: 'ok' },
+        ],
+      },
+    });
+    expect(resultOf(r, 0)).toMatchObject({ is_error: false, content: expect.stringContaining('no TDD cycle on branch main') });
+    expect(resultOf(r, 1).is_error).toBe(false);
+    expect(existsSync(repo.path('.tdd-verdict.md'))).toBe(false);
+    expect(resultOf(r, 2).is_error).toBe(true);
+    expect(existsSync(repo.path('other.md'))).toBe(false);
   }, 60_000);
 });
