@@ -1,10 +1,11 @@
-// The /tdd skill and the agents, as the model sees them: a slash command in the prompt expands the
-// orchestrator skill into the first user message, and the agent list names every tdd-gate agent.
+// What the model is shown: a slash command in the prompt expands the orchestrator skill into the
+// first user message, the agent list names every tdd-gate agent, and SessionStart reminds a
+// session of an active cycle.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { testRepo } from '../helpers/repo.js';
-import { AGENTS, bodyLine, describeE2E, pluginWithAgents, resultOf, session, type SessionResult } from './harness.js';
+import { state, testRepo } from '../helpers/repo.js';
+import { AGENTS, bodyLine, describeE2E, hooksOf, PLUGIN_ROOT, pluginWithAgents, resultOf, session, systemText, type SessionResult } from './harness.js';
 
 /** Everything the model received in its first request, as text (user and system messages). */
 function firstRequestText(r: SessionResult): string {
@@ -67,4 +68,18 @@ describeE2E('skills', (bin) => {
     expect(resultOf(r, 2).is_error).toBe(true);
     expect(existsSync(repo.path('other.md'))).toBe(false);
   }, 60_000);
+
+  it('SessionStart: in an active cycle the model starts with the phase, the rules and the next step; without one, nothing', async () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    const r = await session(bin, repo, { script: { main: [{ text: 'ok' }] } });
+    const seen = firstRequestText(r) + systemText(r, 'main');
+    expect(seen).toContain('tdd-gate: a TDD cycle is active on branch main: SPEC-001 (specs/SPEC-001.md), phase tdd-green.');
+    expect(seen).toContain(`Run the CLI as \`node "${PLUGIN_ROOT}/dist/cli.mjs" <verb>\``);
+    expect(hooksOf(r, 'SessionStart')).toHaveLength(1);
+
+    const idle = testRepo();
+    const quiet = await session(bin, idle, { script: { main: [{ text: 'ok' }] } });
+    expect(firstRequestText(quiet) + systemText(quiet, 'main')).not.toContain('tdd-gate: a TDD cycle is active');
+  }, 90_000);
 });
