@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { minimatch } from 'minimatch';
 import { analyzeBash } from '../core/bash/analyze.js';
@@ -237,6 +237,14 @@ function listDir(dir: string): string[] {
   }
 }
 
+function linkedDir(p: string): string | null {
+  try {
+    return lstatSync(p).isSymbolicLink() && statSync(p).isDirectory() ? realpathSync(p) : null;
+  } catch {
+    return null;
+  }
+}
+
 function isDir(p: string): boolean {
   try {
     return lstatSync(p).isDirectory();
@@ -245,9 +253,13 @@ function isDir(p: string): boolean {
   }
 }
 
-/** Everything under a directory (symlinks are not followed; the link itself is a target). */
-function* walkTree(root: string, counter: { n: number }): Generator<string> {
-  if (!isDir(root)) return;
+/**
+ * Everything under a directory. A target that is a link to a directory is walked at the link's
+ * target (`prettier --write src/linked-tests`); links further down are targets themselves, not followed.
+ */
+function* walkTree(target: string, counter: { n: number }): Generator<string> {
+  const root = isDir(target) ? target : linkedDir(target);
+  if (root === null) return;
   const stack = [root];
   while (stack.length > 0) {
     const dir = stack.pop() as string;

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEffect } from '../../src/core/bash/cliCalls.js';
 import { ev } from '../helpers/events.js';
@@ -66,6 +66,17 @@ describe('Bash gate reasons', () => {
     expect(bash("cat > src/b.ts <<'EOF'\n// STUB:TDD\nexport const b = () => { throw new Error('todo'); };\nEOF", 'tdd-gate:test-writer', 'tdd-red').decision).toBe('pass');
     const r = bash("cat > src/b.ts <<'EOF'\nexport const b = () => 1;\nEOF", 'tdd-gate:test-writer', 'tdd-red');
     expect(r.reason).toContain('[red-source]');
+  });
+});
+
+describe('directories and links', () => {
+  it('walks a directory reached through a link', () => {
+    symlinkSync('../tests', `${repo.root}/src/tests-link`);
+    try {
+      expect(bash('npx prettier --write src/tests-link').reason).toContain('[tests-frozen]');
+    } finally {
+      rmSync(`${repo.root}/src/tests-link`);
+    }
   });
 });
 
