@@ -171,7 +171,7 @@ class Judge {
       }
       if (cls.every((c) => c === 'other') && !this.readOnlyRoleInProject(real)) continue;
       const target: WriteTarget = { display: `${this.display(abs)} (written by ${via})`, classes: cls };
-      if (cls.includes('source')) target.contentAfter = w.content === undefined || w.tree || w.glob ? null : w.append ? (readOrEmpty(real) + w.content) : w.content;
+      if (cls.includes('source')) target.contentAfter = contentAfterWrite(w, cwd, real);
       const d = decideWriteTarget(this.facts(), target);
       if (d.kind !== 'pass') return d;
     }
@@ -211,6 +211,22 @@ class Judge {
 
 function short(text: string): string {
   return text.length > 120 ? text.slice(0, 117) + '…' : text;
+}
+
+/** The file's content after a Bash write, when it can be known (RED: does the stub keep its marker?). */
+function contentAfterWrite(w: BashWrite, cwd: string, real: string): string | null {
+  if (w.tree || w.glob) return null;
+  if (w.copyOf !== undefined) return readOrNull(path.resolve(cwd, w.copyOf));
+  if (w.content === undefined) return null;
+  return w.append ? readOrEmpty(real) + w.content : w.content;
+}
+
+function readOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 function readOrEmpty(file: string): string {

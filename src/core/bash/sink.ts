@@ -19,7 +19,7 @@ export interface Call {
   text: string;
 }
 
-export type WriteExtra = Partial<Pick<BashWrite, 'tree' | 'onlyTests' | 'content' | 'append'>>;
+export type WriteExtra = Partial<Pick<BashWrite, 'tree' | 'onlyTests' | 'content' | 'append' | 'copyOf'>>;
 
 export interface Sink {
   readonly ctx: AnalyzeContext;

@@ -17,6 +17,8 @@ export interface BashWrite {
   content?: string;
   /** `content` is appended to the existing file. */
   append?: boolean;
+  /** The file becomes a copy of this one (resolved from `cwd`): its content is on disk. */
+  copyOf?: string;
 }
 
 /** Text that could not be analysed; it is a problem only if it names a protected path. */

@@ -7,10 +7,13 @@ import { escapeGlob, type Arg } from './words.js';
 
 /** A copy/move destination: the path itself, and `dest/<name>` in case it is a directory. */
 function writeDest(call: Call, sink: Sink, dest: Arg, sources: readonly Arg[], via: string, recursive: boolean): void {
-  sink.write(call.scope, dest, via, recursive ? { tree: true } : {});
+  // A single plain file copied: the destination's content is the source's (the RED stub check reads it).
+  const only = sources.length === 1 && !recursive && sources[0]?.text != null && !sources[0].glob ? sources[0].text : null;
+  const extra = recursive ? { tree: true } : only !== null ? { copyOf: only } : {};
+  sink.write(call.scope, dest, via, extra);
   if (dest.text === null || dest.glob) return;
   for (const s of sources) {
-    if (s.text !== null && !s.glob) sink.write(call.scope, lit(child(dest.text, baseName(s.text))), via, recursive ? { tree: true } : {});
+    if (s.text !== null && !s.glob) sink.write(call.scope, lit(child(dest.text, baseName(s.text))), via, extra);
     else if (s.glob) sink.write(call.scope, { text: `${escapeGlob(dest.text)}/*`, glob: true, raw: dest.raw }, via);
   }
 }
