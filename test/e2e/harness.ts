@@ -105,6 +105,8 @@ export interface SessionOptions {
   /** null: pass no --allowedTools at all. */
   allowedTools?: string | null;
   args?: string[];
+  /** Extra environment for the client (and so for the hooks it runs). */
+  env?: Record<string, string>;
   /** Conversations that need not be played to their end (default: every one must be). */
   partial?: string[];
 }
@@ -126,6 +128,7 @@ export async function session(bin: string, repo: TestRepo, opts: SessionOptions)
     prompt: `${opts.promptPrefix ? `${opts.promptPrefix} ` : ''}${marker('main')} ${opts.prompt ?? 'Follow the scripted steps.'}`,
     script: opts.script,
     args,
+    ...(opts.env ? { env: opts.env } : {}),
   });
   const byEvent: Record<string, number> = {};
   for (const h of r.hooks) byEvent[h.event] = (byEvent[h.event] ?? 0) + 1;
