@@ -23,12 +23,33 @@ export interface ActiveCycle {
 export type CycleLookup = { active: false; repo: Repo | null } | { active: true; cycle: ActiveCycle };
 
 /**
+ * The active cycles of every project among `dirs` (see candidateDirs), one per repository.
+ * A broken state or stack.json in any of them throws its GateError: the call is denied.
+ */
+export function loadCycles(dirs: readonly string[], env: NodeJS.ProcessEnv = process.env): ActiveCycle[] {
+  const roots = new Set<string>();
+  const cycles: ActiveCycle[] = [];
+  for (const dir of dirs) {
+    const repo = findRepo(dir);
+    if (repo === null || roots.has(repo.root)) continue;
+    roots.add(repo.root);
+    const lookup = loadCycleOf(repo, env);
+    if (lookup.active) cycles.push(lookup.cycle);
+  }
+  return cycles;
+}
+
+/**
  * Find the cycle for `cwd`. The common case (no state file) costs a few stats and one read:
  * this runs on every tool call of every session.
  */
 export function loadCycle(cwd: string, env: NodeJS.ProcessEnv = process.env): CycleLookup {
   const repo = findRepo(cwd);
   if (repo === null) return { active: false, repo };
+  return loadCycleOf(repo, env);
+}
+
+function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
   const statePath = statePathFor(repo);
   const state = readStateFile(statePath);
   if (state === null || state.phase === 'done') return { active: false, repo };

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { appendEvent } from '../io/eventLog.js';
 import { hashFile } from '../io/projectFiles.js';
 import { snapshotCopyPath } from '../io/snapshots.js';
-import { loadCycle } from './cycle.js';
+import { loadCycles, type ActiveCycle } from './cycle.js';
+import { candidateDirs } from './projectDirs.js';
 import type { HookResult } from './run.js';
 
 const NOTHING: HookResult = { stdout: '', stderr: '', exitCode: 0 };
@@ -18,19 +19,23 @@ const TEST_BUG = 'If a frozen test is wrong, stop and report `TEST_BUG: <file>:<
 export function postToolUse(input: unknown, env: NodeJS.ProcessEnv): HookResult {
   const { cwd, tool_name, tool_input } = (input ?? {}) as { cwd?: unknown; tool_name?: unknown; tool_input?: { command?: unknown } };
   if (tool_name !== 'Bash' || typeof cwd !== 'string' || cwd === '') return NOTHING;
-  let lookup;
+  let cycles: ActiveCycle[];
   try {
-    lookup = loadCycle(cwd, env);
+    // The session's cwd moves with `cd`: every project the command can reach is checked (as in PreToolUse).
+    cycles = loadCycles(candidateDirs(input as Record<string, unknown>, env), env);
   } catch {
     return NOTHING; // a broken cycle is reported (and blocked) by the PreToolUse gate
   }
-  if (!lookup.active) return NOTHING;
-  const { cycle } = lookup;
+  const results = cycles.map((cycle) => restoreDrift(cycle, input, tool_input?.command)).filter((r) => r !== null);
+  return results[0] ?? NOTHING;
+}
+
+function restoreDrift(cycle: ActiveCycle, input: unknown, rawCommand: unknown): HookResult | null {
   const files = frozenFiles(cycle.state);
-  if (files === null) return NOTHING;
+  if (files === null) return null;
   const root = cycle.repo.root;
   const drifted = Object.entries(files).filter(([rel, hash]) => hashFile(root, rel) !== hash);
-  if (drifted.length === 0) return NOTHING;
+  if (drifted.length === 0) return null;
 
   const restored: string[] = [];
   const failed: string[] = [];
@@ -38,7 +43,7 @@ export function postToolUse(input: unknown, env: NodeJS.ProcessEnv): HookResult 
     if (restore(root, rel, hash)) restored.push(rel);
     else failed.push(rel);
   }
-  const command = typeof tool_input?.command === 'string' ? tool_input.command.slice(0, 500) : '';
+  const command = typeof rawCommand === 'string' ? rawCommand.slice(0, 500) : '';
   appendEvent(root, { type: 'hook-restore', files: restored, ...(failed.length > 0 ? { failed } : {}), command, role: agentOf(input), phase: cycle.state.phase });
   return { stdout: JSON.stringify(output(restored, failed, cycle.state.phase)), stderr: '', exitCode: 0 };
 }

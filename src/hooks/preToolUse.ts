@@ -3,9 +3,10 @@ import { formatIssues } from '../schema/format.js';
 import { preToolUseSchema } from '../schema/event.js';
 import { GateError } from '../io/errors.js';
 import { appendEvent } from '../io/eventLog.js';
-import { loadCycle } from './cycle.js';
+import { loadCycles, type ActiveCycle } from './cycle.js';
 import { gateFileTool } from './fileGate.js';
 import { load as loadBashGate } from './lazy/bashGate.js';
+import { candidateDirs } from './projectDirs.js';
 
 const GATED_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash']);
 
@@ -21,17 +22,18 @@ export async function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Promis
     );
   }
   const event = parsed.data;
-  let lookup;
+  let cycles: ActiveCycle[];
   try {
-    lookup = loadCycle(event.cwd, env);
+    cycles = loadCycles(candidateDirs(event, env), env);
   } catch (err) {
     if (err instanceof GateError) return deny(err.ruleId, `${err.message} (${event.tool_name} blocked: the gate fails closed.)`);
     throw err;
   }
-  if (!lookup.active) return PASS;
-  const { cycle } = lookup;
-  const decision = event.tool_name === 'Bash' ? (await loadBashGate()).gateBash(cycle, event) : gateFileTool(cycle, event);
-  if (decision.kind !== 'pass') {
+  // Usually one project; a call that reaches into several is judged by each, and a deny wins over an ask.
+  let verdict: Decision = PASS;
+  for (const cycle of cycles) {
+    const decision = event.tool_name === 'Bash' ? (await loadBashGate()).gateBash(cycle, event) : gateFileTool(cycle, event);
+    if (decision.kind === 'pass') continue;
     const target = event.tool_name === 'Bash' ? event.tool_input.command.slice(0, 500) : 'file_path' in event.tool_input ? event.tool_input.file_path : event.tool_input.notebook_path;
     appendEvent(cycle.repo.root, {
       type: decision.kind === 'deny' ? 'hook-deny' : 'hook-ask',
@@ -41,6 +43,8 @@ export async function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Promis
       role: event.agent_type ?? 'main',
       phase: cycle.state.phase,
     });
+    if (decision.kind === 'deny') return decision;
+    if (verdict.kind === 'pass') verdict = decision;
   }
-  return decision;
+  return verdict;
 }

@@ -2,47 +2,52 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { findRepo } from '../io/repo.js';
 import { stateSlug } from '../io/stateSlug.js';
+import { candidateDirs, targetKey } from './projectDirs.js';
 
 /**
  * The hot path of every tool call in every session: with no state file for the branch (or no
- * repository), TDD is not active and the gate has nothing to decide. Answered with a few stats and
- * no hashing, before the schemas and matchers are even loaded. Anything unusual returns "full",
- * so the complete, validating path decides (and denies bad input).
+ * repository) in any project the call can touch, TDD is not active and the gate has nothing to
+ * decide. Answered with a few stats and no hashing, before the schemas and matchers are even
+ * loaded. Anything unusual returns "full", so the complete, validating path decides (and denies
+ * bad input).
  */
-export function quickCheck(eventName: string, input: unknown): 'inactive' | 'full' {
+export function quickCheck(eventName: string, input: unknown, env: NodeJS.ProcessEnv): 'inactive' | 'full' {
   if (typeof input !== 'object' || input === null) return 'full';
-  const { cwd, tool_name, tool_input } = input as Record<string, unknown>;
+  const fields = input as Record<string, unknown>;
+  const { cwd, tool_name, tool_input } = fields;
   if (typeof cwd !== 'string' || cwd === '') return 'full';
   const toolEvent = eventName === 'PreToolUse' || eventName === 'PostToolUse';
   if (toolEvent && (typeof tool_name !== 'string' || typeof tool_input !== 'object' || tool_input === null)) return 'full';
   if (eventName === 'PreToolUse' && !hasTarget(tool_name as string, tool_input as Record<string, unknown>)) return 'full';
   try {
-    const repo = findRepo(cwd);
-    if (repo === null) return 'inactive';
-    let names: string[];
-    try {
-      names = readdirSync(path.join(repo.root, '.tdd'));
-    } catch (err) {
-      return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'inactive' : 'full';
+    const seen = new Set<string>();
+    for (const dir of candidateDirs(fields, env)) {
+      const repo = findRepo(dir);
+      if (repo === null || seen.has(repo.root)) continue;
+      seen.add(repo.root);
+      if (hasStateFile(repo.root, repo.branch)) return 'full';
     }
-    // Same slug, any hash: the full path computes the exact name (slugs can collide; hashes decide).
-    const prefix = `state-${stateSlug(repo.branch)}-`;
-    return names.some((n) => n.startsWith(prefix) && n.endsWith('.json')) ? 'full' : 'inactive';
+    return 'inactive';
   } catch {
     return 'full';
   }
 }
 
-const TARGET_KEY: Record<string, string> = {
-  Write: 'file_path',
-  Edit: 'file_path',
-  MultiEdit: 'file_path',
-  NotebookEdit: 'notebook_path',
-  Bash: 'command',
-};
+function hasStateFile(root: string, branch: string): boolean {
+  let names: string[];
+  try {
+    names = readdirSync(path.join(root, '.tdd'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
+    throw err;
+  }
+  // Same slug, any hash: the full path computes the exact name (slugs can collide; hashes decide).
+  const prefix = `state-${stateSlug(branch)}-`;
+  return names.some((n) => n.startsWith(prefix) && n.endsWith('.json'));
+}
 
 /** A gated tool without its target is malformed input, for the full path to deny. */
 function hasTarget(toolName: string, toolInput: Record<string, unknown>): boolean {
-  const key = TARGET_KEY[toolName];
+  const key = targetKey(toolName);
   return key === undefined || typeof toolInput[key] === 'string';
 }

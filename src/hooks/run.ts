@@ -29,7 +29,7 @@ export async function runHook(stdin: string, argvEvent: string | undefined, env:
   }
   const fromInput = (input as { hook_event_name?: unknown } | null)?.hook_event_name;
   const eventName = argvEvent ?? (typeof fromInput === 'string' ? fromInput : 'PreToolUse');
-  if (parseError === null && quickCheck(eventName, input) === 'inactive') return PASS_RESULT;
+  if (parseError === null && quickCheck(eventName, input, env) === 'inactive') return PASS_RESULT;
   try {
     // Loaded only past the quick check: the schemas and matchers are most of the start-up cost.
     const { dispatch } = await loadDispatch();

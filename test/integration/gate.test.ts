@@ -281,8 +281,8 @@ describe('branches and worktrees', () => {
       const file = path.join(wt, '.tdd', path.basename(repo.setState(state('tdd-green'), 'feature')));
       writeFileSync(file, JSON.stringify(state('tdd-green')));
       expectDeny(runHookBundle(ev.write({ cwd: wt, ...IMPL }, 'tests/a.test.ts')), 'tests-frozen');
-      // DESIGN §4: from the main checkout, the worktree is outside the project root.
-      expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, `${wt}/tests/a.test.ts`)));
+      // From the main checkout the worktree is another project, and its own cycle judges the write.
+      expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, `${wt}/tests/a.test.ts`)), 'tests-frozen');
     } finally {
       git(repo.root, 'worktree', 'remove', '--force', wt);
     }
@@ -396,5 +396,38 @@ describe('other ways to the same file', () => {
     const home = `${repo.root}-home`;
     repo.setState(state('tdd-green'));
     expectDeny(runHookBundle(ev.write({ cwd: repo.root }, '~/.claude/settings.json'), { env: { HOME: home } }), 'control-file');
+  });
+});
+
+describe('the session cwd is not the only way into a project', () => {
+  it('judges a Write into a project with a cycle from a cwd outside it', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    const elsewhere = path.dirname(repo.root);
+    expectDeny(runHookBundle(ev.write({ cwd: elsewhere, ...IMPL }, path.join(repo.root, 'tests/a.test.ts'))), 'tests-frozen');
+    expectDeny(runHookBundle(ev.write({ cwd: elsewhere, ...IMPL }, `${path.basename(repo.root)}/tests/a.test.ts`)), 'tests-frozen');
+  });
+
+  it('judges a Write from inside another repository', () => {
+    const repo = testRepo();
+    const other = testRepo();
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(ev.write({ cwd: other.root, ...IMPL }, path.join(repo.root, 'tests/a.test.ts'))), 'tests-frozen');
+    expectPass(runHookBundle(ev.write({ cwd: other.root, ...IMPL }, path.join(other.root, 'tests/a.test.ts'))));
+  });
+
+  it('judges a Bash command naming the project by absolute path from a cwd outside it', () => {
+    const repo = testRepo({ files: { 'tests/a.test.ts': 'x' } });
+    repo.setState(state('tdd-green'));
+    const r = runHookBundle(ev.bash({ cwd: '/tmp', ...IMPL }, `rm ${repo.root}/tests/a.test.ts`));
+    expectDeny(r, 'tests-frozen');
+  });
+
+  it('judges a relative Bash command against the project Claude Code was started in', () => {
+    const repo = testRepo({ files: { 'tests/a.test.ts': 'x' } });
+    repo.setState(state('tdd-green'));
+    const rel = path.relative('/tmp', repo.root);
+    const r = runHookBundle(ev.bash({ cwd: '/tmp', ...IMPL }, `cd ${rel} && rm tests/a.test.ts`), { env: { CLAUDE_PROJECT_DIR: repo.root } });
+    expectDeny(r, 'tests-frozen');
   });
 });
