@@ -79,6 +79,43 @@ describeE2E('roles', (bin) => {
     for (const s of stops) expect(s.stdout).toBe('');
   }, 120_000);
 
+  it('GREEN, standard mode: the implementer writes the source; the refactorer may not; the test-validator writes nothing, not even through Bash', async () => {
+    const repo = testRepo({ files: { 'tests/add.test.ts': TEST, 'src/add.ts': STUB } });
+    repo.setState(state('tdd-green'));
+    const plugin = pluginWithAgents();
+    const impl = 'export const add = (a: number, b: number): number => a + b;\n';
+    const r = await session(bin, repo, {
+      pluginDir: plugin,
+      script: {
+        main: [
+          { tools: [agent('implementer', 'impl', 'AC-1')] },
+          { tools: [agent('refactorer', 'ref', 'Tidy up.')] },
+          { tools: [agent('test-validator', 'val', 'Review.')] },
+          { text: 'Done.' },
+        ],
+        impl: [
+          { tools: [{ name: 'Read', input: { file_path: repo.path('src/add.ts') } }] },
+          { tools: [{ name: 'Write', input: { file_path: repo.path('src/add.ts'), content: impl } }] },
+          { text: tddResult({ role: 'implementer', status: 'ok', ac: 'AC-1', files: ['src/add.ts'], command: 'npx vitest run', output_excerpt: 'Tests  1 passed', refactor_needed: 'false' }) },
+        ],
+        ref: [
+          { tools: [{ name: 'Read', input: { file_path: repo.path('src/add.ts') } }] },
+          { tools: [{ name: 'Write', input: { file_path: repo.path('src/add.ts'), content: `// tidied\n${impl}` } }] },
+          { text: tddResult({ role: 'refactorer', status: 'blocked', notes: 'not my phase' }) },
+        ],
+        val: [
+          { tools: [{ name: 'Bash', input: { command: 'echo "looks fine" > notes.md', description: 'Write a note' } }] },
+          { text: tddResult({ role: 'test-validator', status: 'ok', verdict: 'PASS' }) },
+        ],
+      },
+    });
+    expect(resultOf(r, 1, 0, 'impl').is_error, resultOf(r, 1, 0, 'impl').content).toBe(false);
+    expect(resultOf(r, 1, 0, 'ref').content).toMatch(/^tdd-gate \[role\]: Blocked write to source file .*\(phase tdd-green, mode standard, agent tdd-gate:refactorer\): in standard mode only tdd-gate:implementer writes/u);
+    expect(resultOf(r, 0, 0, 'val').content).toMatch(/^tdd-gate \[validator-read-only\]: /u);
+    expect(readFileSync(repo.path('src/add.ts'), 'utf8')).toBe(impl);
+    expect(existsSync(repo.path('notes.md'))).toBe(false);
+  }, 120_000);
+
   it('SubagentStop: a child that ends without a valid tdd-result block is sent back once', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-red'));
