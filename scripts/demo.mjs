@@ -142,7 +142,7 @@ async function main() {
       else if (/^tdd-gate \[/.test(res.content)) console.log(`${red('  tdd-gate ✗ denied')}\n${wrap(res.content.replace(root + '/', ''), '            ')}`);
       else if (res.is_error) console.log(`${red('  ✗ error')}   ${res.content.slice(0, 200)}`);
       else if (call.name === 'Read') console.log(`${green('  ✓ ran')}     ${dim(`(${res.content.trim().split('\n').length} lines)`)}`);
-      else console.log(`${green('  ✓ ran')}     ${dim(res.content.split('\n')[0].replace(root + '/', '').slice(0, 100))}`);
+      else console.log(`${green('  ✓ ran')}     ${dim(res.content.split('\n')[0].replace(root + '/', '').replace(/ \(file state is current.*$/u, '').slice(0, 100))}`);
     });
   });
   const after = readFileSync(test, 'utf8');
