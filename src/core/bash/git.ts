@@ -135,6 +135,10 @@ export function gitCommand(call: Call, sink: Sink): null {
     case 'symbolic-ref':
       if (argv.operands.length >= 2) sink.headMove(text);
       return null;
+    case 'branch':
+      // Renaming the checked-out branch renames the state file the gate looks for: the cycle would vanish.
+      if (has(argv, '-m', '-M', '--move')) sink.headMove(text);
+      return null;
     default:
       return null;
   }
