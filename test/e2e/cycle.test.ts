@@ -21,6 +21,7 @@ const PLAN = '# Test plan: SPEC-001\nTest command: node --test\n\n## AC-1: adds\
 const TEST = "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\n\ntest('AC-1: adds two numbers', () => assert.equal(add(1, 2), 3));\n";
 const STUB = '// STUB:TDD\nexport function add(_a, _b) {\n  return 0;\n}\n';
 const IMPL = 'export function add(a, b) {\n  return a + b;\n}\n';
+const REFACTORED = '/** The sum of two numbers. */\nexport function add(augend, addend) {\n  return augend + addend;\n}\n';
 
 function agent(type: string, task: string) {
   return { name: 'Agent', input: { subagent_type: `tdd-gate:${type}`, description: `${type} step`, prompt: `${marker(type)} ${task}` } };
@@ -34,7 +35,7 @@ function childMessage(ctx: TurnContext, turn: number): string {
 }
 
 describeE2E('cycle', (bin) => {
-  it('/tdd in standard mode, step by step as the skill says: init, plan, RED, validator PASS, freeze, GREEN per AC, done — the evidence file exists', async () => {
+  it('/tdd in standard mode, step by step as the skill says: init, plan, RED, validator PASS, freeze, GREEN per AC, REFACTOR, done — the evidence file exists', async () => {
     const repo = testRepo({ stack: STACK, files: { 'package.json': '{ "type": "module" }\n' } });
     const plugin = pluginWithAgents();
     // The skill shows the CLI with ${CLAUDE_PLUGIN_ROOT} already replaced by the plugin folder.
@@ -66,8 +67,18 @@ describeE2E('cycle', (bin) => {
         },
         /* 16 */ result('implementer', 15, 'AC-1'),
         /* 17 */ bash(`${cli} verify green`),
-        /* 18 */ bash(`${cli} done --json`),
-        /* 19 */ { text: 'TDD cycle SPEC-001 done (mode standard).' },
+        // The implementer asked for a refactor: step 6 of the skill.
+        /* 18 */ bash(`${cli} advance refactor`),
+        /* 19 */ bash(`${cli} handoff green`),
+        /* 20 */ bash(`${cli} context --role refactorer`),
+        /* 21 */ (ctx) => {
+          const context = ctx.toolResults.find((t) => t.tool_use_id === 'toolu_e2e_main_20_0')?.content ?? '';
+          return { tools: [{ name: 'Agent', input: { subagent_type: 'tdd-gate:refactorer', description: 'refactorer', prompt: `${marker('refactorer')} refactor_reasons: [naming]\n\n${context}` } }] };
+        },
+        /* 22 */ result('refactorer', 21),
+        /* 23 */ bash(`${cli} verify refactor`),
+        /* 24 */ bash(`${cli} done --json`),
+        /* 25 */ { text: 'TDD cycle SPEC-001 done (mode standard).' },
       ],
       planner: [
         { tools: [{ name: 'Read', input: { file_path: repo.path('specs/SPEC-001.md') } }] },
@@ -104,7 +115,21 @@ describeE2E('cycle', (bin) => {
             files: ['src/add.js'],
             command: 'node --test',
             output_excerpt: 'ok 1 - AC-1: adds two numbers\n# pass 1',
-            refactor_needed: 'false',
+            refactor_needed: 'true',
+            refactor_reasons: ['naming'],
+          }),
+        },
+      ],
+      refactorer: [
+        { tools: [{ name: 'Read', input: { file_path: repo.path('src/add.js') } }] },
+        { tools: [{ name: 'Write', input: { file_path: repo.path('src/add.js'), content: REFACTORED } }] },
+        {
+          text: tddResult({
+            role: 'refactorer',
+            status: 'ok',
+            files: ['src/add.js'],
+            command: 'node --test',
+            output_excerpt: 'ok 1 - AC-1: adds two numbers\n# pass 1',
           }),
         },
       ],
@@ -116,21 +141,22 @@ describeE2E('cycle', (bin) => {
     expect(skill).toContain(`${cli} init --spec <path> --mode <mode>`);
     expect(skill).toContain(`${cli} result - --role implementer --ac AC-1 <<'TDD_RESULT_EOF'`);
     // Every step went through (a refusal or a deny is an error result naming the reason).
-    for (let turn = 0; turn < 19; turn++) {
-      if ([2, 5, 8, 15].includes(turn)) continue; // Agent calls, checked through their children
+    for (let turn = 0; turn < 25; turn++) {
+      if ([2, 5, 8, 15, 21].includes(turn)) continue; // Agent calls, checked through their children
       const res = resultOf(r, turn);
       expect(res.is_error, `main turn ${turn} (${JSON.stringify(res.input).slice(0, 120)}): ${res.content}`).toBe(false);
     }
-    for (const turn of [3, 6, 9, 16]) expect(resultOf(r, turn).content.split('\n')[0], `result at turn ${turn}`).toMatch(/^proceed\b/u);
+    for (const turn of [3, 6, 9, 16, 22]) expect(resultOf(r, turn).content.split('\n')[0], `result at turn ${turn}`).toMatch(/^proceed\b/u);
     expect(resultOf(r, 7).content).toContain('valid RED');
     expect(resultOf(r, 11).content).toContain('tdd-red → tdd-green');
     expect(resultOf(r, 17).content).toContain('GREEN');
-    const done = JSON.parse(resultOf(r, 18).content) as Record<string, unknown>;
-    for (const [conversation, turn] of [['planner', 1], ['test-writer', 0], ['test-writer', 1], ['implementer', 1]] as const) {
+    expect(resultOf(r, 18).content).toContain('tdd-green → tdd-refactor');
+    const done = JSON.parse(resultOf(r, 24).content) as Record<string, unknown>;
+    for (const [conversation, turn] of [['planner', 1], ['test-writer', 0], ['test-writer', 1], ['implementer', 1], ['refactorer', 1]] as const) {
       const res = resultOf(r, turn, 0, conversation);
       expect(res.is_error, `${conversation} turn ${turn}: ${res.content}`).toBe(false);
     }
-    expect(readFileSync(repo.path('src/add.js'), 'utf8')).toBe(IMPL);
+    expect(readFileSync(repo.path('src/add.js'), 'utf8')).toBe(REFACTORED);
     expect(readFileSync(repo.path('tests/add.test.js'), 'utf8')).toBe(TEST);
     expect(existsSync(repo.path('.tdd-verdict.md'))).toBe(false);
     // The evidence record.
@@ -142,7 +168,7 @@ describeE2E('cycle', (bin) => {
     expect(JSON.stringify(done)).toContain(files[0]!);
     // Each child ended with a valid block: no SubagentStop sent one back.
     const stops = hooksOf(r, 'SubagentStop');
-    expect(stops).toHaveLength(4);
+    expect(stops).toHaveLength(5);
     for (const stop of stops) expect(stop.stdout, stop.stdout).toBe('');
   }, 180_000);
 });
