@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import '../schema/zod.js';
 import { NO_AC, readLoop } from '../handoff/loop.js';
+import { resultDigest } from '../handoff/digest.js';
 import { AGENT_PREFIX, decideStop } from '../handoff/stopDecision.js';
 import { appendEvent } from '../io/eventLog.js';
 import { findRepo } from '../io/repo.js';
@@ -77,7 +78,15 @@ export function subagentStop(input: unknown, _env: NodeJS.ProcessEnv): HookResul
     case 'ignore':
       return PASS;
     case 'valid':
-      appendEvent(repo.root, { type: 'result', source: 'subagent-stop', ...who, status: d.result.status, block_ac: d.result.ac ?? null });
+      appendEvent(repo.root, {
+        type: 'result',
+        source: 'subagent-stop',
+        ...who,
+        status: d.result.status,
+        block_ac: d.result.ac ?? null,
+        ...(d.result.verdict ? { verdict: d.result.verdict } : {}),
+        digest: resultDigest(d.result),
+      });
       return PASS;
     case 'let-stop':
       appendEvent(repo.root, { type: 'format-violation', source: 'subagent-stop', ...who, code: d.code, message: d.message, blocked: false, why: d.why });

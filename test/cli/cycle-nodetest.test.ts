@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cli, ok, PASS_VERDICT, project, readState, startRed } from './fixtures.js';
+import { cli, ok, project, readState, startRed, writeVerdict } from './fixtures.js';
 
 const ADD_TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\ntest('adds', () => { assert.equal(add(1, 2), 3); });\n";
 
@@ -15,7 +15,7 @@ describe('CLI cycle with a real node:test project (text output, no machine repor
     const receipt = JSON.parse(r.stdout);
     expect(receipt).toMatchObject({ kind: 'red', valid: true, counts: { total: 2, failed: 1 }, failing_files: ['test/add.test.js'] });
 
-    repo.write('verdict.md', PASS_VERDICT);
+    writeVerdict(repo);
     ok(cli(repo, 'freeze', '--verdict', 'verdict.md'));
     expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/not GREEN: 1 of 2 tests fail/);
     repo.write('src/add.js', 'export function add(a, b) { return a + b; }\n');

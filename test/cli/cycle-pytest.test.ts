@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { testRepo } from '../helpers/repo.js';
-import { cli, ok, PASS_VERDICT, readState, startRed } from './fixtures.js';
+import { cli, ok, readState, startRed, writeVerdict } from './fixtures.js';
 
 const hasPytest = spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: 'utf8' }).status === 0;
 
@@ -24,7 +24,7 @@ describe.skipIf(!hasPytest)('CLI cycle with a real pytest project (junit XML rep
     const red = JSON.parse(ok(cli(repo, 'verify', 'red', '--json')).stdout) as Record<string, unknown>;
     expect(red).toMatchObject({ valid: true, counts: { total: 1, failed: 1, passed: 0 }, failing_files: ['tests/test_add.py'] });
     expect(red.command).toBe(PYTEST_STACK.test_command);
-    repo.write('verdict.md', PASS_VERDICT);
+    writeVerdict(repo);
     ok(cli(repo, 'freeze', '--verdict', 'verdict.md'));
     repo.write('src/add.py', 'def add(a, b):\n    return a + b\n');
     ok(cli(repo, 'verify', 'green'));

@@ -3,7 +3,7 @@ import { readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { Receipt } from '../../src/schema/cliState.js';
-import { CLI, runCli } from '../helpers/hook.js';
+import { CLI, runCli, runHookBundle } from '../helpers/hook.js';
 import { git, stateFileFor, testRepo, type TestRepo } from '../helpers/repo.js';
 
 export const NODE_MODULES = path.resolve(import.meta.dirname, '../../node_modules');
@@ -28,6 +28,20 @@ export const NODE_TEST_STACK = {
 };
 
 export const PASS_VERDICT = '## Review\nThe tests pin the SPEC.\n\n```tdd-result\nrole: test-validator\nstatus: ok\nverdict: PASS\n```\n';
+
+/**
+ * The test-validator's turn as the plugin sees it: its final message goes through the built
+ * SubagentStop hook (which records the block's digest, what `freeze` checks in standard mode)
+ * and is saved as the verdict file the orchestrator hands to `freeze`.
+ */
+export function writeVerdict(repo: TestRepo, text = PASS_VERDICT, file = 'verdict.md', agentId = 'agent-42'): void {
+  const r = runHookBundle(
+    { session_id: 's', cwd: repo.root, hook_event_name: 'SubagentStop', stop_hook_active: false, agent_id: agentId, agent_type: 'tdd-gate:test-validator', last_assistant_message: text },
+    { event: 'SubagentStop' },
+  );
+  expect(r.stdout).toBe('');
+  repo.write(file, text);
+}
 
 /** A temp git repo with a real runner: vitest (node_modules linked in) or node:test. */
 export function project(kind: 'vitest' | 'node-test', files: Record<string, string> = {}, stack: Record<string, unknown> = {}): TestRepo {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/hook.js';
 import { testRepo } from '../helpers/repo.js';
+import { writeVerdict } from '../cli/fixtures.js';
 
 // One criterion through the whole loop with the phase verbs, as the /tdd skill drives it.
 const STACK = {
@@ -37,7 +38,7 @@ describe('a full cycle with hand-offs (built CLI)', () => {
     repo.write('test/add.test.mjs', TEST);
     expect(hand('test-writer', proof('test/add.test.mjs, src/add.mjs'))).toBe('proceed');
     cli('verify', 'red');
-    repo.write('verdict.md', `${F}tdd-result\nrole: test-validator\nstatus: ok\nverdict: PASS\n${F}\n`);
+    writeVerdict(repo, `${F}tdd-result\nrole: test-validator\nstatus: ok\nverdict: PASS\n${F}\n`);
     expect(hand('test-validator', 'verdict: PASS')).toBe('proceed');
     cli('freeze', '--verdict', 'verdict.md');
     cli('handoff', 'red');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { RefusalError } from '../../io/errors.js';
 import { sha256Hex, specHash } from '../../io/hash.js';
 import { writeSnapshot } from '../../io/snapshots.js';
+import { resultDigest } from '../../handoff/digest.js';
 import { parseResult } from '../../handoff/block.js';
 import { parseFlags, requireFlag } from '../args.js';
 import { loadStack, loadState, openSession, out, readSpec, requirePhase, transition } from '../session.js';
@@ -49,8 +50,17 @@ export const freeze: Verb = {
     const frozenFiles = { ...tree.tests, [state.spec_path]: sha256Hex(readFileSync(path.join(s.root, state.spec_path))) };
     writeSnapshot(s.root, 'frozen', Object.keys(frozenFiles));
     writeSnapshot(s.root, 'green-entry', Object.keys(tree.sources));
-    // Who the validator was: the SubagentStop hook logs each child's result with its agent id.
-    const seen = readEvents(s.root, state.started_at).filter((e) => e.type === 'result' && e.role === 'test-validator' && typeof e.agent_id === 'string');
+    // Who the validator was: the SubagentStop hook logs each child's result with its agent id and
+    // the digest of its block. In standard mode the verdict must be one a test-validator returned.
+    const digest = resultDigest(parsed.result);
+    const validatorStops = readEvents(s.root, state.started_at).filter((e) => e.type === 'result' && e.role === 'test-validator');
+    const matching = validatorStops.filter((e) => e.source === 'subagent-stop' && e.digest === digest);
+    if (state.mode === 'standard' && matching.length === 0) {
+      throw new RefusalError(
+        'the verdict is not one the tdd-gate:test-validator subagent returned (no matching SubagentStop record); dispatch the test-validator and save its final message as it is',
+      );
+    }
+    const seen = (matching.length > 0 ? matching : validatorStops).filter((e) => typeof e.agent_id === 'string');
     const agent = seen.length > 0 ? String(seen[seen.length - 1]!.agent_id) : undefined;
     const verdictRel = path.relative(s.root, verdictAbs).split(path.sep).join('/');
     await transition(s, 'freeze', ['tdd-red'], 'tdd-green', (current, at) => {
