@@ -94,10 +94,11 @@ function output(restored: string[], failed: string[], phase: string): Record<str
     parts.push(`tdd-gate [frozen-drift]: frozen file(s) ${list(failed)} changed and could not be restored (the snapshot copy is missing or altered). Stop and tell the user: \`tdd-gate verify green\` and \`done\` refuse while frozen files differ; restore them with \`git checkout -- <file>\`.`);
   }
   const reason = parts.join('\n');
+  // `reason` reaches the model (once: additionalContext with the same text would repeat it);
+  // `systemMessage` tells the person.
   return {
     decision: 'block',
     reason,
-    hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: reason },
     systemMessage: `tdd-gate: ${restored.length > 0 ? `restored frozen file(s) ${list(restored)}` : ''}${failed.length > 0 ? `${restored.length > 0 ? '; ' : ''}could not restore ${list(failed)}` : ''} after a Bash command changed them.`,
   };
 }
