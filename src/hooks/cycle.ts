@@ -5,7 +5,7 @@ import type { ClassifyContext } from '../core/classify.js';
 import type { BaseState, ActivePhase } from '../schema/state.js';
 import { canonicalize, isCaseInsensitive } from '../io/canonicalPath.js';
 import { compileStack, readStack, type CompiledStack } from '../io/loadStack.js';
-import { readStateFile } from '../io/loadState.js';
+import { readState } from '../io/loadState.js';
 import { findRepo, type Repo } from '../io/repo.js';
 import { statePathFor } from '../io/statePath.js';
 
@@ -51,7 +51,7 @@ export function loadCycle(cwd: string, env: NodeJS.ProcessEnv = process.env): Cy
 
 function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
   const statePath = statePathFor(repo);
-  const state = readStateFile(statePath);
+  const state = readState(statePath);
   if (state === null || state.phase === 'done') return { active: false, repo };
   const nocase = isCaseInsensitive(repo.root);
   const stack = compileStack(readStack(repo.root), nocase);

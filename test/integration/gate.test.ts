@@ -293,18 +293,19 @@ describe('fail closed, loudly', () => {
   const write = (cwd: string) => ev.write({ cwd, ...IMPL }, 'src/a.ts');
 
   it.each([
-    ['not JSON', '{"phase": '],
-    ['an unknown phase', JSON.stringify(state('tdd-blue'))],
-    ['a missing key', JSON.stringify({ ...state('tdd-green'), spec_path: undefined })],
-    ['a wrong version', JSON.stringify({ ...state('tdd-green'), version: 7 })],
-    ['a bad spec hash', JSON.stringify({ ...state('tdd-green'), spec_hash: 'XYZ' })],
-    ['an array', '[]'],
-  ])('denies on a state file with %s and names the file', (_name, text) => {
+    ['not JSON', '{"phase": ', 'state-corrupt'],
+    ['an unknown phase', JSON.stringify(state('tdd-blue')), 'state-corrupt'],
+    ['a missing key', JSON.stringify({ ...state('tdd-green'), spec_path: undefined }), 'state-corrupt'],
+    ['an unknown old version', JSON.stringify({ ...state('tdd-green'), version: 0 }), 'state-corrupt'],
+    ['a newer version', JSON.stringify({ ...state('tdd-green'), version: 7 }), 'state-newer'],
+    ['a bad spec hash', JSON.stringify({ ...state('tdd-green'), spec_hash: 'XYZ' }), 'state-corrupt'],
+    ['an array', '[]', 'state-corrupt'],
+  ])('denies on a state file with %s and names the file', (_name, text, rule) => {
     const repo = testRepo();
     const file = repo.setState(state('tdd-green'));
     writeFileSync(file, text);
     const r = runHookBundle(write(repo.root));
-    expectDeny(r, 'state-corrupt');
+    expectDeny(r, rule);
     expect(r.reason).toContain(path.basename(file));
     expect(r.reason).toContain('tdd-gate');
   });
