@@ -17,11 +17,16 @@ const common = {
 const requireBanner = "import { createRequire as __tddCreateRequire } from 'node:module'; const require = __tddCreateRequire(import.meta.url);";
 
 /**
- * Lazy modules (src/hooks/lazy/*.ts: `load()` returns `import('../x.js')`) are embedded as strings
- * and compiled only when called: V8 scans a string literal far faster than it parses code, so the
- * common "no cycle here" call costs little more than starting node, and a Write in GREEN does not
- * pay for the shell parser (ADR 003). Nested lazy modules are embedded the same way.
+ * Lazy modules (src/hooks/lazy/*.ts: `load()` returns `import('../x.js')`) are compiled only when
+ * called, so the common "no cycle here" call costs little more than starting node and a Write in
+ * GREEN does not pay for the shell parser (ADR 003). Their code travels in the same file, after the
+ * entry's code, base64 inside block comments: V8 skips a comment with a scan for its end, while
+ * even a string literal must be decoded and allocated. `load()` reads the bundle file once, cuts
+ * the module out and compiles it with `new Function`. Nested lazy modules work the same way.
  */
+const lazyTexts = new Map();
+const bundlePathGlobal = '__tddGateBundlePath';
+
 const lazyModules = {
   name: 'lazy-modules',
   setup(b) {
@@ -34,17 +39,26 @@ const lazyModules = {
       const target = /import\('([^']+)'\)/.exec(loader)?.[1];
       if (!target) throw new Error(`${args.path}: a lazy module must return import('<module>.js')`);
       const entry = path.resolve(path.dirname(args.path), target.replace(/\.js$/, '.ts'));
-      const out = await build({ ...common, entryPoints: [entry], format: 'cjs', write: false, plugins: [lazyModules] });
-      const text = out.outputFiles[0].text + `\n//# sourceURL=tdd-gate-${path.basename(entry, '.ts')}.js`;
+      const name = path.basename(entry, '.ts');
+      if (!lazyTexts.has(name)) {
+        lazyTexts.set(name, '');
+        const out = await build({ ...common, entryPoints: [entry], format: 'cjs', write: false, plugins: [lazyModules] });
+        lazyTexts.set(name, out.outputFiles[0].text + `\n//# sourceURL=tdd-gate-${name}.js`);
+      }
       return {
         loader: 'js',
         resolveDir: path.dirname(args.path),
-        contents: `const TEXT = ${JSON.stringify(text)};
+        contents: `import { readFileSync } from 'node:fs';
 let loaded;
 export async function load() {
   if (!loaded) {
+    const bundle = readFileSync(globalThis.${bundlePathGlobal}, 'latin1');
+    const start = bundle.lastIndexOf('/*@lazy:${name}:'); // the last one: the first is this line
+    if (start < 0) throw new Error('tdd-gate bundle is missing its ${name} module; reinstall the plugin');
+    const end = bundle.indexOf('*/', start);
+    const text = Buffer.from(bundle.slice(start + ${`/*@lazy:${name}:`.length}, end), 'base64').toString('utf8');
     const module = { exports: {} };
-    new Function('module', 'exports', 'require', TEXT)(module, module.exports, require);
+    new Function('module', 'exports', 'require', text)(module, module.exports, require);
     loaded = module.exports;
   }
   return loaded;
@@ -54,6 +68,11 @@ export async function load() {
   },
 };
 
+/** The lazy modules' code, appended to the entry bundle as base64 block comments. */
+function lazyTrailer() {
+  return [...lazyTexts].map(([name, text]) => `/*@lazy:${name}:${Buffer.from(text, 'utf8').toString('base64')}*/`).join('\n') + '\n';
+}
+
 const outputs = [
   ...(await build({
     ...common,
@@ -61,7 +80,7 @@ const outputs = [
     outdir: 'dist',
     outExtension: { '.js': '.mjs' },
     format: 'esm',
-    banner: { js: requireBanner },
+    banner: { js: `${requireBanner} import { fileURLToPath as __tddFileURLToPath } from 'node:url'; globalThis.${bundlePathGlobal} = __tddFileURLToPath(import.meta.url);` },
     plugins: [lazyModules],
     write: false,
   })).outputFiles,
@@ -81,7 +100,7 @@ mkdirSync('dist', { recursive: true });
 const wanted = new Set(outputs.map((o) => path.basename(o.path)));
 for (const o of outputs) {
   const tmp = `${o.path}.${process.pid}.tmp`;
-  writeFileSync(tmp, o.contents);
+  writeFileSync(tmp, path.basename(o.path) === 'hook.mjs' ? o.text + lazyTrailer() : o.contents);
   renameSync(tmp, o.path);
 }
 for (const name of readdirSync('dist')) {
