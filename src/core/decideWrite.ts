@@ -20,6 +20,8 @@ export interface WriteTarget {
   classes: readonly PathClass[];
   /** The file as it will be after the write, when known (RED stub check). */
   contentAfter?: string | null;
+  /** Inside installed dependencies (node_modules): an edit there could rewrite the test runner. */
+  dependency?: boolean;
 }
 
 const TEST_BUG =
@@ -31,6 +33,12 @@ function where(c: CycleFacts): string {
 
 /** Decide one write target; the first deny wins for a call with several targets. */
 export function decideWriteTarget(c: CycleFacts, t: WriteTarget): Decision {
+  if (t.dependency && (c.phase === 'tdd-green' || c.phase === 'tdd-refactor')) {
+    return deny(
+      'dependency-edit',
+      `Blocked write to ${t.display} ${where(c)}: installed dependencies (node_modules) hold the test runner and its assertions, so they are not edited by hand while the tests are frozen. Change production source files; add or update a dependency with the package manager (for example \`npm install <pkg>\`).`,
+    );
+  }
   for (const cls of t.classes) {
     const d = decideClass(c, t, cls);
     if (d.kind !== 'pass') return d;

@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { classify, type PathClass } from '../core/classify.js';
 import { contentAfter, type WriteInput } from '../core/contentAfter.js';
 import type { Decision } from '../core/decision.js';
@@ -74,7 +75,8 @@ export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision
   const { classes, real } = classesOf(cycle, event.cwd, raw);
   const touchesWork = classes.includes('test') || classes.includes('source');
   const facts = cycleFacts(cycle, event.agent_type, touchesWork);
-  const target: WriteTarget = { display: raw, classes };
+  const inProject = path.relative(cycle.repo.root, real);
+  const target: WriteTarget = { display: raw, classes, dependency: !inProject.startsWith('..') && inProject.split(path.sep).includes('node_modules') };
   if (cycle.state.phase === 'tdd-red' && classes.includes('source')) {
     target.contentAfter = contentAfter(input, readOrNull(real));
   }

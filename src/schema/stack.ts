@@ -14,6 +14,7 @@ export const DEFAULT_TEST_CONFIG_GLOB = [
   'vitest.config.*',
   'vitest.workspace.*',
   'vitest.setup.*',
+  'vite.config.*',
   'jest.config.*',
   'jest.setup.*',
   'playwright.config.*',

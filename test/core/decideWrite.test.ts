@@ -155,3 +155,16 @@ describe('deny reasons are written for the model', () => {
     expect(d.reason).toContain(`dispatch the ${ROLE.testWriter} subagent`);
   });
 });
+
+describe('installed dependencies while the tests are frozen', () => {
+  it.each(['tdd-green', 'tdd-refactor'] as const)('%s: a hand edit under node_modules is denied', (phase) => {
+    const role = phase === 'tdd-green' ? ROLE.implementer : ROLE.refactorer;
+    const d = decideWrites(facts(phase, 'standard', role), [{ display: 'node_modules/vitest/dist/index.js', classes: ['other'], dependency: true }]);
+    expect(d).toMatchObject({ kind: 'deny', ruleId: 'dependency-edit' });
+  });
+
+  it('is left alone outside GREEN and REFACTOR', () => {
+    const d = decideWrites(facts('tdd-red', 'standard', ROLE.testWriter), [{ display: 'node_modules/x.js', classes: ['other'], dependency: true }]);
+    expect(d.kind).toBe('pass');
+  });
+});

@@ -432,3 +432,17 @@ describe('the session cwd is not the only way into a project', () => {
     expectDeny(r, 'tests-frozen');
   });
 });
+
+describe('the test runner cannot be edited out from under the tests', () => {
+  it('denies a hand edit of node_modules in GREEN', () => {
+    const repo = testRepo({ files: { 'node_modules/vitest/index.js': 'export const expect = 1;\n' } });
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(ev.edit({ cwd: repo.root, ...IMPL }, 'node_modules/vitest/index.js', '1', '2')), 'dependency-edit');
+  });
+
+  it('freezes vite.config.* with the tests (vitest reads it when there is no vitest.config)', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'vite.config.ts')), 'tests-frozen');
+  });
+});
