@@ -42,7 +42,7 @@ export default tseslint.config(
     files: ['scripts/**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     // Keep disableTypeChecked's parser options (no project service): these files are not in tsconfig.
-    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly' } },
   },
   {
     files: ['test/**/*.ts'],
