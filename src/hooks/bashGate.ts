@@ -10,6 +10,7 @@ import { ROLE, describeRole, rolesEnforced } from '../core/roles.js';
 import type { BashEvent } from '../schema/event.js';
 import type { ActiveCycle } from './cycle.js';
 import { classesOf, cycleFacts } from './fileGate.js';
+import { canonicalize } from '../io/canonicalPath.js';
 
 /** Files looked at for one glob or directory write; past this the command is too broad to check. */
 const MAX_FILES = 20_000;
@@ -105,6 +106,8 @@ class Judge {
 
   headMoves(a: BashAnalysis): Decision {
     for (const move of a.headMoves) {
+      // A git command that certainly runs in another repository leaves this cycle's branch alone.
+      if (move.cwds.every((c) => c !== null && this.outsideProject(c))) continue;
       const u = move.unlessPaths;
       if (u && u.cwd !== null) {
         const cwd = u.cwd;
@@ -183,6 +186,12 @@ class Judge {
     if (this.event.agent_type !== ROLE.testValidator || !rolesEnforced(this.cycle.state.mode)) return false;
     const rel = path.relative(this.cycle.repo.root, abs);
     return !rel.startsWith('..') && !path.isAbsolute(rel);
+  }
+
+  /** A directory outside this cycle's repository (symlinks resolved). */
+  private outsideProject(dir: string): boolean {
+    const rel = path.relative(this.cycle.repo.root, canonicalize(path.resolve(this.event.cwd, dir)));
+    return rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
   }
 
   private display(abs: string): string {

@@ -446,3 +446,26 @@ describe('the test runner cannot be edited out from under the tests', () => {
     expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'vite.config.ts')), 'tests-frozen');
   });
 });
+
+describe('HEAD moves are judged per repository', () => {
+  it('lets git switch branches in another repository while this one is in a cycle', () => {
+    const repo = testRepo();
+    const other = testRepo();
+    repo.setState(state('tdd-green'));
+    const env = { CLAUDE_PROJECT_DIR: repo.root };
+    expectPass(runHookBundle(ev.bash({ cwd: other.root, ...IMPL }, 'git checkout -b feature'), { env }));
+    expectPass(runHookBundle(ev.bash({ cwd: repo.root, ...IMPL }, `git -C ${other.root} checkout -b feature`), { env }));
+    expectPass(runHookBundle(ev.bash({ cwd: repo.root, ...IMPL }, `cd ${other.root} && git pull`), { env }));
+  });
+
+  it('still denies them in the cycle’s repository, however it is reached', () => {
+    const repo = testRepo();
+    const other = testRepo();
+    repo.setState(state('tdd-green'));
+    const env = { CLAUDE_PROJECT_DIR: repo.root };
+    expectDeny(runHookBundle(ev.bash({ cwd: repo.root, ...IMPL }, 'git checkout -b feature'), { env }), 'head-move');
+    expectDeny(runHookBundle(ev.bash({ cwd: other.root, ...IMPL }, `git -C ${repo.root} checkout -b x`), { env }), 'head-move');
+    expectDeny(runHookBundle(ev.bash({ cwd: other.root, ...IMPL }, `cd ${repo.root} && git merge main`), { env }), 'head-move');
+    expectDeny(runHookBundle(ev.bash({ cwd: repo.root, ...IMPL }, `(cd ${other.root}; git pull); git merge x`), { env }), 'head-move');
+  });
+});

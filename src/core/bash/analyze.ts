@@ -10,7 +10,7 @@ import { parseShell, type AndOr, type Command, type CommandNode, type ParsedScri
 import { isAbsolute, isDeviceSink } from './paths.js';
 import { Scope } from './scope.js';
 import type { Call, Sink, Stdin, WriteExtra } from './sink.js';
-import type { AnalyzeContext, BashAnalysis } from './types.js';
+import type { AnalyzeContext, BashAnalysis, BashHeadMove } from './types.js';
 import { resolveSingle, resolveWord, type Arg, type WordEnv } from './words.js';
 import { knownOutput } from './substitutions.js';
 
@@ -312,11 +312,12 @@ class Analyzer implements Sink {
     for (const cwd of scope.cwds) this.result.mentions.push({ reason, candidates, cwd });
   }
 
-  headMove(text: string, unless?: { scope: Scope; paths: Arg[] }): void {
-    if (unless && unless.paths.every((p) => p.text !== null) && unless.scope.cwds.length === 1) {
-      const paths = unless.paths.map((p) => p.text as string);
-      this.result.headMoves.push({ text, unlessPaths: { paths, cwd: unless.scope.cwds[0] ?? null } });
-    } else this.result.headMoves.push({ text });
+  headMove(text: string, scope: Scope, unlessPaths?: Arg[]): void {
+    const move: BashHeadMove = { text, cwds: [...scope.cwds] };
+    if (unlessPaths && unlessPaths.every((p) => p.text !== null) && scope.cwds.length === 1) {
+      move.unlessPaths = { paths: unlessPaths.map((p) => p.text as string), cwd: scope.cwds[0] ?? null };
+    }
+    this.result.headMoves.push(move);
   }
 
   cli(verb: string | null, args: readonly Arg[], text: string): void {

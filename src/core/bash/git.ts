@@ -48,7 +48,7 @@ export function gitCommand(call: Call, sink: Sink): null {
   switch (sub.text) {
     case 'checkout': {
       if (has(argv, '-b', '-B', '--orphan', '--detach')) {
-        sink.headMove(text);
+        sink.headMove(text, scope);
         return null;
       }
       const dd = rest.findIndex((a) => a.text === '--');
@@ -58,12 +58,12 @@ export function gitCommand(call: Call, sink: Sink): null {
       }
       if (argv.operands.length === 0) return null;
       // `git checkout x`: a branch switch, unless every operand is an existing path (then a file restore).
-      sink.headMove(text, { scope, paths: argv.operands });
+      sink.headMove(text, scope, argv.operands);
       writeTree(argv.operands.filter((a) => a.text !== null), 'git checkout');
       return null;
     }
     case 'switch':
-      if (!has(argv, '--help', '-h')) sink.headMove(text);
+      if (!has(argv, '--help', '-h')) sink.headMove(text, scope);
       return null;
     case 'restore': {
       const worktree = has(argv, '--worktree', '-W') || !has(argv, '--staged', '-S');
@@ -77,15 +77,15 @@ export function gitCommand(call: Call, sink: Sink): null {
       const commit = ops[0];
       if (commit !== undefined && commit.text !== 'HEAD' && commit.text !== '@') {
         // `git reset <commit>` moves HEAD; `git reset <path>` only unstages.
-        if (dd >= 0 || hard || has(argv, '--soft', '--mixed')) sink.headMove(text);
-        else sink.headMove(text, { scope, paths: [commit] });
+        if (dd >= 0 || hard || has(argv, '--soft', '--mixed')) sink.headMove(text, scope);
+        else sink.headMove(text, scope, [commit]);
       }
       if (hard) writeTree([], 'git reset --hard');
       return null;
     }
     case 'stash': {
       const verb = argv.operands[0]?.text ?? 'push';
-      if (verb === 'pop' || verb === 'apply' || verb === 'branch') sink.headMove(text);
+      if (verb === 'pop' || verb === 'apply' || verb === 'branch') sink.headMove(text, scope);
       else if (verb === 'push' || verb === 'save' || verb === '-u' || argv.operands.length === 0) writeTree([], 'git stash');
       return null;
     }
@@ -114,30 +114,30 @@ export function gitCommand(call: Call, sink: Sink): null {
     case 'cherry-pick':
     case 'pull':
     case 'revert':
-      sink.headMove(text);
+      sink.headMove(text, scope);
       return null;
     case 'worktree':
-      if (argv.operands[0]?.text === 'add') sink.headMove(text);
+      if (argv.operands[0]?.text === 'add') sink.headMove(text, scope);
       return null;
     case 'bisect': {
       const verb = argv.operands[0]?.text;
-      if (verb !== 'log' && verb !== 'view' && verb !== 'visualize' && verb !== 'help') sink.headMove(text);
+      if (verb !== 'log' && verb !== 'view' && verb !== 'visualize' && verb !== 'help') sink.headMove(text, scope);
       return null;
     }
     case 'update-ref':
     case 'filter-branch':
     case 'filter-repo':
-      sink.headMove(text);
+      sink.headMove(text, scope);
       return null;
     case 'subtree':
-      if (['add', 'merge', 'pull'].includes(argv.operands[0]?.text ?? '')) sink.headMove(text);
+      if (['add', 'merge', 'pull'].includes(argv.operands[0]?.text ?? '')) sink.headMove(text, scope);
       return null;
     case 'symbolic-ref':
-      if (argv.operands.length >= 2) sink.headMove(text);
+      if (argv.operands.length >= 2) sink.headMove(text, scope);
       return null;
     case 'branch':
       // Renaming the checked-out branch renames the state file the gate looks for: the cycle would vanish.
-      if (has(argv, '-m', '-M', '--move')) sink.headMove(text);
+      if (has(argv, '-m', '-M', '--move')) sink.headMove(text, scope);
       return null;
     default:
       return null;
@@ -147,6 +147,6 @@ export function gitCommand(call: Call, sink: Sink): null {
 /** GitHub's CLI switches branches too: `gh pr checkout 12`, `gh repo sync`. */
 export function ghCommand(call: Call, sink: Sink): null {
   const [group, verb] = call.args.map((a) => a.text);
-  if ((group === 'pr' && (verb === 'checkout' || verb === 'co')) || (group === 'repo' && verb === 'sync')) sink.headMove(call.text);
+  if ((group === 'pr' && (verb === 'checkout' || verb === 'co')) || (group === 'repo' && verb === 'sync')) sink.headMove(call.text, call.scope);
   return null;
 }

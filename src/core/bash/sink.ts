@@ -29,7 +29,8 @@ export interface Sink {
   unknown(reason: string): void;
   /** Unanalysable text: a problem only if one of `texts` names a protected path. */
   mention(scope: Scope, reason: string, texts: readonly string[]): void;
-  headMove(text: string, unless?: { scope: Scope; paths: Arg[] }): void;
+  /** A git command that moves HEAD, run in `scope`; with `unlessPaths`, a file restore when they all exist. */
+  headMove(text: string, scope: Scope, unlessPaths?: Arg[]): void;
   cli(verb: string | null, args: readonly Arg[], text: string): void;
   /** Shell code to analyse as if typed (`bash -c`, `eval`, a heredoc-fed shell); null = unknown code. */
   shell(code: string | null, scope: Scope, via: string, sameScope: boolean): void;

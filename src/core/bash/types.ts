@@ -37,6 +37,8 @@ export interface BashCliCall {
 
 export interface BashHeadMove {
   text: string;
+  /** Where the git command may run (null: not statically known). */
+  cwds: (string | null)[];
   /** `git checkout x` is a file write, not a branch switch, when every `x` exists as a path. */
   unlessPaths?: { paths: string[]; cwd: string | null };
 }
