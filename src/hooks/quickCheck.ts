@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { findRepo } from '../io/repo.js';
 import { stateSlug } from '../io/stateSlug.js';
@@ -43,7 +43,20 @@ function hasStateFile(root: string, branch: string): boolean {
   }
   // Same slug, any hash: the full path computes the exact name (slugs can collide; hashes decide).
   const prefix = `state-${stateSlug(branch)}-`;
-  return names.some((n) => n.startsWith(prefix) && n.endsWith('.json'));
+  return names.some((n) => n.startsWith(prefix) && n.endsWith('.json') && !isDone(path.join(root, '.tdd', n)));
+}
+
+/**
+ * A finished cycle leaves its state file behind with phase "done": TDD is not active, and every
+ * later call would otherwise pay for the full gate. Anything but a clean "done" goes the full way.
+ */
+function isDone(file: string): boolean {
+  try {
+    const state = JSON.parse(readFileSync(file, 'utf8')) as { phase?: unknown } | null;
+    return state !== null && typeof state === 'object' && state.phase === 'done';
+  } catch {
+    return false;
+  }
 }
 
 /** A gated tool without its target is malformed input, for the full path to deny. */
