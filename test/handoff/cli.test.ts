@@ -4,16 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../helpers/hook.js';
 import { state, testRepo, type TestRepo } from '../helpers/repo.js';
 import type { LoopState } from '../../src/schema/loopState.js';
+import { NODE_TEST_STACK } from '../cli/fixtures.js';
 
 // Real test commands in temporary repositories, through the built CLI (dist/cli.mjs).
-const STACK = {
-  language: 'javascript',
-  test_command: 'node --test',
-  test_file_glob: 'test/**',
-  source_file_glob: 'src/**',
-  red_confirm: 'AssertionError|ERR_ASSERTION',
-  build_error_pattern: 'SyntaxError|ERR_MODULE_NOT_FOUND|Cannot find module',
-};
+const STACK = NODE_TEST_STACK;
 
 const STUB = 'export function add(a, b) { return 0; } // STUB:TDD\n';
 const IMPL = 'export function add(a, b) { return a + b; }\n';

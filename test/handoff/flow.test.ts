@@ -2,17 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/hook.js';
 import { testRepo } from '../helpers/repo.js';
-import { writeVerdict } from '../cli/fixtures.js';
+import { NODE_TEST_STACK, writeVerdict } from '../cli/fixtures.js';
 
 // One criterion through the whole loop with the phase verbs, as the /tdd skill drives it.
-const STACK = {
-  language: 'javascript',
-  test_command: 'node --test',
-  test_file_glob: 'test/**',
-  source_file_glob: 'src/**',
-  red_confirm: 'AssertionError|ERR_ASSERTION',
-  build_error_pattern: 'SyntaxError|ERR_MODULE_NOT_FOUND',
-};
+const STACK = NODE_TEST_STACK;
 const F = '```';
 const TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.mjs';\ntest('adds', () => { assert.equal(add(1, 2), 3); });\n";
 
