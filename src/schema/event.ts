@@ -45,5 +45,3 @@ export type PreToolUseEvent = z.infer<typeof preToolUseSchema>;
 export type FileToolEvent = Exclude<PreToolUseEvent, { tool_name: 'Bash' }>;
 export type BashEvent = Extract<PreToolUseEvent, { tool_name: 'Bash' }>;
 
-/** Fields every hook event carries (other events validate their own extras). */
-export const hookCommon = common;

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { testRepo } from '../helpers/repo.js';
-import { describeE2E, hooksOf, lastUserText, marker, PLUGIN_ROOT, pluginWithAgents, resultOf, session, tddResult, type Script, type TurnContext } from './harness.js';
+import { describeE2E, hooksOf, lastUserText, marker, PLUGIN_ROOT, resultOf, session, tddResult, type Script, type TurnContext } from './harness.js';
 
 const STACK = {
   language: 'javascript',
@@ -37,7 +37,7 @@ function childMessage(ctx: TurnContext, turn: number): string {
 describeE2E('cycle', (bin) => {
   it('/tdd in standard mode, step by step as the skill says: init, plan, RED, validator PASS, freeze, GREEN per AC, REFACTOR, done — the evidence file exists', async () => {
     const repo = testRepo({ stack: STACK, files: { 'package.json': '{ "type": "module" }\n' } });
-    const plugin = pluginWithAgents();
+    const plugin = PLUGIN_ROOT;
     // The skill shows the CLI with ${CLAUDE_PLUGIN_ROOT} already replaced by the plugin folder.
     const cli = `node "${path.join(plugin, 'dist', 'cli.mjs')}"`;
     const bash = (command: string, description = command.replace(cli, 'tdd-gate').slice(0, 60)) => ({ tools: [{ name: 'Bash', input: { command, description } }] });

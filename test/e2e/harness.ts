@@ -1,7 +1,6 @@
 // Shared set-up for the end-to-end scenarios: the real Claude Code client, our plugin loaded from
 // this repository, and the scripted fake Messages API (scripts/demo/*.mjs, shared with `npm run demo`).
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { claudeVersion, findClaude, isolation, makeHome, PLUGIN_ROOT, runSession, type SessionResult } from '../../scripts/demo/claude.mjs';
@@ -164,43 +163,6 @@ export function hooksOf(r: SessionResult, event: string): SessionResult['hooks']
 
 /** The five plugin agents (DESIGN §3). */
 export const AGENTS = ['planner', 'test-writer', 'test-validator', 'implementer', 'refactorer'] as const;
-
-/** Marks the stand-in skill, so a scenario can tell it from the real one. */
-export const STAND_IN_SKILL = 'e2e stand-in for the tdd-gate orchestrator skill';
-
-/**
- * The plugin folder to load for scenarios that dispatch our agents or load the /tdd skill: this
- * repository when it has them all; otherwise a copy of the plugin (manifest, hooks, dist, skills,
- * agents) with a minimal stand-in for each missing one, so the mechanism is proven before the real
- * files land. A warning names what was stood in for.
- */
-export function pluginWithAgents(): string {
-  const missing = AGENTS.filter((a) => !existsSync(path.join(PLUGIN_ROOT, 'agents', `${a}.md`)));
-  const skillMissing = !existsSync(path.join(PLUGIN_ROOT, 'skills', 'tdd', 'SKILL.md'));
-  if (missing.length === 0 && !skillMissing) return PLUGIN_ROOT;
-  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-e2e-plugin-')));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  for (const part of ['.claude-plugin', 'hooks', 'dist', 'skills', 'agents']) {
-    const from = path.join(PLUGIN_ROOT, part);
-    if (existsSync(from)) cpSync(from, path.join(dir, part), { recursive: true });
-  }
-  mkdirSync(path.join(dir, 'agents'), { recursive: true });
-  for (const a of missing) {
-    writeFileSync(
-      path.join(dir, 'agents', `${a}.md`),
-      `---\nname: ${a}\ndescription: e2e stand-in for the tdd-gate ${a} agent.\n---\n\nYou are the ${a}. End with a tdd-result block.\n`,
-    );
-  }
-  if (skillMissing) {
-    mkdirSync(path.join(dir, 'skills', 'tdd'), { recursive: true });
-    writeFileSync(
-      path.join(dir, 'skills', 'tdd', 'SKILL.md'),
-      `---\nname: tdd\ndescription: ${STAND_IN_SKILL}.\n---\n\n# /tdd (${STAND_IN_SKILL})\n\nRun the cycle with the tdd-gate CLI.\n`,
-    );
-  }
-  console.warn(`[e2e] the plugin lacks ${[...missing.map((a) => `agents/${a}.md`), ...(skillMissing ? ['skills/tdd/SKILL.md'] : [])].join(', ')}: using stand-ins`);
-  return dir;
-}
 
 /** A fenced tdd-result block, as a child ends its turn with it. */
 export function tddResult(fields: Record<string, string | string[]>): string {

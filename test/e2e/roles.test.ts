@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { state, testRepo } from '../helpers/repo.js';
-import { bodyLine, describeE2E, hooksOf, lastUserText, marker, pluginWithAgents, resultOf, session, systemText, tddResult } from './harness.js';
+import { bodyLine, describeE2E, hooksOf, lastUserText, marker, PLUGIN_ROOT, resultOf, session, systemText, tddResult } from './harness.js';
 
 const TEST = "import { expect, it } from 'vitest';\nimport { add } from '../src/add.js';\n\nit('adds', () => expect(add(1, 2)).toBe(3));\n";
 const STUB = '// STUB:TDD\nexport const add = (_a: number, _b: number): number => {\n  throw new Error("not implemented");\n};\n';
@@ -25,7 +25,7 @@ describeE2E('roles', (bin) => {
   it('RED, standard mode: the test-writer subagent writes the test; the implementer subagent may not; neither may run a state-changing CLI verb', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-red'));
-    const plugin = pluginWithAgents();
+    const plugin = PLUGIN_ROOT;
     const cli = path.join(plugin, 'dist', 'cli.mjs');
     const r = await session(bin, repo, {
       pluginDir: plugin,
@@ -82,7 +82,7 @@ describeE2E('roles', (bin) => {
   it('GREEN, standard mode: the implementer writes the source; the refactorer may not; the test-validator writes nothing, not even through Bash', async () => {
     const repo = testRepo({ files: { 'tests/add.test.ts': TEST, 'src/add.ts': STUB } });
     repo.setState(state('tdd-green'));
-    const plugin = pluginWithAgents();
+    const plugin = PLUGIN_ROOT;
     const impl = 'export const add = (a: number, b: number): number => a + b;\n';
     const r = await session(bin, repo, {
       pluginDir: plugin,
@@ -120,7 +120,7 @@ describeE2E('roles', (bin) => {
     const repo = testRepo();
     repo.setState(state('tdd-red'));
     const r = await session(bin, repo, {
-      pluginDir: pluginWithAgents(),
+      pluginDir: PLUGIN_ROOT,
       script: {
         main: [{ tools: [agent('test-writer', 'writer', 'Write the failing test for SPEC-001.')] }, { text: 'Done.' }],
         writer: [

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { state, testRepo } from '../helpers/repo.js';
-import { AGENTS, bodyLine, describeE2E, hooksOf, PLUGIN_ROOT, pluginWithAgents, resultOf, session, systemText, type SessionResult } from './harness.js';
+import { AGENTS, bodyLine, describeE2E, hooksOf, PLUGIN_ROOT, resultOf, session, systemText, type SessionResult } from './harness.js';
 
 /** Everything the model received in its first request, as text (user and system messages). */
 function firstRequestText(r: SessionResult): string {
@@ -25,7 +25,7 @@ describeE2E('skills', (bin) => {
   for (const command of ['/tdd', '/tdd-gate:tdd']) {
     it(`${command} loads the orchestrator skill into the conversation`, async () => {
       const repo = testRepo();
-      const plugin = pluginWithAgents();
+      const plugin = PLUGIN_ROOT;
       const r = await session(bin, repo, { pluginDir: plugin, promptPrefix: command, prompt: 'specs/SPEC-001.md', script: { main: [{ text: 'ok' }] } });
       const seen = firstRequestText(r);
       // The client resolves the short form to the plugin's namespaced skill.
@@ -38,7 +38,7 @@ describeE2E('skills', (bin) => {
 
   it('the agents and the skill are listed to the model', async () => {
     const repo = testRepo();
-    const plugin = pluginWithAgents();
+    const plugin = PLUGIN_ROOT;
     const r = await session(bin, repo, { pluginDir: plugin, script: { main: [{ text: 'ok' }] } });
     const seen = firstRequestText(r);
     for (const a of AGENTS) expect(seen).toMatch(new RegExp(`^- tdd-gate:${a}: `, 'mu'));
@@ -47,7 +47,7 @@ describeE2E('skills', (bin) => {
 
   it("the skill's allowed-tools pre-approve its CLI calls and the verdict clean-up, nothing else", async () => {
     const repo = testRepo({ files: { '.tdd-verdict.md': 'scratch\n' } });
-    const plugin = pluginWithAgents();
+    const plugin = PLUGIN_ROOT;
     const r = await session(bin, repo, {
       pluginDir: plugin,
       allowedTools: 'Read',
