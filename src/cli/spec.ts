@@ -1,34 +1,84 @@
-/** What the C1 entry gate reads from a SPEC. */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { checkSpec, refusalLine, type SpecReport } from '../core/specCheck.js';
+import { parseSpec, type ParsedSpec } from '../core/specParse.js';
+
+/** What the C1 entry gate reads from a SPEC (any of the formats in docs/spec-formats.md). */
 export interface SpecFacts {
+  /** The number of acceptance criteria (scenarios, FR criteria or task card items). */
   scenarios: number;
   status: string | null;
   id: string | null;
+  parsed: ParsedSpec;
 }
 
-/** Pure: scenarios are `#### Scenario` headings; `status`/`id` come from YAML-ish front matter. */
 export function readSpecFacts(text: string): SpecFacts {
-  const normalized = text.replace(/\r\n/g, '\n');
-  const scenarios = (normalized.match(/^####\s+Scenario\b/gm) ?? []).length;
-  let status: string | null = null;
-  let id: string | null = null;
-  const fm = /^---\n([\s\S]*?)\n---(\n|$)/.exec(normalized);
-  if (fm) {
-    for (const line of (fm[1] ?? '').split('\n')) {
-      const m = /^(\w+)\s*:\s*(.*?)\s*$/.exec(line);
-      if (!m) continue;
-      const value = (m[2] ?? '').replace(/^["']|["']$/g, '');
-      if (m[1] === 'status') status = value;
-      if (m[1] === 'id') id = value;
+  const parsed = parseSpec(text);
+  return { scenarios: parsed.criteria.length, status: parsed.status, id: parsed.id, parsed };
+}
+
+/**
+ * The full check of a SPEC file at `specRel` (root-relative). `root` lets a delta SPEC's
+ * `supersedes:` be looked up; without it that one check is skipped.
+ */
+export function checkSpecFacts(facts: SpecFacts, specRel: string, root?: string): SpecReport {
+  const base = facts.parsed.supersedes;
+  const supersededFound = base === null || root === undefined ? null : findSpecById(root, specRel, base) !== null;
+  return checkSpec(facts.parsed, { supersededFound });
+}
+
+/** The C1 gate's refusal, or null when the SPEC may start a cycle (`init` and `spec check` agree). */
+export function specEntryProblem(facts: SpecFacts, specRel: string, root?: string): string | null {
+  const report = checkSpecFacts(facts, specRel, root);
+  return report.ok ? null : refusalLine(specRel, report);
+}
+
+const MAX_FILES = 5000;
+const MAX_BYTES = 512 * 1024;
+
+/**
+ * A SPEC by id: a `.md` file beside `specRel` or under `specs/` whose name is the id (or starts
+ * with `<id>-`, `<id>_`, `<id>.`), or whose front matter says `id: <id>`. Root-relative, or null.
+ */
+export function findSpecById(root: string, specRel: string, id: string): string | null {
+  // Siblings of the SPEC, and the specs/ tree (a few levels deep).
+  const dirs: [string, number][] = [[path.dirname(specRel), 0], ['specs', 4]];
+  const self = path.normalize(specRel);
+  let budget = MAX_FILES;
+  const byContent: string[] = [];
+  const seen = new Set<string>();
+  for (const [dir, depth] of dirs) {
+    for (const rel of walk(root, dir, depth, () => budget-- > 0)) {
+      if (path.normalize(rel) === self || seen.has(rel)) continue;
+      seen.add(rel);
+      const stem = path.basename(rel).replace(/\.md$/i, '');
+      if (stem === id || [`${id}-`, `${id}_`, `${id}.`].some((p) => stem.startsWith(p))) return rel;
+      byContent.push(rel);
     }
   }
-  return { scenarios, status, id };
-}
-
-/** The C1 gate's refusal, or null when the SPEC may start a cycle. */
-export function specEntryProblem(facts: SpecFacts, specRel: string): string | null {
-  if (facts.scenarios === 0) return `${specRel} has no \`#### Scenario\` heading; add at least one scenario before starting a cycle`;
-  if (facts.status !== null && facts.status !== 'active') {
-    return `${specRel} has front-matter status "${facts.status}"; only an active SPEC can start a cycle (set status: active when it is agreed)`;
+  for (const rel of byContent) {
+    try {
+      const abs = path.join(root, rel);
+      if (statSync(abs).size > MAX_BYTES) continue;
+      if (parseSpec(readFileSync(abs, 'utf8')).frontMatter.fields.id === id) return rel;
+    } catch {
+      // unreadable: not the one
+    }
   }
   return null;
+}
+
+function* walk(root: string, dir: string, depth: number, more: () => boolean): Generator<string> {
+  let entries;
+  try {
+    entries = readdirSync(path.join(root, dir), { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    if (!more()) return;
+    const rel = dir === '.' ? e.name : path.join(dir, e.name);
+    if (e.isFile() && /\.md$/i.test(e.name)) yield rel;
+    else if (e.isDirectory() && depth > 0 && !e.name.startsWith('.') && e.name !== 'node_modules') yield* walk(root, rel, depth - 1, more);
+  }
 }

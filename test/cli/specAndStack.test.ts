@@ -5,8 +5,9 @@ import { stackSchema } from '../../src/schema/stack.js';
 
 describe('C1 entry gate', () => {
   it.each([
-    ['# S\n#### Scenario: a\n', null],
-    ['---\nstatus: active\nid: SPEC-9\n---\n#### Scenario: a\n', null],
+    ['# S\n#### Scenario: a\n- THEN 1\n', null],
+    ['---\nstatus: active\nid: SPEC-9\n---\n#### Scenario: a\n- THEN 1\n', null],
+    ['# S\n#### Scenario: a\n', /scenario "a" has no THEN step/],
     ['# S\n### Scenario: a\n', /no `#### Scenario` heading/],
     ['---\nstatus: draft\n---\n#### Scenario: a\n', /status "draft"/],
   ])('%j', (text, problem) => {

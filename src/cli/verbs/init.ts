@@ -36,7 +36,7 @@ export const init: Verb = {
     const specRel = path.relative(s.root, specAbs).split(path.sep).join('/');
     if (specRel.startsWith('..') || path.isAbsolute(specRel)) throw new RefusalError(`the SPEC ${specArg} is outside the project ${s.root}; keep it in the repository`);
     const facts = readSpecFacts(readSpec(s, specRel));
-    const problem = specEntryProblem(facts, specRel);
+    const problem = specEntryProblem(facts, specRel, s.root);
     if (problem) throw new RefusalError(problem);
     const stack = loadStack(s);
 
