@@ -82,3 +82,41 @@ function* walk(root: string, dir: string, depth: number, more: () => boolean): G
     else if (e.isDirectory() && depth > 0 && !e.name.startsWith('.') && e.name !== 'node_modules') yield* walk(root, rel, depth - 1, more);
   }
 }
+
+/** One acceptance criterion as the evidence record keeps it (docs/spec-formats.md). */
+export interface CriterionEvidence {
+  id: string;
+  title: string;
+  /** The plan names the id (the planner kept the SPEC's ids). */
+  in_plan: boolean;
+  /** The outer loop's status for the id (`pending`, `failing`, `passing`), or `not tracked` (no hand-offs ran for it). */
+  status: string;
+}
+
+/**
+ * The SPEC's criteria with what the cycle did about each, for the evidence record. The SPEC is
+ * frozen by then; null when it cannot be read or parsed into criteria.
+ */
+export function criteriaEvidence(root: string, state: { spec_path: string; plan_artifact: string }, acs: Record<string, { status: string }>): CriterionEvidence[] | null {
+  let spec: string;
+  try {
+    spec = readFileSync(path.resolve(root, state.spec_path), 'utf8');
+  } catch {
+    return null;
+  }
+  let plan = '';
+  try {
+    if (state.plan_artifact !== '') plan = readFileSync(path.resolve(root, state.plan_artifact), 'utf8');
+  } catch {
+    // no plan to compare with
+  }
+  const criteria = parseSpec(spec).criteria;
+  if (criteria.length === 0) return null;
+  return criteria.map((c) => ({ id: c.id, title: c.title, in_plan: namesId(plan, c.id), status: acs[c.id]?.status ?? 'not tracked' }));
+}
+
+/** `AC-1` in the text as a whole id (not the start of `AC-10` or `AC-1.2`). */
+export function namesId(text: string, id: string): boolean {
+  const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![A-Za-z0-9._-])${escaped}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9])`).test(text);
+}

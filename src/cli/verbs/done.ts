@@ -7,6 +7,8 @@ import { loadStack, loadState, openSession, out, requirePhase, transition } from
 import { filesWithStubs, STUB_MARKER } from '../stubs.js';
 import { changedFiles, scanTree } from '../tree.js';
 import { countHookDenies } from '../events.js';
+import { readLoop } from '../../handoff/loop.js';
+import { criteriaEvidence } from '../spec.js';
 import type { Verb } from '../verb.js';
 
 const USAGE = 'tdd-gate done [--json]';
@@ -44,6 +46,7 @@ export const done: Verb = {
       started_at: state.started_at,
       finished_at: at.toISOString(),
       plan_artifact: state.plan_artifact,
+      criteria: criteriaEvidence(s.root, state, readLoop(state).acs),
       validator: state.verdict ?? null,
       runs: { red: receipts.red ?? null, green: receipts.green ?? null, refactor: receipts.refactor ?? null, final: fresh },
       files_changed: {
