@@ -35,6 +35,13 @@ const ROLES = {
   implementer: { must: ['Read', 'Edit', 'Bash'], never: [], why: 'the implementer edits sources and runs the tests' },
   refactorer: { must: ['Read', 'Edit', 'Bash'], never: [], why: 'the refactorer edits sources and runs the tests' },
 };
+/**
+ * Agents that work before a cycle exists. The spec-writer reads the code and writes the SPEC
+ * under specs/ (the gate confines it there); it runs nothing, so it has no Bash.
+ */
+const DRAFTERS = {
+  'spec-writer': { must: ['Read', 'Grep', 'Glob', 'Write', 'Edit'], never: ['Bash', 'NotebookEdit', 'MultiEdit'], why: 'the spec-writer reads the code and writes only the SPEC under specs/; it runs nothing', block: /^```spec-draft\nspec: specs\/[^\n]+\.md\nscenarios:\n/mu },
+};
 /** No role dispatches further agents: only the orchestrator does. */
 const NEVER_FOR_AGENTS = ['Agent', 'Task'];
 
@@ -200,6 +207,9 @@ for (const role of Object.keys(ROLES)) {
   if (!agents.has(role)) report(agentDir, `missing agents/${role}.md (the ${role} role)`);
 }
 if (!skills.has('tdd')) report(skillDir, 'missing skills/tdd/SKILL.md (the /tdd orchestrator)');
+for (const name of Object.keys(DRAFTERS)) {
+  if (!agents.has(name)) report(agentDir, `missing agents/${name}.md (/tdd drafts a SPEC from a plain request with it)`);
+}
 
 for (const f of agentFiles) {
   const file = path.join(agentDir, f);
@@ -223,7 +233,7 @@ for (const f of agentFiles) {
   } else {
     const tools = toolList(data.tools).map(toolName);
     for (const t of NEVER_FOR_AGENTS) if (tools.includes(t)) report(file, `tools include ${t}: only the orchestrator dispatches agents`);
-    const rule = ROLES[base];
+    const rule = ROLES[base] ?? DRAFTERS[base];
     if (rule) {
       for (const t of rule.never) if (tools.includes(t)) report(file, `tools include ${t}, but ${rule.why}`);
       for (const t of rule.must) if (!tools.includes(t)) report(file, `tools lack ${t}: ${rule.why}`);
@@ -236,6 +246,7 @@ for (const f of agentFiles) {
       if (!new RegExp(`^role: ${base}$`, 'mu').test(b[1])) report(file, `its tdd-result example must say role: ${base}`);
     }
   }
+  if (DRAFTERS[base] && !DRAFTERS[base].block.test(body)) report(file, 'shows no ```spec-draft block (spec: specs/<file>.md, scenarios:) to end with');
   if (/\$\{CLAUDE_PLUGIN_ROOT\}/u.test(body)) checkSubstitutions(file, body.replace(/\$\d/gu, ''));
   checkCalls(file, body, verbs);
   checkAgentRefs(file, body, agents, skills);

@@ -21,10 +21,10 @@ export function readSpecFacts(text: string): SpecFacts {
  * The full check of a SPEC file at `specRel` (root-relative). `root` lets a delta SPEC's
  * `supersedes:` be looked up; without it that one check is skipped.
  */
-export function checkSpecFacts(facts: SpecFacts, specRel: string, root?: string): SpecReport {
+export function checkSpecFacts(facts: SpecFacts, specRel: string, root?: string, draft = false): SpecReport {
   const base = facts.parsed.supersedes;
   const supersededFound = base === null || root === undefined ? null : findSpecById(root, specRel, base) !== null;
-  return checkSpec(facts.parsed, { supersededFound });
+  return checkSpec(facts.parsed, { supersededFound, draft });
 }
 
 /** The C1 gate's refusal, or null when the SPEC may start a cycle (`init` and `spec check` agree). */

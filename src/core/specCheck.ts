@@ -31,6 +31,8 @@ export interface SpecReport {
 export interface CheckFacts {
   /** Whether the SPEC named in `supersedes:` was found; null when the SPEC is not a delta. */
   supersededFound: boolean | null;
+  /** Checking a draft (`spec check --draft`): `status: draft` is expected, not an error. */
+  draft?: boolean;
 }
 
 const FORMAT_NAME: Record<SpecFormat, string> = {
@@ -46,7 +48,7 @@ export function checkSpec(spec: ParsedSpec, facts: CheckFacts): SpecReport {
 
   for (const issue of spec.issues) error(issue.code, issue.line, issue.message);
   checkFormat(spec, error);
-  checkStatus(spec, error, warn);
+  checkStatus(spec, facts.draft === true, error, warn);
   for (const c of spec.criteria) checkCriterion(spec.format, c, error, warn);
   checkDuplicates(spec.criteria, error);
   if (spec.title !== null) {
@@ -93,7 +95,11 @@ function checkFormat(spec: ParsedSpec, error: Report): void {
   if (spec.format === 'task-card') error('no-criteria', null, '`tdd_acceptance:` holds no item; add one `- Given … when … then …` item per criterion');
 }
 
-function checkStatus(spec: ParsedSpec, error: Report, warn: Report): void {
+function checkStatus(spec: ParsedSpec, draft: boolean, error: Report, warn: Report): void {
+  if (draft) {
+    if (spec.status !== 'draft') error('status', null, `a draft has front-matter status "draft" (found ${spec.status === null ? 'none' : `"${spec.status}"`}); it becomes active only when the person approves it`);
+    return;
+  }
   if (spec.status === null) {
     warn('no-status', null, 'no front-matter `status`; tdd-gate treats the SPEC as active. Add `status: active` once it is agreed (`status: draft` while it is not)');
     return;

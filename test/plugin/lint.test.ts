@@ -31,7 +31,7 @@ function edit(dir: string, rel: string, fn: (s: string) => string): void {
 describe('plugin lint', () => {
   it('passes on the repository', () => {
     const r = lint();
-    expect(r.out).toMatch(/lint-plugin: 5 agents, \d+ skills, \d+ CLI verbs: ok/);
+    expect(r.out).toMatch(/lint-plugin: 6 agents, \d+ skills, \d+ CLI verbs: ok/);
     expect(r.status).toBe(0);
   });
 

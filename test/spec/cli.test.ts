@@ -79,6 +79,23 @@ describe('tdd-gate spec check', () => {
     expect(ok(cli(dir, 'spec', 'check', 'TASK.md')).stdout).toContain('format task-card, 3 criteria');
   });
 
+  it.each(readdirSync(EXAMPLES).filter((f) => f.endsWith('.md')))('the shipped example %s is ready as it is', (name) => {
+    const r = ok(cli(path.dirname(EXAMPLES), 'spec', 'check', `examples/${name}`, '--json'));
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, errors: [], warnings: [] });
+  });
+
+  it('--draft checks a draft: status draft is expected, everything else as init checks it', () => {
+    const repo = testRepo();
+    const draft = '---\nid: SPEC-002\ntitle: Dry run\nstatus: draft\n---\n#### Scenario: lists files\n- WHEN deploy --dry-run\n- THEN it prints 3 paths\n';
+    repo.write('specs/SPEC-002-dry-run.md', draft);
+    expect(ok(cli(repo, 'spec', 'check', 'specs/SPEC-002-dry-run.md', '--draft')).stdout).toContain('a complete draft, ready to show for approval');
+    expect(ok(cli(repo, 'spec', 'check', 'specs/SPEC-002-dry-run.md'), 1).stdout).toContain('error [status] front-matter status "draft"');
+    repo.write('specs/SPEC-002-dry-run.md', draft.replace('- THEN it prints 3 paths', '- THEN it prints ...'));
+    expect(ok(cli(repo, 'spec', 'check', 'specs/SPEC-002-dry-run.md', '--draft'), 1).stdout).toContain('error [placeholder]');
+    repo.write('specs/SPEC-002-dry-run.md', draft.replace('status: draft', 'status: active'));
+    expect(ok(cli(repo, 'spec', 'check', 'specs/SPEC-002-dry-run.md', '--draft'), 1).stdout).toContain('a draft has front-matter status "draft" (found "active")');
+  });
+
   it('usage: a file is required, one only', () => {
     const repo = testRepo();
     expect(ok(cli(repo, 'spec', 'check'), 2).stderr).toMatch(/name the SPEC file to check/);

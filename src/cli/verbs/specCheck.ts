@@ -7,7 +7,7 @@ import { parseFlags } from '../args.js';
 import { checkSpecFacts, readSpecFacts } from '../spec.js';
 import type { Verb } from '../verb.js';
 
-const USAGE = 'tdd-gate spec check <file> [--json]';
+const USAGE = 'tdd-gate spec check <file> [--draft] [--json]';
 
 /** The C1 gate as a read-only verb: the same judgement `init` applies, every finding with its fix. */
 export const specCheck: Verb = {
@@ -17,7 +17,7 @@ export const specCheck: Verb = {
   mutates: false,
   // eslint-disable-next-line @typescript-eslint/require-await
   async run(args, io) {
-    const { values, positionals } = parseFlags(args, { json: { type: 'boolean' } }, USAGE, 1);
+    const { values, positionals } = parseFlags(args, { json: { type: 'boolean' }, draft: { type: 'boolean' } }, USAGE, 1);
     const file = positionals[0];
     if (file === undefined || file.trim() === '') throw new UsageError(`name the SPEC file to check. Usage: ${USAGE}`);
     const abs = path.resolve(io.cwd, file);
@@ -36,7 +36,7 @@ export const specCheck: Verb = {
       // not a readable repository: keep the SPEC's directory
     }
     const rel = path.relative(root, abs).split(path.sep).join('/');
-    const report = checkSpecFacts(readSpecFacts(text), rel, root);
+    const report = checkSpecFacts(readSpecFacts(text), rel, root, values.draft === true);
 
     if (values.json) {
       io.stdout.write(`${JSON.stringify({ file: rel, ...report })}\n`);
@@ -46,12 +46,13 @@ export const specCheck: Verb = {
       const list = ids.length > 6 ? `${ids.slice(0, 6).join(', ')}, … ${ids.at(-1) ?? ''}` : ids.join(', ');
       const kind = report.format === null ? 'no format recognised' : `format ${report.format}`;
       const head = `${file}: ${kind}, ${ids.length} criteri${ids.length === 1 ? 'on' : 'a'}${ids.length > 0 ? ` (${list})` : ''}${report.id !== null ? `, id ${report.id}` : ''}`;
-      if (report.ok) io.stdout.write(`tdd-gate: ${head}: ready to start a cycle${report.warnings.length > 0 ? ` (${report.warnings.length} warning${report.warnings.length === 1 ? '' : 's'})` : ''}.\n`);
+      const verdict = values.draft ? 'a complete draft, ready to show for approval' : 'ready to start a cycle';
+      if (report.ok) io.stdout.write(`tdd-gate: ${head}: ${verdict}${report.warnings.length > 0 ? ` (${report.warnings.length} warning${report.warnings.length === 1 ? '' : 's'})` : ''}.\n`);
       else io.stdout.write(`tdd-gate: ${head}: ${report.errors.length} error${report.errors.length === 1 ? '' : 's'}.\n`);
     }
     if (!report.ok) {
       const first = report.errors[0];
-      throw new RefusalError(`${file} is not ready to start a cycle (${report.errors.length} error${report.errors.length === 1 ? '' : 's'}; first: ${first?.message ?? ''})`);
+      throw new RefusalError(`${file} is not ${values.draft ? 'a complete draft' : 'ready to start a cycle'} (${report.errors.length} error${report.errors.length === 1 ? '' : 's'}; first: ${first?.message ?? ''})`);
     }
     return 0;
   },
