@@ -5,6 +5,8 @@ import { GateError } from '../io/errors.js';
 import { appendEvent } from '../io/eventLog.js';
 import { loadCycles, type ActiveCycle } from './cycle.js';
 import { gateFileTool } from './fileGate.js';
+import { gateSpecWriter } from './specWriterGate.js';
+import { ROLE } from '../core/roles.js';
 import { load as loadBashGate } from './lazy/bashGate.js';
 import { candidateDirs } from './projectDirs.js';
 
@@ -13,6 +15,10 @@ const GATED_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash
 /** PreToolUse: parse, find the branch's cycle, decide. Throws only on internal bugs. */
 export async function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Promise<Decision> {
   const toolName = (input as { tool_name?: unknown } | null)?.tool_name;
+  if ((input as { agent_type?: unknown } | null)?.agent_type === ROLE.specWriter) {
+    const scoped = gateSpecWriter(input, env);
+    if (scoped.kind !== 'pass') return scoped;
+  }
   if (typeof toolName === 'string' && !GATED_TOOLS.has(toolName)) return PASS;
   const parsed = preToolUseSchema.safeParse(input);
   if (!parsed.success) {

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ROLE } from '../core/roles.js';
 import { findRepo } from '../io/repo.js';
 import { stateSlug } from '../io/stateSlug.js';
 import { candidateDirs, targetKey } from './projectDirs.js';
@@ -19,6 +20,8 @@ export function quickCheck(eventName: string, input: unknown, env: NodeJS.Proces
   const toolEvent = eventName === 'PreToolUse' || eventName === 'PostToolUse';
   if (toolEvent && (typeof tool_name !== 'string' || typeof tool_input !== 'object' || tool_input === null)) return 'full';
   if (eventName === 'PreToolUse' && !hasTarget(tool_name as string, tool_input as Record<string, unknown>)) return 'full';
+  // The spec-writer is confined to specs/ with or without a cycle (docs/spec-formats.md).
+  if (eventName === 'PreToolUse' && fields.agent_type === ROLE.specWriter) return 'full';
   try {
     const seen = new Set<string>();
     for (const dir of candidateDirs(fields, env)) {
