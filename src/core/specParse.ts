@@ -59,10 +59,13 @@ export const FR_ID = /^AC-[A-Za-z0-9][A-Za-z0-9_-]*\.\d+$/;
 const ANY_AC_ID = /^AC-[A-Za-z0-9._-]+$/;
 
 const FENCE = /^\s*(```|~~~)/;
-const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
-const SCENARIO = /^####\s+Scenario\b:?\s*(.*?)\s*$/i;
-const STEP = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(GIVEN|WHEN|THEN|AND|BUT)(?:\*\*|__)?(?=[\s:]|$)[:\s]*(.*?)\s*$/i;
-const AC_SECTION = /^acceptance criteria:?$/i;
+// Every pattern runs on one line and ends in `(.*)$` (trimmed in code), never `(.*?)\s*$`: lazy
+// text before optional trailing space backtracks quadratically on a long line.
+const HEADING = /^(#{1,6})\s+(.*)$/;
+const SCENARIO = /^Scenario\b:?(.*)$/i;
+/** On a trimmed line: `- GIVEN x`, `1. **When:** x`, `Then x`. */
+const STEP = /^(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?(GIVEN|WHEN|THEN|AND|BUT)(?:\*\*|__)?(?=[\s:*_]|$)(.*)$/i;
+const AC_SECTION = /^acceptance criteria\b/i;
 const DELTA = /^(ADDED|MODIFIED|REMOVED)(?:\s+requirements)?:?$/i;
 const KEY = 'tdd_acceptance';
 
@@ -91,8 +94,10 @@ export function parseSpec(input: string): ParsedSpec {
   }
 
   const h1 = headings.find((h) => h.level === 1);
-  const idFromH1 = h1 ? (/^([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\b/.exec(h1.text)?.[1] ?? null) : null;
-  const titleFromH1 = h1 ? h1.text.replace(/^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\s*[:—–-]?\s*/, '') || h1.text : null;
+  // `# FR-AUTH-003: title`: the leading token is an id when it is upper-case words and digits joined by `-`.
+  const token = h1 ? (/^[A-Za-z0-9-]+/.exec(h1.text)?.[0] ?? '') : '';
+  const idFromH1 = /^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$/.test(token) ? token : null;
+  const titleFromH1 = h1 ? (idFromH1 ? h1.text.slice(token.length).replace(/^\s*[:—–-]?\s*/, '') : '') || h1.text : null;
   const field = (k: string) => (fm.fields[k] === undefined || fm.fields[k] === '' ? null : fm.fields[k]);
   return {
     format,
@@ -134,16 +139,21 @@ function readFrontMatter(lines: string[], issues: ParseIssue[]): FrontMatter {
   for (let i = 1; i < end; i++) {
     const line = lines[i] ?? '';
     raw.push({ text: line, index: i });
-    const m = /^([A-Za-z_][\w-]*)\s*:(?:\s+(.*?))?\s*$/.exec(line);
+    const m = /^([A-Za-z_][\w-]*)\s*:(.*)$/.exec(line);
     if (!m) continue;
-    fields[m[1] ?? ''] = unquote(stripComment(m[2] ?? ''));
+    const value = m[2] ?? '';
+    // `key:value` without a space is not a YAML key (`url:http://…` continues a scalar).
+    if (value !== '' && !/^\s/.test(value)) continue;
+    fields[m[1] ?? ''] = unquote(stripComment(value.trim()));
   }
   return { present: true, fields, endLine: end + 1, raw };
 }
 
 function stripComment(v: string): string {
   if (/^["']/.test(v)) return v;
-  return v.replace(/\s+#.*$/, '');
+  if (v.startsWith('#')) return '';
+  const hash = /\s#/.exec(v);
+  return (hash ? v.slice(0, hash.index) : v).trim();
 }
 
 function unquote(v: string): string {
@@ -174,9 +184,16 @@ function readHeadings(lines: string[], from: number): Heading[] {
     }
     if (fence !== null) continue;
     const h = HEADING.exec(line);
-    if (h) out.push({ level: (h[1] ?? '').length, text: h[2] ?? '', index: i });
+    if (h) out.push({ level: (h[1] ?? '').length, text: headingText(h[2] ?? ''), index: i });
   }
   return out;
+}
+
+/** A heading's text without the optional closing `#`s. */
+function headingText(raw: string): string {
+  const t = raw.trim();
+  const closed = /\s#+$/.exec(t);
+  return (closed ? t.slice(0, closed.index) : t).trim();
 }
 
 /** The lines after heading k up to the next heading (of any level). */
@@ -195,23 +212,34 @@ function readScenarios(lines: string[], headings: Heading[]): Criterion[] {
   const out: Criterion[] = [];
   headings.forEach((h, k) => {
     if (h.level !== 4) return;
-    const m = SCENARIO.exec(`#### ${h.text}`);
+    const m = SCENARIO.exec(h.text);
     if (!m) return;
     const steps: Step[] = [];
     for (const { text, index } of blockAfter(lines, headings, k)) {
-      const s = STEP.exec(text);
-      if (s) steps.push({ keyword: (s[1] ?? '').toUpperCase() as StepKeyword, text: s[2] ?? '', line: index + 1 });
+      const step = readStep(text);
+      if (step) steps.push({ ...step, line: index + 1 });
     }
-    out.push({ id: `AC-${out.length + 1}`, title: m[1] ?? '', line: h.index + 1, steps, idSource: 'position' });
+    out.push({ id: `AC-${out.length + 1}`, title: (m[1] ?? '').trim(), line: h.index + 1, steps, idSource: 'position' });
   });
   return out;
 }
 
+function readStep(line: string): { keyword: StepKeyword; text: string } | null {
+  const s = STEP.exec(line.trim());
+  if (!s) return null;
+  // What follows the keyword: `:`, closing emphasis (`**GIVEN:**`), then the text.
+  const text = (s[2] ?? '').replace(/^[\s:]*(?:\*\*|__)?[\s:]*/, '').trim();
+  return { keyword: (s[1] ?? '').toUpperCase() as StepKeyword, text };
+}
+
 // ---- format 2: an FR file's `## Acceptance Criteria` ------------------------------------------------
 
-/** A line that opens with a criterion id: `- AC-AUTH.1: text`, `1. **AC-AUTH.1** — text`, `- [ ] AC-AUTH.1 text`. */
-const AC_LINE = /^(\s*)(?:[-*+]|\d+[.)])?\s*(?:\[[ xX]\]\s*)?(?:\*\*|__)?(AC[-_.\d][A-Za-z0-9._-]*)(.*)$/;
-const BULLET = /^(\s*)(?:[-*+]|\d+[.)])\s+(.*?)\s*$/;
+/** A trimmed line that opens with a criterion id: `- AC-AUTH.1: text`, `1. **AC-AUTH.1** — text`, `- [ ] AC-AUTH.1 text`. */
+const AC_LINE = /^(?:[-*+]\s*|\d+[.)]\s*)?(?:\[[ xX]\]\s*)?(?:\*\*|__)?(AC[-_.\d][A-Za-z0-9._-]*)(.*)$/;
+/** A trimmed list item. */
+const BULLET = /^(?:[-*+]|\d+[.)])\s+(.*)$/;
+/** A table row `| AC-AUTH.1 | text |` (header and separator rows have no id). */
+const TABLE_ROW = /^\|(.*)\|$/;
 
 /** null when there is no Acceptance Criteria section at level 2 or 3. */
 function readFrCriteria(lines: string[], headings: Heading[], issues: ParseIssue[]): Criterion[] | null {
@@ -235,12 +263,12 @@ function readFrCriteria(lines: string[], headings: Heading[], issues: ParseIssue
       current = null;
       continue;
     }
-    const ac = AC_LINE.exec(line);
+    const trimmed = line.trim();
+    const indent = line.length - line.trimStart().length;
+    const ac = readAcLine(trimmed);
     if (ac) {
-      const token = ac[2] ?? '';
-      const id = token.replace(/\.+$/, '');
-      const rest = `${token.slice(id.length)}${ac[3] ?? ''}`.replace(/^(?:\*\*|__)/, '').replace(/^[\s.:)—–-]+/, '').trim();
-      const indent = (ac[1] ?? '').length;
+      const id = ac.token.replace(/\.+$/, '');
+      const rest = `${ac.token.slice(id.length)}${ac.rest}`.replace(/^(?:\*\*|__)/, '').replace(/^[\s.:)—–-]+/, '').trim();
       if (!FR_ID.test(id)) {
         issues.push({ code: 'criterion-id', line: i + 1, message: `"${id}" is not a criterion id of the form AC-<prefix>.<N> (for example AC-AUTH.1); write one id per criterion` });
       }
@@ -249,24 +277,36 @@ function readFrCriteria(lines: string[], headings: Heading[], issues: ParseIssue
       current = { criterion, indent };
       continue;
     }
-    const indent = (/^\s*/.exec(line)?.[0] ?? '').length;
     if (current && indent > current.indent) {
       // An indented line under a criterion continues it (a wrapped line, a note).
-      const more = (BULLET.exec(line)?.[2] ?? line).trim();
+      const more = (BULLET.exec(trimmed)?.[1] ?? trimmed).trim();
       current.criterion.title = `${current.criterion.title} ${more}`.trim();
       continue;
     }
     current = null;
-    const bullet = BULLET.exec(line);
+    const bullet = BULLET.exec(trimmed);
     if (bullet) {
       issues.push({
         code: 'criterion-without-id',
         line: i + 1,
-        message: `a list item in the Acceptance Criteria section has no AC-<prefix>.<N> id ("${clip(bullet[2] ?? '')}"); give it one, or move it out of the section (it would not be tested)`,
+        message: `a list item in the Acceptance Criteria section has no AC-<prefix>.<N> id ("${clip(bullet[1] ?? '')}"); give it one, or move it out of the section (it would not be tested)`,
       });
     }
   }
   return out;
+}
+
+/** A criterion line as its id token and the text after it, or null when the line has no id. */
+function readAcLine(trimmed: string): { token: string; rest: string } | null {
+  const m = AC_LINE.exec(trimmed);
+  if (m) return { token: m[1] ?? '', rest: m[2] ?? '' };
+  // A table row `| AC-AUTH.1 | text | … |`; header and separator rows have no id.
+  const row = TABLE_ROW.exec(trimmed);
+  if (!row) return null;
+  const cells = (row[1] ?? '').split('|').map((c) => c.trim().replace(/^(?:\*\*|__)|(?:\*\*|__)$/g, ''));
+  const first = cells[0] ?? '';
+  if (!/^AC[-_.\d][A-Za-z0-9._-]*$/.test(first)) return null;
+  return { token: first, rest: ` ${cells.slice(1).filter((c) => c !== '').join(' — ')}` };
 }
 
 // ---- format 3: a task card's `tdd_acceptance:` list -------------------------------------------------
@@ -295,7 +335,7 @@ function readTaskCard(lines: string[], fm: FrontMatter, bodyFrom: number, issues
   const source = fromFm >= 0 ? fm.raw.slice(fromFm) : lines.slice(bodyKey).map((text, j) => ({ text, index: bodyKey + j }));
   const head = source[0];
   if (!head) return [];
-  const inline = new RegExp(`^\\s*${KEY}\\s*:\\s*(.*?)\\s*$`).exec(head.text)?.[1] ?? '';
+  const inline = stripComment((new RegExp(`^\\s*${KEY}\\s*:(.*)$`).exec(head.text)?.[1] ?? '').trim());
   if (inline !== '') {
     issues.push({
       code: 'task-card-list',
@@ -304,7 +344,7 @@ function readTaskCard(lines: string[], fm: FrontMatter, bodyFrom: number, issues
     });
     return [];
   }
-  const keyIndent = (/^\s*/.exec(head.text)?.[0] ?? '').length;
+  const keyIndent = head.text.length - head.text.trimStart().length;
   const items = readYamlList(source.slice(1), keyIndent);
   const out: Criterion[] = [];
   items.forEach((item, n) => {
@@ -326,11 +366,12 @@ function readYamlList(rows: { text: string; index: number }[], keyIndent: number
   for (const { text, index } of rows) {
     if (text.trim() === '' || text.trim().startsWith('#')) continue;
     if (FENCE.test(text)) break;
-    const indent = (/^\s*/.exec(text)?.[0] ?? '').length;
-    const item = /^(\s*)-(?:\s+(.*?))?\s*$/.exec(text);
+    const indent = text.length - text.trimStart().length;
+    const item = /^-(\s.*)?$/.exec(text.trim());
     if (item && indent >= keyIndent && (itemIndent < 0 || indent === itemIndent)) {
       itemIndent = indent;
-      const rest = item[2] ?? '';
+      // A block scalar indicator (`- >`, `- |-`) only says the text follows on the next lines.
+      const rest = (item[1] ?? '').trim().replace(/^[>|][+-]?$/, '');
       current = { text: '', line: index + 1 };
       lastKey = null;
       const kv = mapEntry(rest);
@@ -359,8 +400,8 @@ function readYamlList(rows: { text: string; index: number }[], keyIndent: number
 }
 
 function mapEntry(s: string): { key: string; value: string } | null {
-  const m = /^(id|given|when|then|and|but)\s*:\s*(.*?)\s*$/i.exec(s);
-  return m ? { key: (m[1] ?? '').toLowerCase(), value: unquote(m[2] ?? '') } : null;
+  const m = /^(id|given|when|then|and|but)\s*:(\s.*)?$/i.exec(s.trim());
+  return m ? { key: (m[1] ?? '').toLowerCase(), value: unquote((m[2] ?? '').trim()) } : null;
 }
 
 function criterionFromMap(item: RawItem, n: number): Criterion {
@@ -399,7 +440,7 @@ function criterionFromText(item: RawItem, n: number): Criterion {
   }
   at.forEach((a, k) => {
     const stop = at[k + 1]?.start ?? text.length;
-    const part = text.slice(a.end, stop).replace(/^[\s:]+/, '').replace(/[\s,;]+$/, '');
+    const part = trimEndOf(text.slice(a.end, stop).replace(/^[\s:]+/, ''), ' \t,;');
     steps.push({ keyword: a.keyword, text: part, line: item.line });
   });
   return { id: written ?? `AC-${n + 1}`, title: text, line: item.line, steps, idSource: written ? 'written' : 'position' };
@@ -425,6 +466,12 @@ function readDeltaSections(lines: string[], headings: Heading[]): ParsedSpec['de
 /** The delta section a line (1-based) falls in, or null when it sits outside all of them. */
 function sectionAt(sections: ParsedSpec['deltaSections'], line: number): DeltaSection | null {
   return sections.find((s) => s.line < line && line < s.end)?.name ?? null;
+}
+
+function trimEndOf(s: string, chars: string): string {
+  let end = s.length;
+  while (end > 0 && chars.includes(s.charAt(end - 1))) end--;
+  return s.slice(0, end);
 }
 
 export function clip(s: string, n = 60): string {

@@ -15,6 +15,9 @@ describe('format 1: #### Scenario', () => {
   it.each<[string, string, string[]]>([
     ['a complete SPEC', GOOD_SCENARIO, []],
     ['bold keywords and plain lines', `${ACTIVE}#### Scenario: x\n**GIVEN** a\n**WHEN** b\n**THEN** c\n`, []],
+    ['bold keywords with the colon inside', `${ACTIVE}#### Scenario: x\n- **GIVEN:** a\n- **WHEN:** b\n- **THEN:** c\n`, []],
+    ['numbered steps', `${ACTIVE}#### Scenario: x\n1. GIVEN a\n2. WHEN b\n3. THEN c\n`, []],
+    ['a closing # on the heading', `${ACTIVE}#### Scenario: x ####\n- WHEN b\n- THEN c\n`, []],
     ['lower-case keywords, AND/BUT', `${ACTIVE}#### Scenario: x\n- Given a\n- When b\n- Then c\n- And d\n- But not e\n`, []],
     ['no scenario at all', `${ACTIVE}# nothing here\n`, ['no-criteria']],
     ['a ### Scenario (wrong level)', `${ACTIVE}### Scenario: a\n- THEN b\n`, ['no-criteria']],
@@ -71,6 +74,8 @@ describe('format 2: FR file with ## Acceptance Criteria', () => {
     ['numbered, bold ids, dashes', '1. **AC-AUTH.1** — 5 failures lock the account\n2. **AC-AUTH.2** - a success resets the count to 0\n', []],
     ['check boxes, no bullet', '- [ ] AC-AUTH.1 5 failures lock the account\nAC-AUTH.2: a success resets the count to 0\n', []],
     ['a wrapped criterion', '- AC-AUTH.1: 5 failures\n  lock the account for 900 s\n', []],
+    ['a table', '| ID | Criterion |\n|----|-----------|\n| AC-AUTH.1 | 5 failures lock the account |\n| **AC-AUTH.2** | a success resets the count to 0 |\n', []],
+    ['a table row without an id is prose', '| ID | Criterion |\n|---|---|\n| AC-AUTH.1 | locks |\n| note | none |\n', []],
     ['an empty section', 'Nothing yet.\n', ['no-criteria']],
     ['a bullet without id', '- AC-AUTH.1: 5 failures lock\n- a success resets the count\n', ['criterion-without-id']],
     ['an id without prefix', '- AC-1: 5 failures lock the account\n', ['criterion-id']],
@@ -81,6 +86,11 @@ describe('format 2: FR file with ## Acceptance Criteria', () => {
     ['a placeholder', '- AC-AUTH.1: the account locks after TBD failures\n', ['placeholder']],
   ])('%s', (_name, criteria, errors) => {
     expect(codes(FR(criteria)).errors).toEqual(errors);
+  });
+
+  it('reads a table row as id and text', () => {
+    const { report } = codes(FR('| ID | Criterion | Priority |\n|---|---|---|\n| AC-AUTH.1 | 5 failures lock the account | high |\n'));
+    expect(report.criteria.map((c) => [c.id, c.title])).toEqual([['AC-AUTH.1', '5 failures lock the account — high']]);
   });
 
   it('keeps the written ids and the text, ends the section at the next ## heading', () => {
@@ -112,6 +122,8 @@ describe('format 3: task card with tdd_acceptance:', () => {
     ['an item wrapped over lines', 'tdd_acceptance:\n  - Given 3 changed files,\n    when deploy --dry-run runs,\n    then it prints 3 paths\n', []],
     ['mapping items', 'tdd_acceptance:\n  - given: 3 changed files\n    when: deploy --dry-run runs\n    then: it prints 3 paths\n', []],
     ['written ids', 'tdd_acceptance:\n  - AC-DEPLOY.1: Given a, when b, then c\n  - AC-DEPLOY.2: Given d, when e, then f\n', []],
+    ['a folded block item', 'tdd_acceptance:\n  - >\n    Given 3 changed files,\n    when deploy --dry-run runs, then it prints 3 paths\n', []],
+    ['a trailing comment on the key', 'tdd_acceptance:   # acceptance, for tdd-gate\n  - Given a, when b, then c\n', []],
     ['an empty list', 'tdd_acceptance:\n', ['no-criteria']],
     ['an item without then', 'tdd_acceptance:\n  - Given 3 changed files, when deploy --dry-run runs\n', ['no-then']],
     ['an item that is not Given-When-Then', 'tdd_acceptance:\n  - prints the files\n', ['no-then', 'not-gwt']],
@@ -169,6 +181,22 @@ describe('delta SPECs (supersedes:)', () => {
 
   it('warns when sections are there but supersedes: is not', () => {
     expect(codes(DELTA(ADDED, '')).warnings).toContain('delta-no-base');
+  });
+});
+
+describe('long lines stay linear', () => {
+  it.each([
+    ['a task card item', (n: number) => `---\ntdd_acceptance:\n  - Given${' '.repeat(n)}x\n---\n`],
+    ['a scenario step', (n: number) => `#### Scenario: a\n- THEN ${' '.repeat(n)}x\n`],
+    ['a heading', (n: number) => `# ${' '.repeat(n)}x\n`],
+    ['an indented FR line', (n: number) => `## Acceptance Criteria\n${' '.repeat(n)}x\n`],
+    ['front matter', (n: number) => `---\nkey: a${' '.repeat(n)}b\n---\n`],
+    ['an H1 id', (n: number) => `# A-${'B'.repeat(n)}c\n`],
+  ])('%s of 200 000 characters parses in well under a second', (_n, make) => {
+    const text = make(200_000);
+    const t = performance.now();
+    checkSpec(parseSpec(text), { supersededFound: null });
+    expect(performance.now() - t).toBeLessThan(1000);
   });
 });
 
