@@ -120,3 +120,14 @@ export function namesId(text: string, id: string): boolean {
   const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(?<![A-Za-z0-9._-])${escaped}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9])`).test(text);
 }
+
+/** The SPEC's criterion ids the plan does not name (empty when the SPEC cannot be read). */
+export function criteriaMissingFromPlan(root: string, specPath: string, plan: string): string[] {
+  let spec: string;
+  try {
+    spec = readFileSync(path.resolve(root, specPath), 'utf8');
+  } catch {
+    return [];
+  }
+  return parseSpec(spec).criteria.map((c) => c.id).filter((id) => !namesId(plan, id));
+}

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { namesId } from '../../src/cli/spec.js';
-import { NODE_TEST_STACK, writeVerdict } from '../cli/fixtures.js';
+import { cli, cliAsync, NODE_TEST_STACK, ok, writeVerdict } from '../cli/fixtures.js';
 import { runCli } from '../helpers/hook.js';
 import { testRepo } from '../helpers/repo.js';
 
@@ -65,6 +65,25 @@ describe('an FR file as it is: its AC-<prefix>.<N> ids flow through plan, hand-o
     ];
     expect(done.criteria).toEqual(expected);
     expect((JSON.parse(readFileSync(repo.path(done.evidence), 'utf8')) as { criteria: unknown }).criteria).toEqual(expected);
+  });
+});
+
+describe('advance red names the criteria a plan leaves out', () => {
+  it('warns with the missing ids, and still moves on', async () => {
+    const repo = testRepo({ stack: NODE_TEST_STACK, files: { 'specs/FR-CALC-001.md': FR } });
+    ok(cli(repo, 'init', '--spec', 'specs/FR-CALC-001.md'));
+    repo.write('.tdd/plans/FR-CALC-001.md', '# Test plan\n\n## AC-CALC.1: add\n\n## AC-CALC.20: not a criterion\n');
+    const r = await cliAsync(repo.root, ['advance', 'red', '--plan', '.tdd/plans/FR-CALC-001.md']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('tdd-plan → tdd-red');
+    expect(r.stderr).toBe('tdd-gate advance red: warning: the plan does not name AC-CALC.2; every criterion of the SPEC gets a section headed with its id (the evidence record shows which ones the plan missed)\n');
+  });
+
+  it('says nothing when the plan names every criterion', async () => {
+    const repo = testRepo({ stack: NODE_TEST_STACK, files: { 'specs/FR-CALC-001.md': FR } });
+    ok(cli(repo, 'init', '--spec', 'specs/FR-CALC-001.md'));
+    repo.write('.tdd/plans/FR-CALC-001.md', '## AC-CALC.1: add\n## AC-CALC.2: sub\n');
+    expect(await cliAsync(repo.root, ['advance', 'red', '--plan', '.tdd/plans/FR-CALC-001.md'])).toMatchObject({ status: 0, stderr: '' });
   });
 });
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { RefusalError } from '../../io/errors.js';
 import { parseFlags, requireFlag } from '../args.js';
 import { loadStack, openSession, out, transition } from '../session.js';
+import { criteriaMissingFromPlan } from '../spec.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
 
@@ -28,8 +29,10 @@ export const advanceRed: Verb = {
     const stack = loadStack(s);
     // What the tests look like before RED: "written in this cycle" is measured against this.
     const tree = scanTree(s.root, stack);
-    await transition(s, 'advance red', ['tdd-plan'], 'tdd-red', (_state, at) => ({ plan_artifact: planRel, baseline: { at, files: tree.tests, sources: tree.sources } }));
+    const next = await transition(s, 'advance red', ['tdd-plan'], 'tdd-red', (_state, at) => ({ plan_artifact: planRel, baseline: { at, files: tree.tests, sources: tree.sources } }));
     out(s, `tdd-gate: tdd-plan → tdd-red (plan ${planRel}).`);
+    const missing = criteriaMissingFromPlan(s.root, next.spec_path, text);
+    if (missing.length > 0) io.stderr.write(`tdd-gate advance red: warning: the plan does not name ${missing.join(', ')}; every criterion of the SPEC gets a section headed with its id (the evidence record shows which ones the plan missed)\n`);
     out(s, 'next: write failing tests (and STUB:TDD stubs), then `tdd-gate verify red`');
     return 0;
   },
