@@ -83,12 +83,18 @@ function checkFormat(spec: ParsedSpec, error: Report): void {
     );
   }
   if (spec.format === null) {
+    const wrong = spec.misleveledScenarios[0];
     error(
       'no-criteria',
-      null,
-      'no `#### Scenario` heading, no `## Acceptance Criteria` section with AC-<prefix>.<N> lines and no `tdd_acceptance:` list; add at least one scenario (`#### Scenario: <title>` with GIVEN / WHEN / THEN lines) before starting a cycle',
+      wrong ?? null,
+      `no \`#### Scenario\` heading, no \`## Acceptance Criteria\` section with AC-<prefix>.<N> lines and no \`tdd_acceptance:\` list; ${
+        wrong !== undefined ? `the Scenario heading on line ${wrong} is not at level 4: write it as \`#### Scenario: <title>\`` : 'add at least one scenario (`#### Scenario: <title>` with GIVEN / WHEN / THEN lines) before starting a cycle'
+      }`,
     );
     return;
+  }
+  for (const line of spec.misleveledScenarios) {
+    error('scenario-level', line, 'a Scenario heading that is not at level 4 is not read as a scenario; write it as `#### Scenario: <title>`');
   }
   if (spec.criteria.length > 0) return;
   if (spec.format === 'fr') error('no-criteria', null, 'the `## Acceptance Criteria` section holds no `AC-<prefix>.<N>: <criterion>` line; add one line per criterion');

@@ -52,6 +52,8 @@ export interface ParsedSpec {
   issues: ParseIssue[];
   /** Text lines, for checks that scan prose (1-based: lines[0] is line 1). */
   lines: string[];
+  /** 1-based lines of `Scenario` headings at a level other than 4 (they do not count). */
+  misleveledScenarios: number[];
 }
 
 /** `AC-<prefix>.<N>`: the FR criterion id, also accepted as a written id on a task card item. */
@@ -79,7 +81,8 @@ export function parseSpec(input: string): ParsedSpec {
 
   const scenarios = readScenarios(lines, headings);
   const fr = readFrCriteria(lines, headings, issues);
-  const card = readTaskCard(lines, fm, body.from, issues);
+  // A list in the body counts only in a file with no other format: elsewhere it is an example.
+  const card = readTaskCard(lines, fm, scenarios.length === 0 && fr === null ? body.from : lines.length, issues);
 
   const formats: SpecFormat[] = [];
   if (scenarios.length > 0) formats.push('scenario');
@@ -111,6 +114,7 @@ export function parseSpec(input: string): ParsedSpec {
     deltaSections,
     issues,
     lines,
+    misleveledScenarios: headings.filter((h) => h.level !== 4 && /^Scenario\s*:/i.test(h.text)).map((h) => h.index + 1),
   };
 }
 

@@ -21,6 +21,9 @@ describe('format 1: #### Scenario', () => {
     ['lower-case keywords, AND/BUT', `${ACTIVE}#### Scenario: x\n- Given a\n- When b\n- Then c\n- And d\n- But not e\n`, []],
     ['no scenario at all', `${ACTIVE}# nothing here\n`, ['no-criteria']],
     ['a ### Scenario (wrong level)', `${ACTIVE}### Scenario: a\n- THEN b\n`, ['no-criteria']],
+    ['a scenario at the wrong level beside good ones', `${ACTIVE}#### Scenario: a\n- WHEN x\n- THEN 1\n### Scenario: b\n- WHEN y\n- THEN 2\n`, ['scenario-level']],
+    ['a "Scenario overview" section is prose', `${ACTIVE}## Scenario overview\n#### Scenario: a\n- WHEN x\n- THEN 1\n`, []],
+    ['a tdd_acceptance example in the body of a scenario SPEC', `${ACTIVE}#### Scenario: a\n- WHEN x\n- THEN 1\n\n\`\`\`yaml\ntdd_acceptance:\n  - Given a, when b, then c\n\`\`\`\n`, []],
     ['a scenario without THEN', `${ACTIVE}#### Scenario: a\n- GIVEN x\n- WHEN y\n`, ['no-then']],
     ['THEN only inside a code fence does not count', `${ACTIVE}#### Scenario: a\n- WHEN y\n\`\`\`\n#### Scenario: b\n\`\`\`\n`, ['no-then']],
     ['an empty THEN', `${ACTIVE}#### Scenario: a\n- WHEN y\n- THEN\n`, ['empty-step']],
@@ -43,6 +46,12 @@ describe('format 1: #### Scenario', () => {
     ['a todo app (lower case)', '- THEN the todo list holds 2 items'],
   ])('values are not placeholders: %s', (_n, then) => {
     expect(codes(`${ACTIVE}#### Scenario: a\n- WHEN x\n${then}\n`).errors).toEqual([]);
+  });
+
+  it('points at a scenario heading at the wrong level when there is no other', () => {
+    const r = codes(`${ACTIVE}### Scenario: a\n- THEN b\n`).report;
+    expect(r.errors[0]).toMatchObject({ code: 'no-criteria', line: 5 });
+    expect(r.errors[0]?.message).toContain('the Scenario heading on line 5 is not at level 4');
   });
 
   it('numbers scenarios AC-1… in order and reads id and title', () => {
