@@ -200,15 +200,26 @@ function checkDelta(spec: ParsedSpec, facts: CheckFacts, error: Report, warn: Re
   }
 }
 
+/** HTML tags whose names are not also slot words (`<input>` and `<value>` stay slots). */
+const HTML_TAGS = new Set(
+  'a abbr b body br div em h1 h2 h3 h4 h5 h6 head hr html i img li ol p pre script span strong style tbody td textarea th thead tr u ul'.split(' '),
+);
+
 /**
  * Placeholders a test cannot check: TODO/TBD/FIXME/XXX, `<x>` slots, `...`/`…`, `???`.
- * Code spans and double-quoted strings are values, not placeholders ("Loading..." is fine).
+ * Code spans and quoted strings are values, not placeholders ("Loading..." and 'Loading...' are fine).
  */
 export function placeholders(s: string): string[] {
-  const t = s.replace(/`[^`]*`/g, ' ').replace(/"[^"]*"/g, ' ').replace(/“[^”]*”/g, ' ');
+  const t = s
+    .replace(/`[^`]*`/g, ' ')
+    .replace(/"[^"]*"/g, ' ')
+    .replace(/“[^”]*”/g, ' ')
+    // 'single-quoted' values, but not apostrophes inside words (the user's cart)
+    .replace(/(^|[\s([{=:,])'[^'\n]*'(?=$|[\s)\]}.,;:!?])/g, '$1 ');
   const out: string[] = [];
   for (const m of t.matchAll(/\b(TODO|TBD|TBA|FIXME|XXX)\b/g)) out.push(m[1] ?? '');
-  for (const m of t.matchAll(/<[A-Za-z][A-Za-z0-9 _.-]*>/g)) out.push(m[0]);
+  // `<value>`, `<user name>`: a lower-case slot; `<Button>` and `<div>` are names, not slots.
+  for (const m of t.matchAll(/<([a-z][a-z0-9 _.-]*)>/g)) if (!HTML_TAGS.has(m[1] ?? '')) out.push(m[0]);
   if (/\.{3}|…/.test(t)) out.push('...');
   if (/\?{3}/.test(t)) out.push('???');
   return [...new Set(out)];

@@ -44,6 +44,8 @@ describe('format 1: #### Scenario', () => {
     ['"Loading..." in quotes', '- THEN the label reads "Loading..."'],
     ['`Array<string>` in code', '- THEN it returns an `Array<string>` of 2'],
     ['a todo app (lower case)', '- THEN the todo list holds 2 items'],
+    ["'Loading...' in single quotes", "- THEN the label reads 'Loading...'"],
+    ['a component and an HTML tag', '- THEN it renders <Button> inside a <div>'],
   ])('values are not placeholders: %s', (_n, then) => {
     expect(codes(`${ACTIVE}#### Scenario: a\n- WHEN x\n${then}\n`).errors).toEqual([]);
   });
@@ -217,6 +219,8 @@ describe('placeholders', () => {
     ['<user name> logs in', ['<user name>']],
     ['it shows … and ???', ['...', '???']],
     ['a < b > c', []],
+    ["the user's cart holds ... items", ['...']],
+    ['<Value> is a name, <value> a slot', ['<value>']],
   ])('%j → %j', (s, found) => {
     expect(placeholders(s)).toEqual(found);
   });
