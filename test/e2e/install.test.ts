@@ -8,7 +8,7 @@ import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { claudeCommand } from '../../scripts/demo/claude.mjs';
 import { state, testRepo } from '../helpers/repo.js';
-import { describeE2E, hooksOf, PLUGIN_ROOT, resultOf, session, throwawayHome } from './harness.js';
+import { denied, describeE2E, hooksOf, PLUGIN_ROOT, resultOf, session, throwawayHome } from './harness.js';
 
 const FROZEN_TEST = "it('adds', () => expect(1 + 2).toBe(3));\n";
 
@@ -83,9 +83,7 @@ describeE2E('install', (bin) => {
         ],
       },
     });
-    const denied = resultOf(r, 1);
-    expect(denied.is_error).toBe(true);
-    expect(denied.content).toMatch(/^tdd-gate \[tests-frozen\]: Blocked write to test file /u);
+    expect(denied(resultOf(r, 1))).toMatch(/^tdd-gate \[tests-frozen\]: Blocked write to test file /u);
     expect(resultOf(r, 2).is_error).toBe(false);
     expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
     expect(hooksOf(r, 'PreToolUse')).toHaveLength(2);
