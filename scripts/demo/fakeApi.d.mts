@@ -77,3 +77,4 @@ export function isLaunchNotice(content: string): boolean;
 export function childAnswer(ctx: Pick<TurnContext, 'toolResults' | 'notifications'>, toolUseId: string): string;
 export function gateReason(content: string): string | null;
 export function toldSince(body: Record<string, unknown> | undefined): string;
+export function hookNotices(body: Record<string, unknown> | undefined): string[];

@@ -106,6 +106,23 @@ export function toldSince(body) {
   return messages.slice(k).map((m) => textOf(m.content)).join('\n');
 }
 
+/**
+ * The tdd-gate notices a hook added since the model's last reply, outside the tool results (a
+ * PostToolUse restore: a system reminder in the user message on older clients, a system message
+ * on newer ones), each as its `tdd-gate [rule]: …` text.
+ */
+export function hookNotices(body) {
+  const messages = body?.messages ?? [];
+  let k = messages.length;
+  while (k > 0 && messages[k - 1].role !== 'assistant') k--;
+  const texts = [];
+  for (const m of messages.slice(k)) {
+    if (typeof m.content === 'string') texts.push(m.content);
+    else if (Array.isArray(m.content)) for (const b of m.content) if (b && b.type === 'text') texts.push(b.text);
+  }
+  return texts.flatMap((t) => [...t.matchAll(/tdd-gate \[[a-z0-9-]+\]: (?:(?!<\/system-reminder>)[^\n])*/gu)].map((m) => m[0].trim()));
+}
+
 function conversationOf(body) {
   const first = (body.messages ?? []).find((m) => m.role === 'user');
   const match = first ? MARKER.exec(textOf(first.content)) : null;

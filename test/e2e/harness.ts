@@ -51,7 +51,7 @@ export function describeE2E(name: string, body: (bin: string) => void): void {
   describe(name, () => {
     beforeAll(() => {
       const pinned = pinnedVersion();
-      const note = version.startsWith(`${pinned} `) || version === pinned ? `pinned ${pinned}` : `WARNING: package.json pins ${pinned}`;
+      const note = version.startsWith(`${pinned} `) || version === pinned ? `the pinned oldest supported client` : `not the pinned ${pinned}: TDD_GATE_E2E_CLAUDE`;
       console.log(`[e2e] ${name}: Claude Code ${version} (${note}), network isolation: ${isolation().kind}`);
     });
     afterAll(() => printFigures(name));
