@@ -47,6 +47,9 @@ function sentence(issue: z.core.$ZodIssue, input: unknown, hasInput: boolean): s
   const value = at(input, issue.path);
   const missing = hasInput ? value === undefined : /received undefined/u.test(issue.message);
   const got = hasInput ? describeValue(value) : /received (\w+)/u.exec(issue.message)?.[1];
+  // A message a schema set itself ("must be one of ok, failed, blocked") already speaks plainly.
+  const ownMessage = !/^Invalid (input|option)\b/u.test(issue.message);
+  if (ownMessage && issue.code !== 'unrecognized_keys') return issue.message;
   if (issue.code === 'unrecognized_keys') return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
   if (issue.code === 'invalid_type') {
     const want = nameOf(issue.expected);

@@ -37,6 +37,13 @@ describe('formatIssues', () => {
     expect(text).not.toMatch(/Invalid input|expected \w+, received/u);
   });
 
+  it("keeps a schema's own message", () => {
+    const own = z.strictObject({ status: z.enum(['ok', 'failed'], { error: 'must be one of ok, failed' }) });
+    const r = own.safeParse({ status: 'done' });
+    expect(r.success).toBe(false);
+    expect(formatIssues(r.error!, { status: 'done' })).toBe('status: must be one of ok, failed');
+  });
+
   it('without the input it still says what is missing or wrong', () => {
     expect(message({ globs: 'a' }, false)).toBe('command: is missing (it must be a string)');
     expect(message({ command: 3, globs: 'a' }, false)).toBe('command: must be a string, not number');
