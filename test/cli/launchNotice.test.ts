@@ -29,11 +29,12 @@ describe('a launch notice is not a child result', () => {
     expect(readFileSync(repo.path('.tdd/events.jsonl'), 'utf8')).not.toContain('"type":"result"');
   });
 
-  it.each([
+  const cases: Array<[string, string, boolean]> = [
     ['a final message with its block, that mentions the background in prose', 'Ran the suite; nothing is running in the background.\n```tdd-result\nrole: planner\nstatus: ok\nfiles:\n  - .tdd/plans/SPEC-001.md\n```', false],
     ['an empty message', '', false],
-    ...NOTICES.map((n) => ['a launch notice', n, true] as const),
-  ])('%s → %s', (_name, text, expected) => {
+    ...NOTICES.map((n): [string, string, boolean] => ['a launch notice', n, true]),
+  ];
+  it.each(cases)('%s → %s', (_name, text, expected) => {
     expect(isLaunchNotice(text)).toBe(expected);
   });
 });
