@@ -21,7 +21,8 @@ export const WAITING_TEXT = '[fake-api] waiting for a background agent to finish
  * arrived (the child ran in the background). Until then the model answers WAITING_TEXT, which
  * ends its turn without counting as one: the client then waits for its background child, as a
  * session does, and sends the notification. This keeps turn numbers the same whether the child
- * finishes before or after the orchestrator's next request.
+ * finishes before or after the orchestrator's next request. (Every step after an Agent call that
+ * returned a launch notice waits the same way; this names the call explicitly.)
  */
 export function afterNotification(toolUseId, step) {
   const wrapped = typeof step === 'function' ? (ctx) => step(ctx) : () => step;
@@ -245,8 +246,13 @@ export async function startFakeApi(options) {
       return { content: [{ type: 'text', text: EXHAUSTED_TEXT }], stop_reason: 'end_turn' };
     }
     let step = turns[turn];
-    const awaits = typeof step === 'function' ? step.awaits : undefined;
-    if (awaits !== undefined && !notifications.some((n) => n.conversation === conversation && n.tool_use_id === awaits)) {
+    // Wait for background children: the one a step names, and any Agent call of this conversation
+    // that came back as a launch notice (a client that runs children in the background by default
+    // plays a script written for foreground children in the same turns).
+    const notified = (id) => notifications.some((n) => n.conversation === conversation && n.tool_use_id === id);
+    const launched = toolResults.filter((r) => r.conversation === conversation && r.name === 'Agent' && isLaunchNotice(r.content)).map((r) => r.tool_use_id);
+    const awaits = [...(typeof step === 'function' && step.awaits !== undefined ? [step.awaits] : []), ...launched].find((id) => !notified(id));
+    if (step !== undefined && awaits !== undefined) {
       requests[requests.length - 1].waiting = awaits;
       return { content: [{ type: 'text', text: WAITING_TEXT }], stop_reason: 'end_turn' };
     }

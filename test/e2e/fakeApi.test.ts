@@ -108,6 +108,21 @@ describe('fake Messages API', () => {
     expect(api.failures).toEqual([]);
   });
 
+  it('a script written for foreground children also waits after an Agent call that came back as a launch notice', async () => {
+    const launch = 'toolu_e2e_main_0_0';
+    api = await startFakeApi({
+      script: { main: [{ tools: [{ name: 'Agent', input: { subagent_type: 'tdd-gate:planner', description: 'p', prompt: `${marker('planner')} go` } }] }, { text: 'next step' }] },
+    });
+    const call = { role: 'assistant', content: [{ type: 'tool_use', id: launch, name: 'Agent', input: {} }] };
+    const notice = { role: 'user', content: [{ type: 'tool_result', tool_use_id: launch, content: 'Async agent launched successfully.\nagentId: a1' }] };
+    await post({ messages: [first] });
+    expect(await (await post({ messages: [first, call, notice] })).json()).toMatchObject({ content: [{ text: WAITING_TEXT }] });
+    const note = { role: 'user', content: `<task-notification><tool-use-id>${launch}</tool-use-id><status>completed</status><result>done</result></task-notification>` };
+    const res = await post({ messages: [first, call, notice, { role: 'assistant', content: [{ type: 'text', text: WAITING_TEXT }] }, note] });
+    expect(await res.json()).toMatchObject({ content: [{ type: 'text', text: 'next step' }] });
+    expect(api.failures).toEqual([]);
+  });
+
   it('reads what the model was told in both clients\' shapes', () => {
     const reason = 'tdd-gate [tests-frozen]: Blocked write to test file tests/a.test.ts (phase tdd-green): read-only.';
     expect(gateReason(reason)).toBe(reason);
