@@ -21,8 +21,22 @@ export interface ToolResult {
   is_error: boolean;
 }
 
+/** A `<task-notification>`: how newer clients hand over the final message of a background child. */
+export interface TaskNotification {
+  tool_use_id: string | null;
+  task_id: string | null;
+  status: string | null;
+  /** The child's final message. */
+  result: string | null;
+}
+
+export interface RecordedNotification extends TaskNotification {
+  conversation: string;
+}
+
 export interface TurnContext {
   toolResults: ToolResult[];
+  notifications: RecordedNotification[];
   body: Record<string, unknown>;
 }
 
@@ -37,6 +51,8 @@ export interface RecordedRequest {
   model?: string;
   method?: string;
   url?: string;
+  /** Set when the fake model answered WAITING_TEXT: the Agent call whose notification it waits for. */
+  waiting?: string;
   /** The request body (scripted turns and side requests). */
   body?: Record<string, unknown>;
 }
@@ -46,10 +62,19 @@ export interface FakeApi {
   path: string | null;
   requests: RecordedRequest[];
   toolResults: ToolResult[];
+  notifications: RecordedNotification[];
   failures: string[];
   close(): Promise<void>;
 }
 
 export const EXHAUSTED_TEXT: string;
+export const WAITING_TEXT: string;
+export function afterNotification(toolUseId: string, step: Step): Step;
 export function marker(name: string): string;
 export function startFakeApi(options: { script: Script; listen?: { path: string } | { port?: number } }): Promise<FakeApi>;
+export function taskNotifications(text: string): TaskNotification[];
+export function isLaunchNotice(content: string): boolean;
+export function childAnswer(ctx: Pick<TurnContext, 'toolResults' | 'notifications'>, toolUseId: string): string;
+export function gateReason(content: string): string | null;
+export function toldSince(body: Record<string, unknown> | undefined): string;
+export function hookNotices(body: Record<string, unknown> | undefined): string[];

@@ -13,6 +13,22 @@ import { createServer } from 'node:http';
 
 const MARKER = /\[\[e2e:([A-Za-z0-9_-]+)\]\]/u;
 export const EXHAUSTED_TEXT = '[fake-api] script exhausted: this conversation has no more scripted turns.';
+/** The reply while a step waits for a background child: it ends the turn and is not a scripted turn. */
+export const WAITING_TEXT = '[fake-api] waiting for a background agent to finish.';
+
+/**
+ * A step that is played only once the task notification of the Agent call `toolUseId` has
+ * arrived (the child ran in the background). Until then the model answers WAITING_TEXT, which
+ * ends its turn without counting as one: the client then waits for its background child, as a
+ * session does, and sends the notification. This keeps turn numbers the same whether the child
+ * finishes before or after the orchestrator's next request. (Every step after an Agent call that
+ * returned a launch notice waits the same way; this names the call explicitly.)
+ */
+export function afterNotification(toolUseId, step) {
+  const wrapped = typeof step === 'function' ? (ctx) => step(ctx) : () => step;
+  wrapped.awaits = toolUseId;
+  return wrapped;
+}
 
 /** The marker to put in a prompt so that the fake API plays `name`'s script for it. */
 export function marker(name) {
@@ -29,6 +45,83 @@ function textOf(content) {
       return '';
     })
     .join('\n');
+}
+
+const NOTIFICATION = /<task-notification>([\s\S]*?)<\/task-notification>/gu;
+const tag = (name, text) => {
+  const m = new RegExp(`<${name}>([\\s\\S]*?)</${name}>`, 'u').exec(text);
+  return m ? m[1] : null;
+};
+
+/**
+ * The task notifications in a text: how newer clients deliver the final message of a subagent
+ * that ran in the background (the Agent call itself returned only a launch notice).
+ */
+export function taskNotifications(text) {
+  const out = [];
+  for (const m of text.matchAll(NOTIFICATION)) {
+    const body = m[1];
+    out.push({ tool_use_id: tag('tool-use-id', body), task_id: tag('task-id', body), status: tag('status', body), result: tag('result', body) });
+  }
+  return out;
+}
+
+/** An Agent result that says the child was started in the background, instead of its final message. */
+export function isLaunchNotice(content) {
+  return /^Async agent launched\b|working in the background/u.test(content) && !content.includes('```tdd-result');
+}
+
+/**
+ * The final message of the child an Agent call started: the call's result when the child ran in
+ * the foreground, or the result of its task notification when it ran in the background.
+ */
+export function childAnswer(ctx, toolUseId) {
+  const res = ctx.toolResults.find((t) => t.tool_use_id === toolUseId);
+  if (res && !isLaunchNotice(res.content)) return res.content;
+  const note = ctx.notifications.find((n) => n.tool_use_id === toolUseId && n.result !== null);
+  if (note) return note.result;
+  throw new Error(`no final message yet for ${toolUseId}${res ? ` (the Agent call returned: ${res.content.slice(0, 80)})` : ''}`);
+}
+
+const HOOK_ERROR_PREFIX = /^(?:PreToolUse|PostToolUse):[A-Za-z0-9_]+ hook error: /u;
+
+/**
+ * A tdd-gate deny reason as the model received it in a tool result, or null when the result is
+ * not one. Older clients pass the hook's reason as is; newer ones put
+ * `PreToolUse:<Tool> hook error: ` in front of it.
+ */
+export function gateReason(content) {
+  const text = content.replace(HOOK_ERROR_PREFIX, '');
+  return /^tdd-gate \[[a-z0-9-]+\]: /u.test(text) ? text : null;
+}
+
+/**
+ * What the model was told since its last reply: every message after the last assistant message,
+ * as text. Older clients put hook notices into the user message as a system reminder; newer ones
+ * add a separate system message after it.
+ */
+export function toldSince(body) {
+  const messages = body?.messages ?? [];
+  let k = messages.length;
+  while (k > 0 && messages[k - 1].role !== 'assistant') k--;
+  return messages.slice(k).map((m) => textOf(m.content)).join('\n');
+}
+
+/**
+ * The tdd-gate notices a hook added since the model's last reply, outside the tool results (a
+ * PostToolUse restore: a system reminder in the user message on older clients, a system message
+ * on newer ones), each as its `tdd-gate [rule]: …` text.
+ */
+export function hookNotices(body) {
+  const messages = body?.messages ?? [];
+  let k = messages.length;
+  while (k > 0 && messages[k - 1].role !== 'assistant') k--;
+  const texts = [];
+  for (const m of messages.slice(k)) {
+    if (typeof m.content === 'string') texts.push(m.content);
+    else if (Array.isArray(m.content)) for (const b of m.content) if (b && b.type === 'text') texts.push(b.text);
+  }
+  return texts.flatMap((t) => [...t.matchAll(/tdd-gate \[[a-z0-9-]+\]: (?:(?!<\/system-reminder>)[^\n])*/gu)].map((m) => m[0].trim()));
 }
 
 function conversationOf(body) {
@@ -102,8 +195,24 @@ export async function startFakeApi(options) {
   /** Problems that must fail the scenario (running past the script, unknown conversations). */
   const failures = [];
   const seenResults = new Set();
+  /** Task notifications (a background child's completion), once each, in order. */
+  const notifications = [];
+  const seenNotifications = new Set();
+
+  function recordNotifications(conversation, body) {
+    for (const message of body.messages ?? []) {
+      if (message.role === 'assistant') continue;
+      for (const n of taskNotifications(textOf(message.content))) {
+        const key = `${conversation}\0${n.task_id}\0${n.status}\0${n.result}`;
+        if (seenNotifications.has(key)) continue;
+        seenNotifications.add(key);
+        notifications.push({ conversation, ...n });
+      }
+    }
+  }
 
   function recordResults(conversation, body) {
+    recordNotifications(conversation, body);
     for (const message of body.messages ?? []) {
       if (message.role !== 'user' || !Array.isArray(message.content)) continue;
       for (const block of message.content) {
@@ -129,7 +238,7 @@ export async function startFakeApi(options) {
       return { content: [{ type: 'text', text: 'OK' }], stop_reason: 'end_turn' };
     }
     recordResults(conversation, body);
-    const turn = (body.messages ?? []).filter((m) => m.role === 'assistant').length;
+    const turn = (body.messages ?? []).filter((m) => m.role === 'assistant' && textOf(m.content) !== WAITING_TEXT).length;
     requests.push({ at: Date.now(), kind: 'turn', conversation, turn, model: body.model, body });
     const turns = script[conversation];
     if (!turns) {
@@ -137,7 +246,17 @@ export async function startFakeApi(options) {
       return { content: [{ type: 'text', text: EXHAUSTED_TEXT }], stop_reason: 'end_turn' };
     }
     let step = turns[turn];
-    if (typeof step === 'function') step = step({ toolResults: toolResults.filter((r) => r.conversation === conversation), body });
+    // Wait for background children: the one a step names, and any Agent call of this conversation
+    // that came back as a launch notice (a client that runs children in the background by default
+    // plays a script written for foreground children in the same turns).
+    const notified = (id) => notifications.some((n) => n.conversation === conversation && n.tool_use_id === id);
+    const launched = toolResults.filter((r) => r.conversation === conversation && r.name === 'Agent' && isLaunchNotice(r.content)).map((r) => r.tool_use_id);
+    const awaits = [...(typeof step === 'function' && step.awaits !== undefined ? [step.awaits] : []), ...launched].find((id) => !notified(id));
+    if (step !== undefined && awaits !== undefined) {
+      requests[requests.length - 1].waiting = awaits;
+      return { content: [{ type: 'text', text: WAITING_TEXT }], stop_reason: 'end_turn' };
+    }
+    if (typeof step === 'function') step = step({ toolResults: toolResults.filter((r) => r.conversation === conversation), notifications: notifications.filter((n) => n.conversation === conversation), body });
     if (!step) {
       failures.push(`conversation "${conversation}" ran past its script (asked for turn ${turn + 1} of ${turns.length})`);
       return { content: [{ type: 'text', text: EXHAUSTED_TEXT }], stop_reason: 'end_turn' };
@@ -191,6 +310,7 @@ export async function startFakeApi(options) {
     path: typeof address === 'string' ? address : null,
     requests,
     toolResults,
+    notifications,
     failures,
     close: () =>
       new Promise((resolve) => {

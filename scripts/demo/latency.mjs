@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { claudeVersion, findClaude, isolation, makeHome, PLUGIN_ROOT, runSession } from './claude.mjs';
-import { marker } from './fakeApi.mjs';
+import { gateReason, marker } from './fakeApi.mjs';
 
 const SPEC = '# SPEC-001\n\n#### Scenario: adds\n- GIVEN 1 and 2\n- THEN 3\n';
 const sha256 = (t) => createHash('sha256').update(t, 'utf8').digest('hex');
@@ -59,7 +59,7 @@ for (const active of [true, false]) {
     const r = await runSession({ bin, home, cwd: root, prompt: `${marker('main')} go`, script: { main: turns }, args: ['--plugin-dir', PLUGIN_ROOT, '--allowedTools', 'Read,Write'] });
     const pre = r.latencies.filter((l) => l.event === 'PreToolUse').map((l) => l.ms);
     const start = r.latencies.filter((l) => l.event === 'SessionStart').map((l) => l.ms);
-    const denied = r.api.toolResults.filter((t) => t.content.startsWith('tdd-gate [')).length;
+    const denied = r.api.toolResults.filter((t) => gateReason(t.content) !== null).length;
     console.log(`${active ? 'cycle in GREEN' : 'no cycle      '}: PreToolUse ${stats(pre)}; SessionStart ${start.join(', ')} ms; ${denied} denied; problems: ${r.api.failures.length}`);
   } finally {
     rmSync(home, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { StateLockError } from '../io/stateStore.js';
 import { findRepo } from '../io/repo.js';
 import { VERBS } from './registry.js';
 import type { CliIo, Verb } from './verb.js';
+import { VERSION } from './version.js';
 
 export type { CliIo } from './verb.js';
 
@@ -11,9 +12,9 @@ function helpText(): string {
   const width = Math.max(...VERBS.map((v) => v.name.length));
   const lines = VERBS.map((v) => `  ${v.name.padEnd(width)}  ${v.summary}`);
   return [
-    'tdd-gate: phase transitions on evidence (RED → GREEN → REFACTOR).',
+    `tdd-gate ${VERSION}: phase transitions on evidence (RED → GREEN → REFACTOR).`,
     '',
-    'usage: tdd-gate <verb> [flags]     (tdd-gate <verb> --help for one verb)',
+    'usage: tdd-gate <verb> [flags]     (tdd-gate <verb> --help for one verb; tdd-gate --version)',
     '',
     ...lines,
     '',
@@ -39,6 +40,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     io.stdout.write(helpText() + '\n');
     return argv.length === 0 ? 2 : 0;
+  }
+  if (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version') {
+    io.stdout.write(`tdd-gate ${VERSION}\n`);
+    return 0;
   }
   const found = findVerb(argv);
   if (!found) {

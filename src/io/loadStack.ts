@@ -43,7 +43,7 @@ export function parseStack(text: string): StackConfig {
   }
   const parsed = stackSchema.safeParse(json);
   if (!parsed.success) {
-    throw new GateError(`${STACK_REL} is invalid: ${formatIssues(parsed.error)}. ${FIX}`, 'stack-invalid', { cause: parsed.error });
+    throw new GateError(`${STACK_REL} is invalid: ${formatIssues(parsed.error, json)}. ${FIX}`, 'stack-invalid', { cause: parsed.error });
   }
   return parsed.data;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
+import { ensureTddDir } from './tddDir.js';
 
 /** Kept from a run's output: the head and the tail, so a megabyte of noise cannot exhaust memory. */
 export const HEAD_BYTES = 256 * 1024;
@@ -102,7 +103,7 @@ function stamp(d: Date): string {
  */
 export async function runCommand(opts: RunOptions): Promise<RunResult> {
   const started = opts.now ?? new Date();
-  const runsDir = path.join(opts.root, '.tdd', 'runs');
+  const runsDir = path.join(ensureTddDir(opts.root), 'runs');
   mkdirSync(runsDir, { recursive: true });
   const base = `${stamp(started)}-${opts.label}`;
   const reportFile = path.join(runsDir, `${base}.report`);

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { testRepo } from '../helpers/repo.js';
-import { describeE2E, hooksOf, lastUserText, marker, PLUGIN_ROOT, resultOf, session, tddResult, type Script, type TurnContext } from './harness.js';
+import { afterNotification, childAnswer, describeE2E, dispatch, hooksOf, isLaunchNotice, lastUserText, PLUGIN_ROOT, resultOf, session, tddResult, type Script, type TurnContext } from './harness.js';
 
 const STACK = {
   language: 'javascript',
@@ -23,15 +23,14 @@ const STUB = '// STUB:TDD\nexport function add(_a, _b) {\n  return 0;\n}\n';
 const IMPL = 'export function add(a, b) {\n  return a + b;\n}\n';
 const REFACTORED = '/** The sum of two numbers. */\nexport function add(augend, addend) {\n  return augend + addend;\n}\n';
 
+/** A role dispatch as the skill says: in the foreground, so the Agent result is the child's answer. */
 function agent(type: string, task: string) {
-  return { name: 'Agent', input: { subagent_type: `tdd-gate:${type}`, description: `${type} step`, prompt: `${marker(type)} ${task}` } };
+  return { tools: [dispatch(type, type, task)] };
 }
 
-/** The Agent call's result as the orchestrator received it: the child's final message. */
+/** The child's final message as the orchestrator received it (the Agent result, or its completion notification). */
 function childMessage(ctx: TurnContext, turn: number): string {
-  const res = ctx.toolResults.find((t) => t.tool_use_id === `toolu_e2e_main_${turn}_0`);
-  if (!res) throw new Error(`no result for main turn ${turn}`);
-  return res.content;
+  return childAnswer(ctx, `toolu_e2e_main_${turn}_0`);
 }
 
 describeE2E('cycle', (bin) => {
@@ -48,13 +47,13 @@ describeE2E('cycle', (bin) => {
       main: [
         /* 0 */ bash(`${cli} status`),
         /* 1 */ bash(`${cli} init --spec specs/SPEC-001.md --mode standard`),
-        /* 2 */ { tools: [agent('planner', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md.')] },
+        /* 2 */ agent('planner', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md.'),
         /* 3 */ result('planner', 2),
         /* 4 */ bash(`${cli} advance red --plan .tdd/plans/SPEC-001.md`),
-        /* 5 */ { tools: [agent('test-writer', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md. Cover AC-1.')] },
+        /* 5 */ agent('test-writer', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md. Cover AC-1.'),
         /* 6 */ result('test-writer', 5),
         /* 7 */ bash(`${cli} verify red`),
-        /* 8 */ { tools: [agent('test-validator', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md.')] },
+        /* 8 */ agent('test-validator', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md.'),
         /* 9 */ result('test-validator', 8),
         /* 10 */ (ctx) => ({ tools: [{ name: 'Write', input: { file_path: repo.path('.tdd-verdict.md'), content: childMessage(ctx, 8) } }] }),
         /* 11 */ bash(`${cli} freeze --verdict .tdd-verdict.md`),
@@ -63,7 +62,7 @@ describeE2E('cycle', (bin) => {
         /* 14 */ bash(`${cli} context --role implementer --ac AC-1`),
         /* 15 */ (ctx) => {
           const context = ctx.toolResults.find((t) => t.tool_use_id === 'toolu_e2e_main_14_0')?.content ?? '';
-          return { tools: [{ name: 'Agent', input: { subagent_type: 'tdd-gate:implementer', description: 'implementer AC-1', prompt: `${marker('implementer')} AC-1\n\n${context}` } }] };
+          return agent('implementer', `AC-1\n\n${context}`);
         },
         /* 16 */ result('implementer', 15, 'AC-1'),
         /* 17 */ bash(`${cli} verify green`),
@@ -73,7 +72,7 @@ describeE2E('cycle', (bin) => {
         /* 20 */ bash(`${cli} context --role refactorer`),
         /* 21 */ (ctx) => {
           const context = ctx.toolResults.find((t) => t.tool_use_id === 'toolu_e2e_main_20_0')?.content ?? '';
-          return { tools: [{ name: 'Agent', input: { subagent_type: 'tdd-gate:refactorer', description: 'refactorer', prompt: `${marker('refactorer')} refactor_reasons: [naming]\n\n${context}` } }] };
+          return agent('refactorer', `refactor_reasons: [naming]\n\n${context}`);
         },
         /* 22 */ result('refactorer', 21),
         /* 23 */ bash(`${cli} verify refactor`),
@@ -140,6 +139,7 @@ describeE2E('cycle', (bin) => {
     const skill = lastUserText(r, 'main', 0);
     expect(skill).toContain(`${cli} init --spec <path> --mode <mode>`);
     expect(skill).toContain(`${cli} result - --role implementer --ac AC-1 <<'TDD_RESULT_EOF'`);
+    expect(skill).toContain('`run_in_background: false`');
     // Every step went through (a refusal or a deny is an error result naming the reason).
     for (let turn = 0; turn < 25; turn++) {
       if ([2, 5, 8, 15, 21].includes(turn)) continue; // Agent calls, checked through their children
@@ -173,18 +173,61 @@ describeE2E('cycle', (bin) => {
   }, 180_000);
 });
 
+/** A repository in tdd-red with a valid RED receipt, set up by the real CLI outside the client. */
+function redRepo(mode: string, files: Record<string, string> = {}) {
+  const repo = testRepo({ stack: STACK, files: { 'package.json': '{ "type": "module" }\n', ...files } });
+  const cli = (...args: string[]) => execFileSync(process.execPath, [path.join(PLUGIN_ROOT, 'dist', 'cli.mjs'), ...args], { cwd: repo.root, encoding: 'utf8' });
+  cli('init', '--spec', 'specs/SPEC-001.md', '--mode', mode);
+  repo.write('.tdd/plans/SPEC-001.md', PLAN);
+  cli('advance', 'red', '--plan', '.tdd/plans/SPEC-001.md');
+  repo.write('tests/add.test.js', TEST);
+  repo.write('src/add.js', STUB);
+  cli('verify', 'red');
+  return { repo, cli };
+}
+
+describeE2E('cycle with a background child', (bin) => {
+  it('a validator that runs in the background anyway: its final message arrives as a task notification, goes through `result`, and the freeze accepts it', async () => {
+    // Standard mode: the freeze takes only a verdict that the validator's own SubagentStop recorded.
+    const { repo } = redRepo('standard');
+    const cli = `node "${path.join(PLUGIN_ROOT, 'dist', 'cli.mjs')}"`;
+    const launch = 'toolu_e2e_main_0_0';
+    const verdictText = `The test pins AC-1 and fails on the assertion.\n\n${tddResult({ role: 'test-validator', status: 'ok', verdict: 'PASS' })}`;
+    const r = await session(bin, repo, {
+      script: {
+        main: [
+          /* 0 */ { tools: [dispatch('test-validator', 'test-validator', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md.', { background: true })] },
+          // The launch notice is not the answer: the orchestrator waits for the notification.
+          /* 1 */ afterNotification(launch, (ctx) => ({
+            tools: [{ name: 'Bash', input: { command: `${cli} result - --role test-validator <<'TDD_RESULT_EOF'\n${childAnswer(ctx, launch)}\nTDD_RESULT_EOF`, description: 'tdd-gate result' } }],
+          })),
+          /* 2 */ (ctx) => ({ tools: [{ name: 'Write', input: { file_path: repo.path('.tdd-verdict.md'), content: childAnswer(ctx, launch) } }] }),
+          /* 3 */ { tools: [{ name: 'Bash', input: { command: `${cli} freeze --verdict .tdd-verdict.md`, description: 'tdd-gate freeze' } }] },
+          /* 4 */ { text: 'Frozen.' },
+        ],
+        'test-validator': [
+          { tools: [{ name: 'Read', input: { file_path: repo.path('tests/add.test.js') } }] },
+          { text: verdictText },
+        ],
+      },
+    });
+    const launched = resultOf(r, 0);
+    expect(isLaunchNotice(launched.content), launched.content).toBe(true);
+    const note = r.api.notifications.find((n) => n.tool_use_id === launch);
+    expect(note?.result).toBe(verdictText);
+    expect(resultOf(r, 1).content.split('\n')[0]).toMatch(/^proceed\b/u);
+    expect(resultOf(r, 2).is_error, resultOf(r, 2).content).toBe(false);
+    const freeze = resultOf(r, 3);
+    expect(freeze.is_error, freeze.content).toBe(false);
+    expect(freeze.content).toContain('tdd-red → tdd-green');
+  }, 120_000);
+});
+
 describeE2E('cycle after the freeze', (bin) => {
   it('PostToolUse: a frozen test changed by a script the Bash gate cannot see into is restored, and the model is told', async () => {
     const sneak = "import { writeFileSync } from 'node:fs';\nwriteFileSync('tests/add.test.js', \"test('adds', () => {});\\n\");\n";
-    const repo = testRepo({ stack: STACK, files: { 'package.json': '{ "type": "module" }\n', 'tools/fix.mjs': sneak } });
     // Frozen by the real CLI, outside the client (light-inline: the main thread writes).
-    const cli = (...args: string[]) => execFileSync(process.execPath, [path.join(PLUGIN_ROOT, 'dist', 'cli.mjs'), ...args], { cwd: repo.root, encoding: 'utf8' });
-    cli('init', '--spec', 'specs/SPEC-001.md', '--mode', 'light-inline');
-    repo.write('.tdd/plans/SPEC-001.md', PLAN);
-    cli('advance', 'red', '--plan', '.tdd/plans/SPEC-001.md');
-    repo.write('tests/add.test.js', TEST);
-    repo.write('src/add.js', STUB);
-    cli('verify', 'red');
+    const { repo, cli } = redRepo('light-inline', { 'tools/fix.mjs': sneak });
     repo.write('notes/verdict.md', tddResult({ role: 'test-validator', status: 'ok', verdict: 'PASS' }));
     cli('freeze', '--verdict', 'notes/verdict.md');
 

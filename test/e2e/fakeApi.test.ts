@@ -1,7 +1,7 @@
 // The fake Messages API on its own (no client needed): the wire format, turn selection by history,
 // tool_result recording, and the failure recorded when a client runs past its script.
 import { afterEach, describe, expect, it } from 'vitest';
-import { EXHAUSTED_TEXT, marker, startFakeApi, type FakeApi, type Script } from '../../scripts/demo/fakeApi.mjs';
+import { afterNotification, childAnswer, EXHAUSTED_TEXT, gateReason, hookNotices, isLaunchNotice, marker, startFakeApi, toldSince, WAITING_TEXT, type FakeApi, type Script } from '../../scripts/demo/fakeApi.mjs';
 
 let api: FakeApi | null = null;
 afterEach(async () => {
@@ -82,5 +82,63 @@ describe('fake Messages API', () => {
     expect(api.failures).toEqual(['conversation "main" ran past its script (asked for turn 3 of 2)']);
     await post({ messages: [{ role: 'user', content: 'Write a title for this conversation' }] });
     expect(api.requests.map((r) => r.kind)).toEqual(['turn', 'side']);
+  });
+
+  it('waits for a background child: a step after its notification is played only once it arrived, and the wait is not a turn', async () => {
+    const launch = 'toolu_e2e_main_0_0';
+    api = await startFakeApi({
+      script: {
+        main: [
+          { tools: [{ name: 'Agent', input: { subagent_type: 'tdd-gate:planner', description: 'p', prompt: `${marker('planner')} go`, run_in_background: true } }] },
+          afterNotification(launch, (ctx) => ({ text: `got: ${childAnswer(ctx, launch)}` })),
+        ],
+      },
+    });
+    const call = { role: 'assistant', content: [{ type: 'tool_use', id: launch, name: 'Agent', input: {} }] };
+    const notice = { role: 'user', content: [{ type: 'tool_result', tool_use_id: launch, content: [{ type: 'text', text: 'Async agent launched successfully.\nagentId: a1\nThe agent is working in the background.' }] }] };
+    const waiting = await post({ messages: [first, call, notice] });
+    expect(await waiting.json()).toMatchObject({ content: [{ type: 'text', text: WAITING_TEXT }], stop_reason: 'end_turn' });
+    const note = `<task-notification>\n<task-id>a1</task-id>\n<tool-use-id>${launch}</tool-use-id>\n<status>completed</status>\n<result>Plan written.\n\n\`\`\`tdd-result\nrole: planner\nstatus: ok\n\`\`\`</result>\n</task-notification>`;
+    const res = await post({
+      messages: [first, call, notice, { role: 'assistant', content: [{ type: 'text', text: WAITING_TEXT }] }, { role: 'system', content: [{ type: 'text', text: `<system-reminder>\n${note}\n</system-reminder>` }] }],
+    });
+    expect(await res.json()).toMatchObject({ content: [{ type: 'text', text: 'got: Plan written.\n\n```tdd-result\nrole: planner\nstatus: ok\n```' }] });
+    expect(api.notifications).toMatchObject([{ conversation: 'main', tool_use_id: launch, task_id: 'a1', status: 'completed' }]);
+    expect(api.requests.filter((q) => q.kind === 'turn').map((q) => [q.turn, q.waiting ?? null])).toEqual([[1, launch], [1, null]]);
+    expect(api.failures).toEqual([]);
+  });
+
+  it('a script written for foreground children also waits after an Agent call that came back as a launch notice', async () => {
+    const launch = 'toolu_e2e_main_0_0';
+    api = await startFakeApi({
+      script: { main: [{ tools: [{ name: 'Agent', input: { subagent_type: 'tdd-gate:planner', description: 'p', prompt: `${marker('planner')} go` } }] }, { text: 'next step' }] },
+    });
+    const call = { role: 'assistant', content: [{ type: 'tool_use', id: launch, name: 'Agent', input: {} }] };
+    const notice = { role: 'user', content: [{ type: 'tool_result', tool_use_id: launch, content: 'Async agent launched successfully.\nagentId: a1' }] };
+    await post({ messages: [first] });
+    expect(await (await post({ messages: [first, call, notice] })).json()).toMatchObject({ content: [{ text: WAITING_TEXT }] });
+    const note = { role: 'user', content: `<task-notification><tool-use-id>${launch}</tool-use-id><status>completed</status><result>done</result></task-notification>` };
+    const res = await post({ messages: [first, call, notice, { role: 'assistant', content: [{ type: 'text', text: WAITING_TEXT }] }, note] });
+    expect(await res.json()).toMatchObject({ content: [{ type: 'text', text: 'next step' }] });
+    expect(api.failures).toEqual([]);
+  });
+
+  it('reads what the model was told in both clients\' shapes', () => {
+    const reason = 'tdd-gate [tests-frozen]: Blocked write to test file tests/a.test.ts (phase tdd-green): read-only.';
+    expect(gateReason(reason)).toBe(reason);
+    expect(gateReason(`PreToolUse:Write hook error: ${reason}`)).toBe(reason);
+    expect(gateReason('File created successfully')).toBeNull();
+    expect(isLaunchNotice('Async agent launched successfully.\nagentId: x')).toBe(true);
+    expect(isLaunchNotice('Done.\n```tdd-result\nrole: planner\nstatus: ok\n```')).toBe(false);
+    const notice = 'tdd-gate [frozen-restored]: the last Bash command changed 1 frozen file(s) (tests/a.test.ts); they were restored.';
+    const hookLine = `PostToolUse:Bash hook blocking error from command: "node hook.mjs PostToolUse": ${notice}`;
+    const result = { type: 'tool_result', tool_use_id: 't1', content: '(Bash completed with no output)' };
+    const older = { messages: [first, { role: 'assistant', content: 'x' }, { role: 'user', content: [result, { type: 'text', text: `<system-reminder>\n${hookLine}\n</system-reminder>` }] }] };
+    const newer = { messages: [first, { role: 'assistant', content: 'x' }, { role: 'user', content: [result] }, { role: 'system', content: [{ type: 'text', text: hookLine }] }] };
+    for (const body of [older, newer]) {
+      expect(toldSince(body)).toContain(hookLine);
+      expect(toldSince(body)).toContain('(Bash completed with no output)');
+      expect(hookNotices(body)).toEqual([notice]);
+    }
   });
 });

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { git, SPEC_TEXT, state, stateFileFor, testRepo } from '../helpers/repo.js';
-import { describeE2E, hooksOf, PLUGIN_ROOT, resultOf, session, throwawayHome, type SessionResult } from './harness.js';
+import { denied, describeE2E, gateReason, hooksOf, PLUGIN_ROOT, resultOf, session, throwawayHome, type SessionResult } from './harness.js';
 
 const FROZEN_TEST = "import { expect, it } from 'vitest';\nimport { add } from '../src/add.js';\n\nit('adds', () => expect(add(1, 2)).toBe(3));\n";
 const NOTEBOOK = `${JSON.stringify({
@@ -29,20 +29,19 @@ function hookReasons(r: SessionResult): string[] {
     .map((h) => (JSON.parse(h.stdout) as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason);
 }
 
-/** A denied call: the model got exactly our reason as an error result. */
+/** A denied call: the model got exactly our reason as an error result (in the client's wrapping, if any). */
 function expectDenied(r: SessionResult, turn: number, rule: string, ...fragments: string[]): string {
-  const res = resultOf(r, turn);
-  expect(res.is_error, res.content).toBe(true);
-  expect(res.content.startsWith(`tdd-gate [${rule}]: `), res.content).toBe(true);
-  for (const f of fragments) expect(res.content).toContain(f);
-  expect(hookReasons(r)).toContain(res.content);
-  return res.content;
+  const reason = denied(resultOf(r, turn));
+  expect(reason.startsWith(`tdd-gate [${rule}]: `), reason).toBe(true);
+  for (const f of fragments) expect(reason).toContain(f);
+  expect(hookReasons(r)).toContain(reason);
+  return reason;
 }
 
 function expectAllowed(r: SessionResult, turn: number): void {
   const res = resultOf(r, turn);
   expect(res.is_error, res.content).toBe(false);
-  expect(res.content).not.toMatch(/^tdd-gate \[/u);
+  expect(gateReason(res.content)).toBeNull();
 }
 
 describeE2E('gate', (bin) => {
@@ -66,7 +65,7 @@ describeE2E('gate', (bin) => {
     expectDenied(r, 5, 'tests-frozen', 'read-only in tdd-green');
     expect(readFileSync(notebook, 'utf8')).toBe(NOTEBOOK);
     // The exact text the model saw for the Write.
-    expect(resultOf(r, 1).content).toBe(
+    expect(denied(resultOf(r, 1))).toBe(
       `tdd-gate [tests-frozen]: Blocked write to test file ${test} (phase tdd-green, mode light-inline, the main thread (orchestrator)): ` +
         'the tests were certified and frozen, so they are read-only in tdd-green. Make them pass by changing source files only. ' +
         'If a frozen test is wrong, stop and report `TEST_BUG: <file>:<line> — <why>` to the orchestrator instead of changing it.',
@@ -233,7 +232,7 @@ describeE2E('gate', (bin) => {
       });
       const res = resultOf(r, 0);
       expect(res.is_error).toBe(true);
-      expect(res.content).toBe(
+      expect(gateReason(res.content)).toBe(
         `tdd-gate [cli-confirm]: \`${command}\` ends the active TDD cycle (phase tdd-green, SPEC SPEC-001) early. Confirm only if you, the user, want to stop this cycle; it is recorded either way.`,
       );
       const [hook] = hooksOf(r, 'PreToolUse');

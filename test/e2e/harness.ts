@@ -4,10 +4,10 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { claudeVersion, findClaude, isolation, makeHome, PLUGIN_ROOT, runSession, type SessionResult } from '../../scripts/demo/claude.mjs';
-import { marker, type Script, type ToolResult, type TurnContext } from '../../scripts/demo/fakeApi.mjs';
+import { afterNotification, childAnswer, gateReason, isLaunchNotice, marker, toldSince, type Script, type ToolResult, type TurnContext } from '../../scripts/demo/fakeApi.mjs';
 import type { TestRepo } from '../helpers/repo.js';
 
-export { PLUGIN_ROOT, marker };
+export { PLUGIN_ROOT, afterNotification, childAnswer, gateReason, isLaunchNotice, marker };
 export type { Script, SessionResult, ToolResult, TurnContext };
 
 /** Every tool a scenario may call, pre-approved: in -p mode a write the hook passes still needs permission. */
@@ -51,7 +51,7 @@ export function describeE2E(name: string, body: (bin: string) => void): void {
   describe(name, () => {
     beforeAll(() => {
       const pinned = pinnedVersion();
-      const note = version.startsWith(`${pinned} `) || version === pinned ? `pinned ${pinned}` : `WARNING: package.json pins ${pinned}`;
+      const note = version.startsWith(`${pinned} `) || version === pinned ? `the pinned oldest supported client` : `not the pinned ${pinned}: TDD_GATE_E2E_CLAUDE`;
       console.log(`[e2e] ${name}: Claude Code ${version} (${note}), network isolation: ${isolation().kind}`);
     });
     afterAll(() => printFigures(name));
@@ -142,7 +142,7 @@ export async function session(bin: string, repo: TestRepo, opts: SessionOptions)
   expect(r.code, context).toBe(0);
   for (const [conversation, turns] of Object.entries(opts.script)) {
     if (opts.partial?.includes(conversation)) continue;
-    const played = r.api.requests.filter((q) => q.kind === 'turn' && q.conversation === conversation).length;
+    const played = r.api.requests.filter((q) => q.kind === 'turn' && q.conversation === conversation && q.waiting === undefined).length;
     expect(played, `conversation "${conversation}" played ${played} of ${turns.length} turns\n${context}`).toBeGreaterThanOrEqual(turns.length);
   }
   return r;
@@ -176,16 +176,42 @@ export function tddResult(fields: Record<string, string | string[]>): string {
   return lines.join('\n');
 }
 
-/** The text of the last user message of a conversation's `turn`-th request (what the model was just told). */
+/**
+ * What the model was told before a conversation's `turn`-th request: every message since its last
+ * reply (tool results, and hook notices whether the client puts them into the user message, as
+ * older clients do, or into a system message after it, as newer ones do), as text.
+ */
 export function lastUserText(r: SessionResult, conversation: string, turn: number): string {
   const req = r.api.requests.find((q) => q.kind === 'turn' && q.conversation === conversation && q.turn === turn);
-  const messages = (req?.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
-  const last = [...messages].reverse().find((m) => m.role === 'user');
-  if (!last) return '';
-  if (typeof last.content === 'string') return last.content;
-  return (last.content as Array<{ type: string; text?: string; content?: unknown }>)
-    .map((b) => (b.type === 'text' ? (b.text ?? '') : typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? '')))
-    .join('\n');
+  return toldSince(req?.body);
+}
+
+/**
+ * The tdd-gate reason of a denied call, in whichever shape the client passed it on (newer clients
+ * put `PreToolUse:<Tool> hook error: ` in front); fails the test when the result is not a deny.
+ */
+export function denied(res: ToolResult): string {
+  const reason = gateReason(res.content);
+  expect(reason, `expected a tdd-gate deny, got: ${res.content}`).not.toBeNull();
+  expect(res.is_error, res.content).toBe(true);
+  return reason!;
+}
+
+/**
+ * An Agent call that starts a tdd-gate role, as the /tdd skill dispatches it: in the foreground
+ * (newer clients run subagents in the background unless told otherwise). `background: true` asks
+ * for the other behaviour.
+ */
+export function dispatch(role: string, conversation: string, task: string, opts: { background?: boolean; description?: string } = {}) {
+  return {
+    name: 'Agent',
+    input: {
+      subagent_type: `tdd-gate:${role}`,
+      description: opts.description ?? `${role} step`,
+      prompt: `${marker(conversation)} ${task}`,
+      run_in_background: opts.background === true,
+    },
+  };
 }
 
 /** The system prompt of a conversation's first request, as text. */

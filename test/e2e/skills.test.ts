@@ -43,6 +43,7 @@ describeE2E('skills', (bin) => {
     const seen = firstRequestText(r);
     for (const a of AGENTS) expect(seen).toMatch(new RegExp(`^- tdd-gate:${a}: `, 'mu'));
     expect(seen).toMatch(/^- tdd-gate:tdd: /mu);
+    expect(seen).toMatch(/^- tdd-gate:status: /mu);
   }, 60_000);
 
   it("the skill's allowed-tools pre-approve its CLI calls and the verdict clean-up, nothing else", async () => {
@@ -65,6 +66,35 @@ describeE2E('skills', (bin) => {
     expect(resultOf(r, 0)).toMatchObject({ is_error: false, content: expect.stringContaining('no TDD cycle on branch main') });
     expect(resultOf(r, 1).is_error).toBe(false);
     expect(existsSync(repo.path('.tdd-verdict.md'))).toBe(false);
+    expect(resultOf(r, 2).is_error).toBe(true);
+    expect(existsSync(repo.path('other.md'))).toBe(false);
+  }, 60_000);
+
+  it('/tdd-gate:status shows the state read-only and hands the user a runnable CLI command for the terminal', async () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    const plugin = PLUGIN_ROOT;
+    const cli = `node "${path.join(plugin, 'dist', 'cli.mjs')}"`;
+    const r = await session(bin, repo, {
+      pluginDir: plugin,
+      allowedTools: 'Read',
+      promptPrefix: '/tdd-gate:status',
+      prompt: '',
+      script: {
+        main: [
+          { tools: [{ name: 'Bash', input: { command: `${cli} status`, description: 'tdd-gate status' } }] },
+          { tools: [{ name: 'Bash', input: { command: `${cli} log`, description: 'tdd-gate log' } }] },
+          { tools: [{ name: 'Bash', input: { command: 'touch other.md', description: 'Anything else' } }] },
+          { text: 'ok' },
+        ],
+      },
+    });
+    const seen = firstRequestText(r);
+    expect(seen).toContain('<command-name>/tdd-gate:status</command-name>');
+    expect(seen).toContain(`alias tdd-gate='${cli}'`);
+    expect(seen).not.toContain('${CLAUDE_PLUGIN_ROOT}');
+    expect(resultOf(r, 0)).toMatchObject({ is_error: false, content: expect.stringContaining('tdd-green') });
+    expect(resultOf(r, 1).is_error, resultOf(r, 1).content).toBe(false);
     expect(resultOf(r, 2).is_error).toBe(true);
     expect(existsSync(repo.path('other.md'))).toBe(false);
   }, 60_000);

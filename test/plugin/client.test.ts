@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import { state, testRepo } from '../helpers/repo.js';
-import { describeE2E, marker, PLUGIN_ROOT, resultOf, session, type SessionResult } from '../e2e/harness.js';
+import { describeE2E, dispatch, PLUGIN_ROOT, resultOf, session, type SessionResult } from '../e2e/harness.js';
 
 function pluginUnderSpacedPath(): string {
   const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-client-')));
@@ -81,10 +81,9 @@ describeE2E('plugin skills in the client', (bin) => {
   it('each role agent is offered exactly the tools of its front matter (no write tools for the validator)', async () => {
     const repo = testRepo();
     const roles = ['planner', 'test-writer', 'test-validator', 'implementer', 'refactorer'];
-    const dispatch = (role: string) => ({ name: 'Agent', input: { subagent_type: `tdd-gate:${role}`, description: role, prompt: `${marker(role)} Report.` } });
     const r = await session(bin, repo, {
       script: {
-        main: [...roles.map((role) => ({ tools: [dispatch(role)] })), { text: 'ok' }],
+        main: [...roles.map((role) => ({ tools: [dispatch(role, role, 'Report.')] })), { text: 'ok' }],
         ...Object.fromEntries(roles.map((role) => [role, [{ text: 'nothing to do' }]])),
       },
     });

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import path from 'node:path';
 import { appendEvent } from '../../io/eventLog.js';
 import { GateError, RefusalError, UsageError } from '../../io/errors.js';
+import { TDD_GITIGNORE as GITIGNORE } from '../../io/tddDir.js';
 import { MODES, type Mode } from '../../schema/state.js';
 import type { CliState } from '../../schema/cliState.js';
 import { parseFlags, requireFlag } from '../args.js';
@@ -12,7 +13,6 @@ import type { Verb } from '../verb.js';
 
 const USAGE = 'tdd-gate init --spec <path> [--spec-id ID] [--mode standard|light-dispatch|light-inline|prototype-inline] [--force]';
 
-export const GITIGNORE = '# written by tdd-gate init: state, runs and snapshots stay local\n*\n!.gitignore\n!stack.json\n';
 
 /** Keep a corrupt state file under another name instead of overwriting it. */
 function setAside(s: Session): string {

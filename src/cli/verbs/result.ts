@@ -7,6 +7,7 @@ import { checkCommand } from '../../handoff/command.js';
 import { activeCycle, readInput, rerun } from '../../handoff/io.js';
 import { advanceLoop, NO_AC, readLoop, resumeLoop, type Next } from '../../handoff/loop.js';
 import { AC_PATTERN } from '../../handoff/block.js';
+import { isLaunchNotice, LAUNCH_NOTICE_HELP } from '../../handoff/launchNotice.js';
 import type { Limits } from '../../schema/loopState.js';
 import { parseFlags } from '../args.js';
 import { openSession, type Session } from '../session.js';
@@ -69,6 +70,7 @@ export const resultVerb: Verb = {
 
     const cycle = activeCycle(s);
     const message = readInput(input, io.cwd);
+    if (isLaunchNotice(message)) throw new UsageError(LAUNCH_NOTICE_HELP);
     const parse = parseResult(message, { role, ...(values.ac !== undefined && { ac: values.ac }) });
     const incomplete = values.incomplete === true;
     // A halted loop answers with its report; re-running the child's command would prove nothing new.

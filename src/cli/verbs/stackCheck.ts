@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { GateError, RefusalError } from '../../io/errors.js';
 import { isCaseInsensitive } from '../../io/canonicalPath.js';
 import { compileStack, readStack, STACK_REL } from '../../io/loadStack.js';
@@ -17,6 +19,9 @@ export const stackCheck: Verb = {
   async run(args, io) {
     const { values } = parseFlags(args, { json: { type: 'boolean' } }, USAGE);
     const s = openSession(io);
+    if (!existsSync(path.join(s.root, STACK_REL))) {
+      throw new RefusalError(`there is no ${STACK_REL} in this project yet. Create it with \`tdd-gate stack detect --write\` (in Claude Code: /tdd-gate:setup), then run \`tdd-gate stack check\` again`);
+    }
     const errors: string[] = [];
     const warnings: string[] = [];
     let summary = '';

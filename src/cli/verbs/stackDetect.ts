@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RefusalError } from '../../io/errors.js';
 import { STACK_REL } from '../../io/loadStack.js';
@@ -7,6 +7,7 @@ import { parseFlags } from '../args.js';
 import { detectStack } from '../stackDetect.js';
 import { openSession, out } from '../session.js';
 import type { Verb } from '../verb.js';
+import { ensureTddDir } from '../../io/tddDir.js';
 
 const USAGE = 'tdd-gate stack detect [--write [--force]]';
 
@@ -41,7 +42,7 @@ export const stackDetect: Verb = {
     }
     const file = path.join(s.root, STACK_REL);
     if (existsSync(file) && !values.force) throw new RefusalError(`${STACK_REL} already exists; compare with \`tdd-gate stack detect\` and overwrite with --write --force`);
-    mkdirSync(path.dirname(file), { recursive: true });
+    ensureTddDir(s.root);
     writeFileSync(file, text);
     out(s, `tdd-gate: wrote ${STACK_REL} for ${found.runner}. Check it with \`tdd-gate stack check\` and commit it.`);
     return 0;
