@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
+import { findRepo } from './repo.js';
+import { walledSpawn } from './sandbox.js';
 
 /** Kept from a run's output: the head and the tail, so a megabyte of noise cannot exhaust memory. */
 export const HEAD_BYTES = 256 * 1024;
@@ -109,8 +111,10 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
   const plan = opts.instrument ? opts.instrument(opts.command, reportFile) : { command: opts.command, kind: 'none' };
 
   const capture = new BoundedCapture();
-  const child = execa(plan.command, {
-    shell: true,
+  // Hardened mode: the command runs behind the same read-only wall as the agent's Bash calls.
+  const walled = walledSpawn(opts.root, plan.command, findRepo);
+  const child = execa(walled?.file ?? plan.command, walled?.args ?? [], {
+    shell: walled === null,
     cwd: opts.root,
     env: opts.env,
     extendEnv: false,

@@ -5,6 +5,7 @@ import { parseFlags, requireFlag } from '../args.js';
 import { loadStack, openSession, out, transition } from '../session.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
+import { syncHardening } from './harden.js';
 
 const USAGE = 'tdd-gate advance red --plan <path>';
 
@@ -30,6 +31,7 @@ export const advanceRed: Verb = {
     const tree = scanTree(s.root, stack);
     await transition(s, 'advance red', ['tdd-plan'], 'tdd-red', (_state, at) => ({ plan_artifact: planRel, baseline: { at, files: tree.tests, sources: tree.sources } }));
     out(s, `tdd-gate: tdd-plan → tdd-red (plan ${planRel}).`);
+    await syncHardening(s);
     out(s, 'next: write failing tests (and STUB:TDD stubs), then `tdd-gate verify red`');
     return 0;
   },

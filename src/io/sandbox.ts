@@ -1,0 +1,255 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, lstatSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { hardeningFor, type HardeningFacts, type HardeningSection } from '../core/sandbox.js';
+import { carriesHardening } from '../core/sandboxMerge.js';
+import type { Phase } from '../schema/state.js';
+import type { Repo } from './repo.js';
+import { parseSettings, readRecord, SETTINGS_REL } from './settingsMerge.js';
+
+/** How long the client takes to apply a changed settings file (measured ~1 s; docs/hardened.md). */
+export const RELOAD_MS = 1500;
+
+export interface WallAvailability {
+  ok: boolean;
+  /** What is missing and how to get it, when not ok. */
+  problem?: string;
+  backend: 'bubblewrap' | 'seatbelt' | 'none';
+}
+
+function onPath(bin: string, env: NodeJS.ProcessEnv): string | null {
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (dir === '') continue;
+    const p = path.join(dir, bin);
+    try {
+      if (statSync(p).isFile()) return p;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether Claude Code's Bash sandbox can run here. On Linux it needs bubblewrap (able to create its
+ * namespaces, which some containers forbid) and socat; macOS has Seatbelt built in; native Windows
+ * has no Bash sandbox the client uses for this.
+ */
+export function wallAvailability(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): WallAvailability {
+  if (platform === 'win32') {
+    return { ok: false, backend: 'none', problem: 'native Windows has no Bash sandbox for Claude Code to use; run Claude Code in WSL 2 with bubblewrap and socat installed' };
+  }
+  if (platform === 'darwin') return existsSync('/usr/bin/sandbox-exec') ? { ok: true, backend: 'seatbelt' } : { ok: false, backend: 'none', problem: '/usr/bin/sandbox-exec (Seatbelt) is missing' };
+  const bwrap = onPath('bwrap', env);
+  const socat = onPath('socat', env);
+  const missing = [bwrap ? null : 'bubblewrap', socat ? null : 'socat'].filter((x) => x !== null);
+  if (missing.length > 0) {
+    return { ok: false, backend: 'none', problem: `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not installed; install ${missing.join(' and ')} (Debian/Ubuntu: \`sudo apt-get install ${missing.join(' ')}\`; Fedora: \`sudo dnf install ${missing.join(' ')}\`)` };
+  }
+  const probe = spawnSync(bwrap!, ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', '--die-with-parent', 'true'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000, env });
+  if (probe.status !== 0) {
+    const why = (probe.stderr?.toString('utf8') ?? '').trim() || probe.error?.message || `exit ${String(probe.status)}`;
+    return { ok: false, backend: 'none', problem: `bubblewrap cannot create its sandbox here (${why}); enable unprivileged user namespaces (e.g. \`sysctl kernel.unprivileged_userns_clone=1\`, or the AppArmor profile for bwrap on Ubuntu 24.04) or run outside this container` };
+  }
+  return { ok: true, backend: 'bubblewrap' };
+}
+
+/** The git common directory (worktrees share it; the anchor lives there). */
+export function gitCommonDir(gitDir: string): string {
+  try {
+    const rel = readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
+    return path.resolve(gitDir, rel);
+  } catch {
+    return gitDir;
+  }
+}
+
+/** The command the orchestrator types to run this CLI: `node "<plugin>/dist/cli.mjs"` (see skills/tdd/SKILL.md). */
+export function cliCommandOf(argv1: string | undefined = process.argv[1]): string {
+  return `node "${path.resolve(argv1 ?? 'dist/cli.mjs')}"`;
+}
+
+/** Registry hosts the person configured, so their installs keep working through the sandbox's proxy. */
+export function configuredRegistryHosts(root: string, env: NodeJS.ProcessEnv): string[] {
+  const urls: string[] = [];
+  for (const key of ['npm_config_registry', 'NPM_CONFIG_REGISTRY', 'PIP_INDEX_URL', 'UV_INDEX_URL', 'GOPROXY']) {
+    const v = env[key];
+    if (v) urls.push(...v.split(/[,|]/));
+  }
+  for (const rc of [path.join(root, '.npmrc'), path.join(env.HOME ?? homedir(), '.npmrc')]) {
+    try {
+      for (const m of readFileSync(rc, 'utf8').matchAll(/^\s*(?:@[^:\s]+:)?registry\s*=\s*(\S+)/gm)) urls.push(m[1]!);
+    } catch {
+      // no such file
+    }
+  }
+  const hosts: string[] = [];
+  for (const u of urls) {
+    try {
+      const host = new URL(u.trim()).hostname;
+      if (host && host !== 'localhost' && !/^[\d.]+$/.test(host) && !host.includes(':')) hosts.push(host);
+    } catch {
+      // `direct`, `off` and other non-URLs
+    }
+  }
+  return [...new Set(hosts)];
+}
+
+export interface StateFacts {
+  phase: Phase;
+  spec_path: string;
+  frozen?: { files?: Record<string, string> } | undefined;
+}
+
+/** Facts for the pure computation, read from the repository and the environment. */
+export function hardeningFactsFor(repo: Repo, state: StateFacts, stack: { language: string; testGlobs: string[] }, env: NodeJS.ProcessEnv, argv1?: string): HardeningFacts {
+  const home = realOrSelf(env.HOME ?? homedir());
+  const tmp = [...new Set(['/tmp', realOrSelf(env.TMPDIR ?? tmpdir())])].filter((d) => d !== '');
+  return {
+    root: repo.root,
+    home,
+    gitDir: realOrSelf(repo.gitDir),
+    gitCommonDir: realOrSelf(gitCommonDir(repo.gitDir)),
+    phase: state.phase,
+    specPath: state.spec_path,
+    frozenFiles: Object.keys(state.frozen?.files ?? {}),
+    testGlobs: stack.testGlobs,
+    cliCommand: cliCommandOf(argv1),
+    language: stack.language,
+    extraDomains: configuredRegistryHosts(repo.root, env),
+    tmpDirs: tmp,
+  };
+}
+
+export function sectionFor(facts: HardeningFacts): HardeningSection | null {
+  return hardeningFor(facts);
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * Give every frozen file a fresh inode (copy + rename over it): a hard link made before the freeze
+ * is then a separate file, not a writable second name of the frozen one.
+ */
+export function refreshInodes(root: string, rels: readonly string[]): string[] {
+  const done: string[] = [];
+  for (const rel of rels) {
+    const file = path.join(root, rel);
+    let st;
+    try {
+      st = lstatSync(file);
+    } catch {
+      continue;
+    }
+    if (!st.isFile()) continue;
+    const tmp = `${file}.tdd-gate-fresh-${process.pid}`;
+    try {
+      copyFileSync(file, tmp);
+      chmodSync(tmp, st.mode & 0o7777);
+      renameSync(tmp, file);
+      done.push(rel);
+    } catch {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // nothing to clean
+      }
+    }
+  }
+  return done;
+}
+
+/** `bwrap` arguments that make `paths` read-only around a command the CLI runs itself (tests, lint). */
+export function wallArgs(paths: readonly string[], writable: readonly string[] = []): string[] {
+  const args = ['--dev-bind', '/', '/', '--die-with-parent'];
+  for (const p of paths) if (existsSync(p)) args.push('--ro-bind', p, p);
+  // Later binds win: a directory the run itself must write (its report) is carved back out.
+  for (const p of writable) if (existsSync(p)) args.push('--bind', p, p);
+  return args;
+}
+
+/**
+ * The denyWrite list in force for `root`, when hardened mode has a section applied: the CLI walls
+ * the commands it runs (it is itself outside the client's sandbox) with the same list.
+ */
+export function appliedDenyWrite(repo: Repo): string[] | null {
+  try {
+    const record = readRecord(repo.gitDir);
+    return record.applied ? record.applied.section.sandbox.filesystem.denyWrite : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface WallStatus {
+  on: boolean;
+  availability: WallAvailability;
+  /** The settings file carries the section computed for the current phase. */
+  applied: boolean;
+  /** Milliseconds since the section was written (the client applies it about 1 s later). */
+  sinceWriteMs: number | null;
+  /** Observed from inside a Bash call: a write to `.tdd/` failed (true) or went through (false); null outside Claude Code. */
+  probed: boolean | null;
+  problems: string[];
+}
+
+/** The settings file carries `section` (parsed; a broken file does not). */
+export function settingsCarry(root: string, section: HardeningSection): boolean {
+  try {
+    return carriesHardening(parseSettings(readFileSync(path.join(root, SETTINGS_REL), 'utf8')), section);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Try to create a file in `.tdd/`: inside the wall that fails with a read-only error (true). Outside
+ * it (or with the wall down) the file is created and removed again (false).
+ */
+export function probeWall(root: string): boolean {
+  const probe = path.join(root, '.tdd', `.wall-probe-${process.pid}`);
+  try {
+    writeFileSync(probe, '', { flag: 'wx' });
+    unlinkSync(probe);
+    return false;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      try {
+        unlinkSync(probe);
+        return false;
+      } catch (e) {
+        return isReadOnly(e);
+      }
+    }
+    return isReadOnly(err);
+  }
+}
+
+function isReadOnly(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'EROFS' || code === 'EPERM' || code === 'EACCES';
+}
+
+/**
+ * How the CLI spawns a project command (tests, lint): inside a bubblewrap wall with the applied
+ * denyWrite list read-only, when hardened mode has one and this process is outside the client's
+ * sandbox (the CLI's own verbs run outside it to write `.tdd/`). Null: run it as it is.
+ */
+export function walledSpawn(root: string, command: string, findRepoFn: (cwd: string) => Repo | null): { file: string; args: string[] } | null {
+  const repo = findRepoFn(root);
+  if (repo === null) return null;
+  const deny = appliedDenyWrite(repo);
+  if (deny === null || probeWall(root)) return null;
+  const bwrap = onPath('bwrap', process.env);
+  if (bwrap === null) throw new Error('hardened mode is on but bubblewrap (bwrap) is not on PATH, so the tests cannot run behind the wall; install it or turn hardened mode off (`tdd-gate harden off`, from a terminal)');
+  // `.tdd/runs` stays writable: the runner's machine-readable report is written there by the run.
+  return { file: bwrap, args: [...wallArgs(deny, [path.join(root, '.tdd', 'runs')]), '--', '/bin/sh', '-c', command] };
+}
