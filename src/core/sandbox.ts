@@ -102,6 +102,8 @@ function unique(xs: readonly string[]): string[] {
   return [...new Set(xs)];
 }
 
+const CLAUDE_SETTINGS = ['.claude/settings.json', '.claude/settings.local.json'];
+
 export interface ProtectedPath {
   path: string;
   /** A directory: everything under it is covered (an `Edit(…/**)` rule for the file tools). */
@@ -117,10 +119,13 @@ export function protectedPaths(f: HardeningFacts): ProtectedPath[] {
   const frozen = f.phase === 'tdd-green' || f.phase === 'tdd-refactor';
   const list: ProtectedPath[] = [
     { path: join(f.root, '.tdd'), dir: true },
-    { path: join(f.root, '.claude'), dir: true },
+    // Claude Code's settings by exact file: the client makes its own mount points inside `.claude/`
+    // (e.g. `.claude/commands`), which a read-only `.claude/` would make fail for every command.
+    ...CLAUDE_SETTINGS.map((rel) => ({ path: join(f.root, rel), dir: false })),
     { path: join(f.gitDir, 'tdd-gate'), dir: true },
     { path: join(f.gitCommonDir, 'tdd-gate'), dir: true },
-    { path: join(f.home, '.claude'), dir: true },
+    { path: join(f.home, '.claude', 'settings.json'), dir: false },
+    { path: join(f.home, '.claude', 'settings.local.json'), dir: false },
     { path: join(f.home, '.claude.json'), dir: false },
     { path: join(f.root, f.specPath), dir: false },
     ...(frozen ? f.frozenFiles.map((rel) => ({ path: join(f.root, rel), dir: false })) : []),
@@ -168,4 +173,43 @@ function editDenyRules(f: HardeningFacts, paths: readonly ProtectedPath[]): stri
     rules.push(`Edit(/${p.path}${p.dir ? '/**' : ''})`);
   }
   return rules;
+}
+
+const PLAIN_WORD = String.raw`(?:[A-Za-z0-9_@%+=:,./-]+|'[^'\n]*'|"[^"$\x60\\!\n]*")`;
+const HEREDOC = /^<<-?'([A-Za-z_][A-Za-z0-9_]*)'\n([\s\S]*)$/;
+
+/**
+ * Whether `command` is one plain call of the CLI: `<cli> <verb> <plain words…>`, optionally `2>&1`
+ * and one quoted heredoc as its input (how the skill hands `result` a child's message), and nothing
+ * else: no `;`, `&&`, pipes, redirects, `$(…)`, variables or leading assignments. Older clients take
+ * a whole command line out of the sandbox when it merely starts with an excluded prefix; this is
+ * what keeps a second command from riding along.
+ */
+export function isPlainCliCall(command: string, cliCommand: string): boolean {
+  const text = command.replace(/^\s+/, '').replace(/\s+$/, '');
+  if (!text.startsWith(`${cliCommand} `)) return false;
+  let rest = text.slice(cliCommand.length);
+  const nl = rest.indexOf('\n');
+  let heredoc: string | null = null;
+  if (nl >= 0) {
+    const lineEnd = rest.slice(0, nl);
+    const at = lineEnd.lastIndexOf(' <<');
+    if (at < 0) return false;
+    heredoc = rest.slice(at + 1);
+    rest = lineEnd.slice(0, at);
+  }
+  if (!new RegExp(String.raw`^(?: +${PLAIN_WORD})+(?: +2>&1)?$`).test(rest)) return false;
+  if (heredoc === null) return true;
+  const m = HEREDOC.exec(heredoc);
+  if (!m) return false;
+  const lines = m[2]!.split('\n');
+  // The delimiter closes the heredoc on the last line, and nowhere before it.
+  return lines[lines.length - 1] === m[1] && !lines.slice(0, -1).includes(m[1]!);
+}
+
+/** The CLI command (`node "<…>/cli.mjs"`) that the section's excludedCommands were made for. */
+export function cliCommandOfSection(section: HardeningSection): string | null {
+  const first = section.sandbox.excludedCommands[0];
+  const m = first ? /^(node "[^"]+") \S+ \*$/.exec(first) : null;
+  return m?.[1] ?? null;
 }

@@ -253,3 +253,24 @@ export function walledSpawn(root: string, command: string, findRepoFn: (cwd: str
   // `.tdd/runs` stays writable: the runner's machine-readable report is written there by the run.
   return { file: bwrap, args: [...wallArgs(deny, [path.join(root, '.tdd', 'runs')]), '--', '/bin/sh', '-c', command] };
 }
+
+/**
+ * One paragraph for the SessionStart note while hardened mode is on: whether the wall is really up
+ * for this session (sandbox usable, the section in the settings the client just read). Null when off.
+ */
+export function hardeningNote(repo: Repo, env: NodeJS.ProcessEnv): string | null {
+  let record;
+  try {
+    record = readRecord(repo.gitDir);
+  } catch (err) {
+    return `tdd-gate: hardened mode: ${(err as Error).message}.`;
+  }
+  if (!record.on) return null;
+  const a = wallAvailability(env);
+  const applied = record.applied !== null && settingsCarry(repo.root, record.applied.section);
+  if (a.ok && applied) {
+    return `tdd-gate: hardened mode is on and the wall is up: Bash runs in Claude Code's sandbox (${a.backend}), where .tdd/, Claude Code's settings, the SPEC${record.applied?.phase === 'tdd-green' || record.applied?.phase === 'tdd-refactor' ? ' and the frozen tests' : ''} are read-only at the OS level. Run the tdd-gate CLI as one plain call, exactly as the /tdd skill shows; write files other than .tdd/plans/ with the Write and Edit tools only where the phase allows.`;
+  }
+  const why = !a.ok ? `the sandbox cannot run (${a.problem ?? 'unknown'})` : `${SETTINGS_REL} does not carry the hardened section`;
+  return `tdd-gate: hardened mode is on but the wall is NOT up: ${why}. Stop and tell the user; the static gate still applies.`;
+}

@@ -41,7 +41,7 @@ describe.runIf(WALL.ok)('harden on a real project (bubblewrap works here)', () =
     expect(plan.sandbox.enabled).toBe(true);
     expect(plan.permissions.allow).toEqual(['Bash(npm test)']);
     expect(plan.sandbox.excludedCommands.every((c) => c.includes('/dist/cli.mjs" '))).toBe(true);
-    expect(plan.sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([repo.path('.tdd'), repo.path('specs/SPEC-001.md'), repo.path('.claude')]));
+    expect(plan.sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([repo.path('.tdd'), repo.path('specs/SPEC-001.md'), repo.path('.claude/settings.local.json')]));
     expect(plan.sandbox.filesystem.denyWrite).not.toContain(repo.path('test'));
 
     repo.write('.tdd/plans/p.md', '# Plan\n');

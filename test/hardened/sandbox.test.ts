@@ -1,6 +1,6 @@
 // The hardening section as a spec table: what each phase protects, and what keeps ordinary work going.
 import { describe, expect, it } from 'vitest';
-import { hardeningFor, protectedPaths, UNSANDBOXED_VERBS, wholeDirOf, type HardeningFacts } from '../../src/core/sandbox.js';
+import { hardeningFor, isPlainCliCall, protectedPaths, UNSANDBOXED_VERBS, wholeDirOf, type HardeningFacts } from '../../src/core/sandbox.js';
 import type { Phase } from '../../src/schema/state.js';
 
 const facts = (over: Partial<HardeningFacts> = {}): HardeningFacts => ({
@@ -22,7 +22,7 @@ const facts = (over: Partial<HardeningFacts> = {}): HardeningFacts => ({
 const FROZEN = ['tests/a.test.ts', 'src/b.test.ts', 'vitest.config.ts', 'specs/S.md'];
 
 describe('protectedPaths: what the phase keeps read-only for sandboxed commands', () => {
-  const always = ['/p/.tdd', '/p/.claude', '/p/.git/tdd-gate', '/h/.claude', '/h/.claude.json', '/p/specs/S.md'];
+  const always = ['/p/.tdd', '/p/.claude/settings.json', '/p/.claude/settings.local.json', '/p/.git/tdd-gate', '/h/.claude/settings.json', '/h/.claude.json', '/p/specs/S.md'];
   it.each<[Phase, string[], string[]]>([
     ['tdd-plan', always, ['/p/tests', '/p/tests/a.test.ts']],
     ['tdd-red', always, ['/p/tests', '/p/tests/a.test.ts', '/p/vitest.config.ts']],
@@ -88,7 +88,7 @@ describe('hardeningFor', () => {
 
   it('denies the file tools the same paths with absolute Edit rules (directories with /**)', () => {
     const h = hardeningFor(facts({ phase: 'tdd-green', frozenFiles: FROZEN }))!;
-    expect(h.deny).toEqual(expect.arrayContaining(['Edit(//p/.tdd/**)', 'Edit(//p/.claude/**)', 'Edit(//h/.claude.json)', 'Edit(//p/specs/S.md)', 'Edit(//p/tests/a.test.ts)', 'Edit(//p/tests/**)']));
+    expect(h.deny).toEqual(expect.arrayContaining(['Edit(//p/.tdd/**)', 'Edit(//p/.claude/settings.local.json)', 'Edit(//h/.claude.json)', 'Edit(//p/specs/S.md)', 'Edit(//p/tests/a.test.ts)', 'Edit(//p/tests/**)']));
   });
 
   it('in tdd-plan leaves .tdd/plans/ to the planner\'s Write while covering the rest of .tdd/', () => {
@@ -97,4 +97,34 @@ describe('hardeningFor', () => {
     expect(h.deny).toEqual(expect.arrayContaining(['Edit(//p/.tdd/stack.json)', 'Edit(//p/.tdd/state-*.json)']));
     expect(h.sandbox.filesystem.denyWrite).toContain('/p/.tdd');
   });
+});
+
+describe('isPlainCliCall: only one plain CLI call leaves the sandbox', () => {
+  const CLI = 'node "/plug/dist/cli.mjs"';
+  it.each<[string, boolean]>([
+    [`${CLI} status`, true],
+    [`${CLI} verify green`, true],
+    [`${CLI} init --spec specs/S.md --mode standard`, true],
+    [`${CLI} abort --reason 'the user asked: "stop"'`, true],
+    [`${CLI} freeze --verdict .tdd-verdict.md 2>&1`, true],
+    [`  ${CLI} done --json  `, true],
+    [`${CLI} result - --role implementer --ac AC-1 <<'TDD_RESULT_EOF'\nDone.\n\`\`\`tdd-result\nrole: implementer\n\`\`\`\nTDD_RESULT_EOF`, true],
+    [`${CLI} verify green && rm -rf .tdd`, false],
+    [`${CLI} verify green; ./evil.sh`, false],
+    [`${CLI} verify green | tee x`, false],
+    [`${CLI} verify green > .tdd/x`, false],
+    [`${CLI} verify $(rm -rf .tdd)`, false],
+    [`${CLI} verify "$(rm -rf .tdd)"`, false],
+    [`${CLI} verify \`rm -rf .tdd\``, false],
+    [`${CLI} verify green &`, false],
+    [`${CLI} verify green\nrm -rf .tdd`, false],
+    [`X=1 ${CLI} verify green`, false],
+    [`NODE_OPTIONS=--require=./evil.js ${CLI} done`, false],
+    [`cd /p && ${CLI} done`, false],
+    [`${CLI} result - <<EOF\n$(rm -rf .tdd)\nEOF`, false],
+    [`${CLI} result - <<'EOF'\nx\nEOF\nrm -rf .tdd`, false],
+    [`${CLI} result - <<'EOF'\nEOF\nrm -rf .tdd\nEOF`, false],
+    [`${CLI}x status`, false],
+    [`node /plug/dist/cli.mjs status`, false],
+  ])('%j → %s', (command, plain) => expect(isPlainCliCall(command, CLI)).toBe(plain));
 });

@@ -2,7 +2,7 @@ import { hardeningFor, type HardeningSection } from '../../core/sandbox.js';
 import { RefusalError, UsageError } from '../../io/errors.js';
 import { appendEvent } from '../../io/eventLog.js';
 import { listBackgroundTasks } from '../../io/sandboxProcesses.js';
-import { hardeningFactsFor, probeWall, refreshInodes, RELOAD_MS, settingsCarry, wallAvailability, type WallStatus } from '../../io/sandbox.js';
+import { hardeningFactsFor, probeWall, refreshInodes, RELOAD_MS, settingsCarry, wallAvailability, type WallAvailability, type WallStatus } from '../../io/sandbox.js';
 import { applySection, readRecord, restoreSettings, SETTINGS_REL, writeRecord } from '../../io/settingsMerge.js';
 import { splitGlobs } from '../../schema/stack.js';
 import type { CliState } from '../../schema/cliState.js';
@@ -101,7 +101,6 @@ async function applyHardening(s: Session): Promise<string | null> {
 
 export function wallStatus(s: Session): WallStatus {
   const record = readRecord(s.repo.gitDir);
-  const availability = wallAvailability(s.io.env);
   let state: CliState | null = null;
   const problems: string[] = [];
   try {
@@ -109,10 +108,13 @@ export function wallStatus(s: Session): WallStatus {
   } catch (err) {
     problems.push(`the state cannot be read (${(err as Error).message})`);
   }
-  const section = record.on && active(state) ? sectionOf(s, state) : null;
-  const applied = section !== null && settingsCarry(s.root, section);
-  const sinceWriteMs = record.applied ? Math.max(0, s.now().getTime() - Date.parse(record.applied.at)) : null;
   const probed = insideClaudeCode(s.io.env) && active(state) ? probeWall(s.root) : null;
+  // Inside the wall a second bubblewrap cannot start (the client refuses nested namespaces): the
+  // refused probe write is the proof that the sandbox runs.
+  const availability: WallAvailability = probed === true ? { ok: true, backend: 'bubblewrap' } : wallAvailability(s.io.env);
+  // What was applied for this phase is what the file must carry (HOME or TMPDIR may differ inside the sandbox).
+  const applied = record.on && active(state) && record.applied !== null && record.applied.phase === state.phase && settingsCarry(s.root, record.applied.section);
+  const sinceWriteMs = record.applied ? Math.max(0, s.now().getTime() - Date.parse(record.applied.at)) : null;
   if (record.on) {
     if (!availability.ok) problems.push(availability.problem ?? 'the sandbox cannot run');
     if (active(state) && !applied) problems.push(`${SETTINGS_REL} does not carry the section for ${state.phase}; run a tdd-gate verb (it re-applies it) or \`tdd-gate harden on\``);

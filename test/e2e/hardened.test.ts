@@ -1,0 +1,120 @@
+// Hardened mode inside the real client: Claude Code's own Bash sandbox (bubblewrap) keeps what the
+// phase protects read-only, for the writes the static check cannot see; ordinary work goes on;
+// `done` gives the person's settings back byte for byte.
+import { existsSync, linkSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { wallAvailability } from '../../src/io/sandbox.js';
+import { ok, project, readState, writeVerdict } from '../cli/fixtures.js';
+import { runCli } from '../helpers/hook.js';
+import type { TestRepo } from '../helpers/repo.js';
+import { describeE2E, PLUGIN_ROOT, resultOf, session, throwawayHome, type SessionResult } from './harness.js';
+
+const CLI = `node "${PLUGIN_ROOT}/dist/cli.mjs"`;
+const TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\ntest('adds', () => { assert.equal(add(1, 2), 3); });\n";
+const PERSON = '// my own settings\n{\n  "permissions": { "allow": ["Bash(npm test)"] },\n  "env": { "MY_FLAG": "1" }\n}\n';
+/** A script that deletes the state and rewrites a frozen test, with paths the static check cannot read. */
+const CLEANER = "import fs from 'node:fs';\nconst d = ['.t', 'dd'].join('');\nconst t = ['test', 'add.test.js'].join('/');\nconst r = [];\nconst c = ['.cla', 'ude/settings.json'].join('');\nfor (const f of [() => fs.rmSync(d, { recursive: true }), () => fs.writeFileSync(t, 'cheat'), () => fs.writeFileSync(c, '{\"disableAllHooks\": true}')]) {\n  try { f(); r.push('wrote'); } catch (e) { r.push(e.code); }\n}\nconsole.log('CLEANER', r.join(','));\n";
+
+const WALL = wallAvailability();
+
+/** A node:test project in RED with a valid RED receipt and a PASS verdict, hardened, with the person's own local settings. */
+function redProject(home: string): TestRepo {
+  const cli = (repo: TestRepo, ...args: string[]) => runCli(repo.root, args, { HOME: home });
+  const repo = project('node-test', { 'test/old.test.js': "import { test } from 'node:test';\ntest('old', () => {});\n" });
+  repo.write('.claude/settings.local.json', PERSON);
+  ok(cli(repo, 'harden', 'on'));
+  ok(cli(repo, 'init', '--spec', 'specs/SPEC-001.md', '--mode', 'light-inline'));
+  repo.write('.tdd/plans/p.md', '# Plan\n');
+  ok(cli(repo, 'advance', 'red', '--plan', '.tdd/plans/p.md'));
+  repo.write('test/add.test.js', TEST);
+  repo.write('src/add.js', '// STUB:TDD\nexport function add() { return 0; }\n');
+  ok(cli(repo, 'verify', 'red'));
+  writeVerdict(repo);
+  return repo;
+}
+
+function text(r: SessionResult, turn: number): string {
+  return resultOf(r, turn).content;
+}
+
+describeE2E('hardened mode', (bin) => {
+  if (!WALL.ok) {
+    // Measured, not assumed: the sandbox itself cannot start here, so nothing below can be proven.
+    it('skipped: Claude Code\'s Bash sandbox cannot run here', (ctx) => {
+      const banner = `\n${'!'.repeat(72)}\n!! hardened e2e skipped: ${WALL.problem ?? 'no sandbox'}\n${'!'.repeat(72)}\n`;
+      if (process.env.CI) throw new Error(`${banner}CI must install bubblewrap and socat.`);
+      console.warn(banner);
+      ctx.skip();
+    });
+    return;
+  }
+
+  it('GREEN behind the wall: a hidden script, an unmodelled command and a pre-freeze hard link change nothing; tests, builds and git work; done restores the settings', async () => {
+    const home = throwawayHome();
+    const repo = redProject(home);
+    mkdirSync(repo.path('tmp'));
+    linkSync(repo.path('test/add.test.js'), repo.path('tmp/alias.js'));
+    ok(runCli(repo.root, ['freeze', '--verdict', 'verdict.md'], { HOME: home }));
+    expect(readState(repo).phase).toBe('tdd-green');
+
+    const r = await session(bin, repo, {
+      home,
+      script: {
+        main: [
+          { tools: [{ name: 'Write', input: { file_path: repo.path('tools/clean.mjs'), content: CLEANER } }] },
+          { tools: [{ name: 'Bash', input: { command: 'node tools/clean.mjs', description: 'Run the cleanup script' } }] },
+          { tools: [{ name: 'Bash', input: { command: `perl -e 'my $d = ".t" . "dd"; opendir(my $h, $d) or die; my @f = grep { /^state-/ } readdir $h; my $n = unlink map { "$d/$_" } @f; print "UNLINKED $n of " . scalar(@f) . "\\n"'`, description: 'Tidy up' } }] },
+          { tools: [{ name: 'Bash', input: { command: 'echo cheat > tmp/alias.js; cat tmp/alias.js', description: 'Write through the old link' } }] },
+          { tools: [{ name: 'Bash', input: { command: "printf 'export function add(a, b) { return a + b; }\\n' > src/add.js && node --test 2>&1 | grep -E '^# (pass|fail)' && mkdir -p build && cp src/add.js build/ && git add src && git commit -qm green && git log --oneline | head -1", description: 'Implement, test, build, commit' } }] },
+          { tools: [{ name: 'Bash', input: { command: `${CLI} harden status`, description: 'Is the wall up?' } }] },
+          { tools: [{ name: 'Bash', input: { command: `${CLI} verify green && rm -rf .tdd`, description: 'Verify and clean' } }] },
+          { tools: [{ name: 'Bash', input: { command: `${CLI} verify green`, description: 'Verify green' } }] },
+          { tools: [{ name: 'Bash', input: { command: `${CLI} done`, description: 'Finish' } }] },
+          { text: 'Done.' },
+        ],
+      },
+    });
+    // The hidden script: both writes refused by the OS (read-only file system or busy mount point).
+    expect(text(r, 1)).toMatch(/CLEANER (EROFS|EBUSY|EPERM),(EROFS|EBUSY),(EROFS|EACCES|EPERM|ENOENT)/);
+    // A command the walker does not model: perl unlinking the state file.
+    expect(text(r, 2)).toMatch(/UNLINKED 0 of 1/);
+    // The link made before the freeze is a separate file now: writing it leaves the test alone.
+    expect(text(r, 3)).toContain('cheat');
+    // Ordinary GREEN work.
+    expect(resultOf(r, 4).is_error, text(r, 4)).toBe(false);
+    expect(text(r, 4)).toMatch(/# pass 2\n# fail 0/);
+    expect(text(r, 4)).toMatch(/[0-9a-f]{7} green/);
+    expect(text(r, 5)).toMatch(/the wall is UP \(a write to \.tdd\/ from this Bash call was refused by the OS\)/);
+    expect(resultOf(r, 6).is_error).toBe(true);
+    expect(text(r, 6)).toMatch(/tdd-gate \[hardened-cli-call\]: hardened mode: the tdd-gate CLI runs outside the Bash sandbox only as one plain call/);
+    expect(resultOf(r, 7).is_error, text(r, 7)).toBe(false);
+    expect(text(r, 8)).toMatch(/restored \(byte for byte\)/);
+
+    expect(readFileSync(repo.path('test/add.test.js'), 'utf8')).toBe(TEST);
+    expect(existsSync(repo.path('.claude/settings.json'))).toBe(false);
+    expect(statSync(repo.path('.tdd/stack.json')).isFile()).toBe(true);
+    // The same cycle's state, never deleted: its history runs from init through the freeze to done.
+    expect(readState(repo).history.map((h) => h.verb)).toEqual(['init', 'advance red', 'freeze', 'done']);
+    expect(readFileSync(repo.path('.claude/settings.local.json'), 'utf8')).toBe(PERSON);
+  }, 180_000);
+
+  it('freeze refuses while a background task of the session is running (it would keep its RED write access)', async () => {
+    const home = throwawayHome();
+    const repo = redProject(home);
+    const r = await session(bin, repo, {
+      home,
+      script: {
+        main: [
+          { tools: [{ name: 'Bash', input: { command: 'sleep 12; echo "// late" >> test/add.test.js', description: 'Slow writer', run_in_background: true } }] },
+          { tools: [{ name: 'Bash', input: { command: `${CLI} freeze --verdict verdict.md`, description: 'Freeze' } }] },
+          { text: 'Done.' },
+          // Newer clients wait for the background task and report its end in one more turn.
+          { text: 'Noted.' },
+        ],
+      },
+      partial: ['main'],
+    });
+    expect(text(r, 1)).toMatch(/hardened mode: 1 background task\(s\) of this session are still running .*a process started before `freeze` keeps the write access it had/);
+    expect(readState(repo).phase).toBe('tdd-red');
+  }, 120_000);
+});
