@@ -20,7 +20,15 @@ export function hardenedBashCheck(repo: Repo, command: string): Decision | null 
   }
   if (cli === null) return null;
   const file = cli.slice('node "'.length, -1);
-  if (!command.includes(file) || isPlainCliCall(command, cli)) return null;
+  if (!command.includes(file)) return null;
+  if (isPlainCliCall(command, cli)) {
+    if (!command.includes('\n')) return null;
+    // Newer clients keep any call with a heredoc inside the sandbox, where `result` cannot record.
+    return deny(
+      'hardened-result-file',
+      `hardened mode: hand \`result\` the child's message in a file, not a heredoc: write the message verbatim with the Write tool to .tdd-result.md (replace its content each time), then run \`${cli} result .tdd-result.md --role <role> [--ac AC-n]\` on its own.`,
+    );
+  }
   return deny(
     'hardened-cli-call',
     `hardened mode: the tdd-gate CLI runs outside the Bash sandbox only as one plain call, exactly \`${cli} <verb> <arguments>\` with nothing before or after it (no \`cd\`, \`&&\`, \`;\`, pipes, redirects, \`$(…)\`, variables or VAR=value prefixes; a quoted heredoc as the input of \`result\` is fine). Run the CLI call on its own.`,

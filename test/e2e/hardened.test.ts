@@ -7,13 +7,16 @@ import { wallAvailability } from '../../src/io/sandbox.js';
 import { ok, project, readState, writeVerdict } from '../cli/fixtures.js';
 import { runCli } from '../helpers/hook.js';
 import type { TestRepo } from '../helpers/repo.js';
-import { describeE2E, PLUGIN_ROOT, resultOf, session, throwawayHome, type SessionResult } from './harness.js';
+import { describeE2E, PLUGIN_ROOT, resultOf, session, tddResult, throwawayHome, type SessionResult } from './harness.js';
 
 const CLI = `node "${PLUGIN_ROOT}/dist/cli.mjs"`;
 const TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\ntest('adds', () => { assert.equal(add(1, 2), 3); });\n";
 const PERSON = '// my own settings\n{\n  "permissions": { "allow": ["Bash(npm test)"] },\n  "env": { "MY_FLAG": "1" }\n}\n';
 /** A script that deletes the state and rewrites a frozen test, with paths the static check cannot read. */
 const CLEANER = "import fs from 'node:fs';\nconst d = ['.t', 'dd'].join('');\nconst t = ['test', 'add.test.js'].join('/');\nconst r = [];\nconst c = ['.cla', 'ude/settings.json'].join('');\nfor (const f of [() => fs.rmSync(d, { recursive: true }), () => fs.writeFileSync(t, 'cheat'), () => fs.writeFileSync(c, '{\"disableAllHooks\": true}')]) {\n  try { f(); r.push('wrote'); } catch (e) { r.push(e.code); }\n}\nconsole.log('CLEANER', r.join(','));\n";
+
+/** A command the walker does not model: perl unlinking the state file, its name put together at run time. */
+const PERL_UNLINK = `perl -e 'my $d = ".t" . "dd"; opendir(my $h, $d) or die; my @f = grep { /^state-/ } readdir $h; my $n = unlink map { "$d/$_" } @f; print "UNLINKED $n of " . scalar(@f) . "\\n"'`;
 
 const WALL = wallAvailability();
 
@@ -63,7 +66,7 @@ describeE2E('hardened mode', (bin) => {
         main: [
           { tools: [{ name: 'Write', input: { file_path: repo.path('tools/clean.mjs'), content: CLEANER } }] },
           { tools: [{ name: 'Bash', input: { command: 'node tools/clean.mjs', description: 'Run the cleanup script' } }] },
-          { tools: [{ name: 'Bash', input: { command: `perl -e 'my $d = ".t" . "dd"; opendir(my $h, $d) or die; my @f = grep { /^state-/ } readdir $h; my $n = unlink map { "$d/$_" } @f; print "UNLINKED $n of " . scalar(@f) . "\\n"'`, description: 'Tidy up' } }] },
+          { tools: [{ name: 'Bash', input: { command: PERL_UNLINK, description: 'Tidy up' } }] },
           { tools: [{ name: 'Bash', input: { command: 'echo cheat > tmp/alias.js; cat tmp/alias.js', description: 'Write through the old link' } }] },
           { tools: [{ name: 'Bash', input: { command: "printf 'export function add(a, b) { return a + b; }\\n' > src/add.js && node --test 2>&1 | grep -E '^# (pass|fail)' && mkdir -p build && cp src/add.js build/ && git add src && git commit -qm green && git log --oneline | head -1", description: 'Implement, test, build, commit' } }] },
           { tools: [{ name: 'Bash', input: { command: `${CLI} harden status`, description: 'Is the wall up?' } }] },
@@ -116,5 +119,36 @@ describeE2E('hardened mode', (bin) => {
     });
     expect(text(r, 1)).toMatch(/hardened mode: 1 background task\(s\) of this session are still running .*a process started before `freeze` keeps the write access it had/);
     expect(readState(repo).phase).toBe('tdd-red');
+  }, 120_000);
+
+  it('/tdd --hardened: harden on and init switch the sandbox on mid-session; result reads its message from a file', async () => {
+    const home = throwawayHome();
+    const repo = project('node-test');
+    repo.write('.claude/settings.local.json', PERSON);
+    const planner = `Plan written.\n\n${tddResult({ role: 'planner', status: 'ok', files: ['.tdd/plans/p.md'], acs: '[AC-1]' })}`;
+    const r = await session(bin, repo, {
+      home,
+      script: {
+        main: [
+          { tools: [{ name: 'Bash', input: { command: `${CLI} harden on`, description: 'Hardened mode' } }] },
+          { tools: [{ name: 'Bash', input: { command: `${CLI} init --spec specs/SPEC-001.md --mode light-inline`, description: 'Start' } }] },
+          { tools: [{ name: 'Bash', input: { command: PERL_UNLINK, description: 'Tidy up' } }] },
+          { tools: [{ name: 'Write', input: { file_path: repo.path('.tdd-result.md'), content: planner } }] },
+          { tools: [{ name: 'Bash', input: { command: `${CLI} result .tdd-result.md --role planner`, description: 'Check the result' } }] },
+          { tools: [{ name: 'Bash', input: { command: `${CLI} result - --role planner <<'TDD_RESULT_EOF'\n${planner}\nTDD_RESULT_EOF`, description: 'Check the result (heredoc)' } }] },
+          { tools: [{ name: 'Bash', input: { command: `${CLI} harden status`, description: 'Is the wall up?' } }] },
+          { text: 'Done.' },
+        ],
+      },
+    });
+    expect(text(r, 0)).toMatch(/hardened mode on; the wall goes up when a cycle starts/);
+    expect(text(r, 1)).toMatch(/hardened mode: the sandbox now protects \d+ paths for tdd-plan/);
+    expect(text(r, 2)).toMatch(/UNLINKED 0 of 1/);
+    expect(text(r, 4)).toMatch(/^proceed/);
+    // A heredoc keeps the call inside the sandbox on newer clients; the gate says to use the file.
+    expect(resultOf(r, 5).is_error).toBe(true);
+    expect(text(r, 5)).toMatch(/tdd-gate \[hardened-result-file\]: hardened mode: hand `result` the child's message in a file/);
+    expect(text(r, 6)).toMatch(/the wall is UP/);
+    expect(readState(repo).phase).toBe('tdd-plan');
   }, 120_000);
 });
