@@ -43,15 +43,18 @@ const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'fish', 'ksh', 'bwrap']);
  * Background Bash tasks of the Claude Code session this process runs in: shells (or sandboxes)
  * under the client process that are not this command's own ancestors. A task started before a
  * phase change keeps the sandbox it started in (or none), so the freeze waits for them to end.
- * Outside Claude Code (no client among the ancestors) there are none.
+ * Outside Claude Code (CLAUDECODE unset) there are none.
  */
-export function listBackgroundTasks(procs: readonly ProcessInfo[] = listProcesses(), self = process.pid): ProcessInfo[] {
+export function listBackgroundTasks(procs: readonly ProcessInfo[] = listProcesses(), self = process.pid, insideClaudeCode = process.env.CLAUDECODE === '1'): ProcessInfo[] {
+  if (!insideClaudeCode) return [];
   const byPid = new Map(procs.map((p) => [p.pid, p]));
-  const ancestors = new Set<number>();
+  const ancestors = new Set<number>([self]);
   let client: ProcessInfo | undefined;
-  for (let p = byPid.get(self); p !== undefined && !ancestors.has(p.pid); p = byPid.get(p.ppid)) {
+  // The client is the first ancestor that is not the shell it runs Bash calls in (its process name
+  // varies: \`claude\`, or the version number for the native install).
+  for (let p = byPid.get(byPid.get(self)?.ppid ?? -1); p !== undefined && !ancestors.has(p.pid); p = byPid.get(p.ppid)) {
     ancestors.add(p.pid);
-    if (/(^|\/)claude(\.exe)?$/.test(p.comm) || /(^|[/\s])claude(\.exe)?(\s|$)/.test(p.command.split(' ')[0] ?? '')) {
+    if (!SHELLS.has(p.comm)) {
       client = p;
       break;
     }
