@@ -160,14 +160,15 @@ export function hardeningFor(f: HardeningFacts): HardeningSection | null {
 /**
  * `Edit(…)` deny rules for the file tools (`//` starts an absolute path; `/**` covers a directory).
  * In tdd-plan the planner writes `.tdd/plans/**` with Write, and a deny rule cannot carve that out,
- * so `.tdd/` is covered file by file there (the gate's own check stays precise for the rest).
+ * so `.tdd/` is covered by its stack.json and snapshots there (the gate's own check denies the state).
  */
 function editDenyRules(f: HardeningFacts, paths: readonly ProtectedPath[]): string[] {
   const tdd = join(f.root, '.tdd');
   const rules: string[] = [];
   for (const p of paths) {
     if (f.phase === 'tdd-plan' && p.path === tdd) {
-      rules.push(`Edit(/${join(tdd, 'stack.json')})`, `Edit(/${join(tdd, 'state-*.json')})`, `Edit(/${join(tdd, 'snapshots')}/**)`);
+      // No `state-*` glob: the client warns about globs in Edit rules on Linux (its sandbox ignores them).
+      rules.push(`Edit(/${join(tdd, 'stack.json')})`, `Edit(/${join(tdd, 'snapshots')}/**)`);
       continue;
     }
     rules.push(`Edit(/${p.path}${p.dir ? '/**' : ''})`);

@@ -166,26 +166,51 @@ export function refreshInodes(root: string, rels: readonly string[]): string[] {
   return done;
 }
 
-/** `bwrap` arguments that make `paths` read-only around a command the CLI runs itself (tests, lint). */
-export function wallArgs(paths: readonly string[], writable: readonly string[] = []): string[] {
-  const args = ['--dev-bind', '/', '/', '--die-with-parent'];
-  for (const p of paths) if (existsSync(p)) args.push('--ro-bind', p, p);
-  // Later binds win: a directory the run itself must write (its report) is carved back out.
-  for (const p of writable) if (existsSync(p)) args.push('--bind', p, p);
+export interface Wall {
+  /** Writable (the project, the package caches, temp). */
+  writable: readonly string[];
+  /** Read-only inside the writable set (what the phase protects). */
+  readOnly: readonly string[];
+  /** Writable again inside a read-only path (the runner's report directory). */
+  carveOut: readonly string[];
+}
+
+/**
+ * \`bwrap\` arguments for a wall like the client's sandbox: the whole file system read-only, the
+ * writable set bound back, the protected paths read-only inside it. Later binds win.
+ */
+export function wallArgs(wall: Wall): string[] {
+  const args = ['--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--die-with-parent'];
+  const add = (flag: string, list: readonly string[]) => {
+    for (const p of list) if (existsSync(p)) args.push(flag, p, p);
+  };
+  add('--bind', wall.writable);
+  add('--ro-bind', wall.readOnly);
+  add('--bind', wall.carveOut);
   return args;
 }
 
 /**
- * The denyWrite list in force for `root`, when hardened mode has a section applied: the CLI walls
- * the commands it runs (it is itself outside the client's sandbox) with the same list.
+ * The wall in force for \`root\` when hardened mode has a section applied: the CLI walls the commands
+ * it runs (it is itself outside the client's sandbox) the same way the client walls Bash calls,
+ * plus what the client always protects (git hooks and config: git run later by the CLI, outside
+ * any sandbox, would execute them).
  */
-export function appliedDenyWrite(repo: Repo): string[] | null {
+export function appliedWall(repo: Repo): Wall | null {
+  let record;
   try {
-    const record = readRecord(repo.gitDir);
-    return record.applied ? record.applied.section.sandbox.filesystem.denyWrite : null;
+    record = readRecord(repo.gitDir);
   } catch {
     return null;
   }
+  if (!record.applied) return null;
+  const fs = record.applied.section.sandbox.filesystem;
+  const gitDirs = [...new Set([repo.gitDir, gitCommonDir(repo.gitDir)])];
+  return {
+    writable: [repo.root, ...fs.allowWrite],
+    readOnly: [...fs.denyWrite, ...gitDirs.flatMap((g) => [path.join(g, 'hooks'), path.join(g, 'config')])],
+    carveOut: [path.join(repo.root, '.tdd', 'runs')],
+  };
 }
 
 export interface WallStatus {
@@ -246,12 +271,11 @@ function isReadOnly(err: unknown): boolean {
 export function walledSpawn(root: string, command: string, findRepoFn: (cwd: string) => Repo | null): { file: string; args: string[] } | null {
   const repo = findRepoFn(root);
   if (repo === null) return null;
-  const deny = appliedDenyWrite(repo);
-  if (deny === null || probeWall(root)) return null;
+  const wall = appliedWall(repo);
+  if (wall === null || probeWall(root)) return null;
   const bwrap = onPath('bwrap', process.env);
   if (bwrap === null) throw new Error('hardened mode is on but bubblewrap (bwrap) is not on PATH, so the tests cannot run behind the wall; install it or turn hardened mode off (`tdd-gate harden off`, from a terminal)');
-  // `.tdd/runs` stays writable: the runner's machine-readable report is written there by the run.
-  return { file: bwrap, args: [...wallArgs(deny, [path.join(root, '.tdd', 'runs')]), '--', '/bin/sh', '-c', command] };
+  return { file: bwrap, args: [...wallArgs(wall), '--', '/bin/sh', '-c', command] };
 }
 
 /**

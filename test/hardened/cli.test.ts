@@ -10,7 +10,8 @@ const WALL = wallAvailability();
 const ADD_TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\ntest('adds', () => { assert.equal(add(1, 2), 3); });\n";
 const PERSON = '// mine\n{\n  "permissions": { "allow": ["Bash(npm test)"] },\n  "sandbox": { "excludedCommands": ["docker *"] }\n}\n';
 
-const run = (root: string, ...args: string[]): Promise<CliRun> => cliAsync(root, args);
+let HOME_DIR: string | undefined;
+const run = (root: string, ...args: string[]): Promise<CliRun> => cliAsync(root, args, HOME_DIR ? { HOME: HOME_DIR } : {});
 
 describe('harden without the sandbox', () => {
   it('refuses to turn on and says what to install (bubblewrap missing from PATH)', async () => {
@@ -29,6 +30,11 @@ describe('harden without the sandbox', () => {
 describe.runIf(WALL.ok)('harden on a real project (bubblewrap works here)', () => {
   it('keeps the section in step with the phase, walls the test run, gives frozen files fresh inodes, and restores the person\'s file byte for byte', { timeout: 120_000 }, async () => {
     const repo = project('node-test', { 'test/old.test.js': "import { test } from 'node:test';\ntest('old', () => {});\n" });
+    HOME_DIR = mkdtempSync(path.join(tmpdir(), 'tdd-gate-home-'));
+    onTestFinished(() => {
+      rmSync(HOME_DIR!, { recursive: true, force: true });
+      HOME_DIR = undefined;
+    });
     repo.write('.claude/settings.local.json', PERSON);
     const settings = () => readFileSync(repo.path('.claude/settings.local.json'), 'utf8');
     const section = () => JSON.parse(settings()) as { sandbox: { enabled: boolean; excludedCommands: string[]; filesystem: { denyWrite: string[] } }; permissions: { allow: string[]; deny: string[] } };
@@ -67,14 +73,15 @@ describe.runIf(WALL.ok)('harden on a real project (bubblewrap works here)', () =
     const stateBefore = readFileSync(repo.path(`.tdd/${readdirState(repo.root)}`), 'utf8');
     repo.write(
       'src/add.js',
-      "import fs from 'node:fs';\nconst tried = [];\nfor (const f of [() => fs.rmSync('.tdd', { recursive: true }), () => fs.writeFileSync('test/add.test.js', 'cheat')]) { try { f(); tried.push('wrote'); } catch (e) { tried.push(e.code); } }\nconsole.log('WALL', tried.join(','));\nexport function add(a, b) { return a + b; }\n",
+      "import fs from 'node:fs';\nconst tried = [];\nfor (const f of [() => fs.rmSync('.tdd', { recursive: true }), () => fs.writeFileSync('test/add.test.js', 'cheat'), () => fs.appendFileSync('.git/config', '[core]\\n\\tfsmonitor = ./evil.sh\\n'), () => fs.writeFileSync('/var/tmp/tdd-gate-wall-' + process.pid, 'x'), () => fs.writeFileSync('build.txt', 'ok')]) { try { f(); tried.push('wrote'); } catch (e) { tried.push(e.code); } }\nconsole.log('WALL', tried.join(','));\nexport function add(a, b) { return a + b; }\n",
     );
     const g = await run(repo.root, 'verify', 'green');
     ok(g);
     expect(readFileSync(repo.path('test/add.test.js'), 'utf8')).toBe(ADD_TEST);
     expect(readFileSync(repo.path(`.tdd/${readdirState(repo.root)}`), 'utf8').length).toBeGreaterThanOrEqual(stateBefore.length);
     const log = readFileSync(repo.path(readState(repo).receipts.green.log), 'utf8');
-    expect(log).toMatch(/WALL (EROFS|EBUSY|EPERM),EROFS/);
+    // Also what git run later by the CLI (outside any sandbox) would execute, and a path outside the writable set.
+    expect(log).toMatch(/WALL (EROFS|EBUSY|EPERM),EROFS,EROFS,EROFS,wrote/);
 
     ok(await run(repo.root, 'done'));
     expect(settings()).toBe(PERSON);
