@@ -35,6 +35,8 @@ export interface HardeningFacts {
   extraDomains: readonly string[];
   /** Temporary directories to keep writable (`/tmp`, `$TMPDIR`). */
   tmpDirs: readonly string[];
+  /** Absolute `PATH` entries: a writable one would let a command plant the `node` the CLI runs with. */
+  pathDirs?: readonly string[];
 }
 
 export interface SandboxSection {
@@ -122,6 +124,8 @@ export function protectedPaths(f: HardeningFacts): ProtectedPath[] {
     // Claude Code's settings by exact file: the client makes its own mount points inside `.claude/`
     // (e.g. `.claude/commands`), which a read-only `.claude/` would make fail for every command.
     ...CLAUDE_SETTINGS.map((rel) => ({ path: join(f.root, rel), dir: false })),
+    // HEAD names the branch, and the branch names the state file: a script rewriting it would end the cycle.
+    { path: join(f.gitDir, 'HEAD'), dir: false },
     { path: join(f.gitDir, 'tdd-gate'), dir: true },
     { path: join(f.gitCommonDir, 'tdd-gate'), dir: true },
     { path: join(f.home, '.claude', 'settings.json'), dir: false },
@@ -148,7 +152,7 @@ export function hardeningFor(f: HardeningFacts): HardeningSection | null {
       allowUnsandboxedCommands: false,
       excludedCommands: UNSANDBOXED_VERBS.map((verb) => `${f.cliCommand} ${verb} *`),
       filesystem: {
-        allowWrite: unique([...HOME_CACHES.map((c) => join(f.home, c)), ...f.tmpDirs]),
+        allowWrite: writableDirs(f),
         denyWrite: paths.map((p) => p.path),
       },
       network: { allowedDomains: domains },
@@ -213,4 +217,16 @@ export function cliCommandOfSection(section: HardeningSection): string | null {
   const first = section.sandbox.excludedCommands[0];
   const m = first ? /^(node "[^"]+") \S+ \*$/.exec(first) : null;
   return m?.[1] ?? null;
+}
+
+/** Caches and temp, minus any that holds a PATH entry (pnpm puts its global bin in its data dir). */
+function writableDirs(f: HardeningFacts): string[] {
+  const path = f.pathDirs ?? [];
+  const holdsPath = (dir: string) => path.some((p) => p === dir || p.startsWith(`${dir}/`));
+  return unique([...HOME_CACHES.map((c) => join(f.home, c)), ...f.tmpDirs]).filter((d) => !holdsPath(d));
+}
+
+/** PATH entries a sandboxed command could write (relative, or inside the project): a planted `node` there runs outside the wall. */
+export function writablePathEntries(pathDirs: readonly string[], root: string): string[] {
+  return pathDirs.filter((p) => p !== '' && (!p.startsWith('/') || p === root || p.startsWith(`${root}/`)));
 }

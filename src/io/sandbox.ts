@@ -119,6 +119,7 @@ export function hardeningFactsFor(repo: Repo, state: StateFacts, stack: { langua
     language: stack.language,
     extraDomains: configuredRegistryHosts(repo.root, env),
     tmpDirs: tmp,
+    pathDirs: (env.PATH ?? '').split(path.delimiter).filter((d) => d !== ''),
   };
 }
 

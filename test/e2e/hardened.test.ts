@@ -13,8 +13,8 @@ import { describeE2E, PLUGIN_ROOT, resultOf, session, tddResult, throwawayHome, 
 const CLI = `node "${PLUGIN_ROOT}/dist/cli.mjs"`;
 const TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\ntest('adds', () => { assert.equal(add(1, 2), 3); });\n";
 const PERSON = '// my own settings\n{\n  "permissions": { "allow": ["Bash(npm test)"] },\n  "env": { "MY_FLAG": "1" }\n}\n';
-/** A script that deletes the state and rewrites a frozen test, with paths the static check cannot read. */
-const CLEANER = "import fs from 'node:fs';\nconst d = ['.t', 'dd'].join('');\nconst t = ['test', 'add.test.js'].join('/');\nconst r = [];\nconst c = ['.cla', 'ude/settings.json'].join('');\nfor (const f of [() => fs.rmSync(d, { recursive: true }), () => fs.writeFileSync(t, 'cheat'), () => fs.writeFileSync(c, '{\"disableAllHooks\": true}')]) {\n  try { f(); r.push('wrote'); } catch (e) { r.push(e.code); }\n}\nconsole.log('CLEANER', r.join(','));\n";
+/** A script that deletes the state, rewrites a frozen test, switches the gate off and moves HEAD, with paths the static check cannot read. */
+const CLEANER = "import fs from 'node:fs';\nconst d = ['.t', 'dd'].join('');\nconst t = ['test', 'add.test.js'].join('/');\nconst r = [];\nconst c = ['.cla', 'ude/settings.json'].join('');\nfor (const f of [() => fs.rmSync(d, { recursive: true }), () => fs.writeFileSync(t, 'cheat'), () => fs.writeFileSync(c, '{\"disableAllHooks\": true}'), () => fs.writeFileSync(['.git', 'HEAD'].join('/'), 'ref: refs/heads/elsewhere\\n')]) {\n  try { f(); r.push('wrote'); } catch (e) { r.push(e.code); }\n}\nconsole.log('CLEANER', r.join(','));\n";
 
 /** A command the walker does not model: perl unlinking the state file, its name put together at run time. */
 const PERL_UNLINK = `perl -e 'my $d = ".t" . "dd"; opendir(my $h, $d) or die; my @f = grep { /^state-/ } readdir $h; my $n = unlink map { "$d/$_" } @f; print "UNLINKED $n of " . scalar(@f) . "\\n"'`;
@@ -84,7 +84,8 @@ describeE2E('hardened mode', (bin) => {
       },
     });
     // The hidden script: both writes refused by the OS (read-only file system or busy mount point).
-    expect(text(r, 1)).toMatch(/CLEANER (EROFS|EBUSY|EPERM),(EROFS|EBUSY),(EROFS|EACCES|EPERM|ENOENT)/);
+    expect(text(r, 1)).toMatch(/CLEANER (EROFS|EBUSY|EPERM),(EROFS|EBUSY),(EROFS|EACCES|EPERM|ENOENT),(EROFS|EBUSY)/);
+    expect(readFileSync(repo.path('.git/HEAD'), 'utf8')).toBe('ref: refs/heads/main\n');
     // A command the walker does not model: perl unlinking the state file.
     expect(text(r, 2)).toMatch(/UNLINKED 0 of 1/);
     // The link made before the freeze is a separate file now: writing it leaves the test alone.

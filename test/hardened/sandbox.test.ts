@@ -1,6 +1,6 @@
 // The hardening section as a spec table: what each phase protects, and what keeps ordinary work going.
 import { describe, expect, it } from 'vitest';
-import { hardeningFor, isPlainCliCall, protectedPaths, UNSANDBOXED_VERBS, wholeDirOf, type HardeningFacts } from '../../src/core/sandbox.js';
+import { hardeningFor, isPlainCliCall, protectedPaths, UNSANDBOXED_VERBS, wholeDirOf, writablePathEntries, type HardeningFacts } from '../../src/core/sandbox.js';
 import type { Phase } from '../../src/schema/state.js';
 
 const facts = (over: Partial<HardeningFacts> = {}): HardeningFacts => ({
@@ -22,7 +22,7 @@ const facts = (over: Partial<HardeningFacts> = {}): HardeningFacts => ({
 const FROZEN = ['tests/a.test.ts', 'src/b.test.ts', 'vitest.config.ts', 'specs/S.md'];
 
 describe('protectedPaths: what the phase keeps read-only for sandboxed commands', () => {
-  const always = ['/p/.tdd', '/p/.claude/settings.json', '/p/.claude/settings.local.json', '/p/.git/tdd-gate', '/h/.claude/settings.json', '/h/.claude.json', '/p/specs/S.md'];
+  const always = ['/p/.git/HEAD', '/p/.tdd', '/p/.claude/settings.json', '/p/.claude/settings.local.json', '/p/.git/tdd-gate', '/h/.claude/settings.json', '/h/.claude.json', '/p/specs/S.md'];
   it.each<[Phase, string[], string[]]>([
     ['tdd-plan', always, ['/p/tests', '/p/tests/a.test.ts']],
     ['tdd-red', always, ['/p/tests', '/p/tests/a.test.ts', '/p/vitest.config.ts']],
@@ -75,6 +75,13 @@ describe('hardeningFor', () => {
     const s = hardeningFor(facts())!.sandbox;
     expect(s.excludedCommands).toEqual(UNSANDBOXED_VERBS.map((v) => `node "/plug/dist/cli.mjs" ${v} *`));
     expect(s.excludedCommands.some((c) => / (status|harden|stack) /.test(c))).toBe(false);
+  });
+
+  it('keeps no cache writable that holds a PATH entry (a planted `node` would run outside the wall)', () => {
+    const s = hardeningFor(facts({ pathDirs: ['/usr/bin', '/h/.local/share/pnpm', '/h/.cargo/bin'] }))!.sandbox;
+    expect(s.filesystem.allowWrite).not.toContain('/h/.local/share/pnpm');
+    expect(s.filesystem.allowWrite).toContain('/h/.cargo/registry');
+    expect(writablePathEntries(['/usr/bin', 'node_modules/.bin', '/p/bin', '/p2/bin'], '/p')).toEqual(['node_modules/.bin', '/p/bin']);
   });
 
   it('keeps package caches and temp writable and the stack registries reachable', () => {

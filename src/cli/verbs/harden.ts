@@ -1,4 +1,4 @@
-import { hardeningFor, type HardeningSection } from '../../core/sandbox.js';
+import { hardeningFor, writablePathEntries, type HardeningSection } from '../../core/sandbox.js';
 import { RefusalError, UsageError } from '../../io/errors.js';
 import { appendEvent } from '../../io/eventLog.js';
 import { listBackgroundTasks } from '../../io/sandboxProcesses.js';
@@ -116,6 +116,8 @@ export function wallStatus(s: Session): WallStatus {
   const applied = record.on && active(state) && record.applied !== null && record.applied.phase === state.phase && settingsCarry(s.root, record.applied.section);
   const sinceWriteMs = record.applied ? Math.max(0, s.now().getTime() - Date.parse(record.applied.at)) : null;
   if (record.on) {
+    const risky = writablePathEntries((s.io.env.PATH ?? '').split(':'), s.root);
+    if (risky.length > 0) problems.push(`PATH holds entries a sandboxed command can write (${risky.join(', ')}): a program planted there would run in place of \`node\` outside the wall; remove them from PATH for Claude Code`);
     if (!availability.ok) problems.push(availability.problem ?? 'the sandbox cannot run');
     if (active(state) && !applied) problems.push(`${SETTINGS_REL} does not carry the section for ${state.phase}; run a tdd-gate verb (it re-applies it) or \`tdd-gate harden on\``);
     if (applied && sinceWriteMs !== null && sinceWriteMs < RELOAD_MS) problems.push('the settings were written under a second ago; the client may not have applied them yet');
