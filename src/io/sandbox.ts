@@ -269,14 +269,29 @@ function isReadOnly(err: unknown): boolean {
  * denyWrite list read-only, when hardened mode has one and this process is outside the client's
  * sandbox (the CLI's own verbs run outside it to write `.tdd/`). Null: run it as it is.
  */
-export function walledSpawn(root: string, command: string, findRepoFn: (cwd: string) => Repo | null): { file: string; args: string[] } | null {
+export function walledSpawn(root: string, command: string, findRepoFn: (cwd: string) => Repo | null, platform: NodeJS.Platform = process.platform): { file: string; args: string[] } | null {
   const repo = findRepoFn(root);
   if (repo === null) return null;
   const wall = appliedWall(repo);
   if (wall === null || probeWall(root)) return null;
+  if (platform === 'darwin') return { file: '/usr/bin/sandbox-exec', args: ['-p', seatbeltProfile(wall), '/bin/sh', '-c', command] };
   const bwrap = onPath('bwrap', process.env);
   if (bwrap === null) throw new Error('hardened mode is on but bubblewrap (bwrap) is not on PATH, so the tests cannot run behind the wall; install it or turn hardened mode off (`tdd-gate harden off`, from a terminal)');
   return { file: bwrap, args: [...wallArgs(wall), '--', '/bin/sh', '-c', command] };
+}
+
+/** The same wall for macOS's Seatbelt (the last matching rule wins; paths as the kernel sees them). */
+export function seatbeltProfile(wall: Wall): string {
+  const q = (p: string) => `"${realOrSelf(p).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  const sub = (list: readonly string[]) => list.map((p) => `(subpath ${q(p)})`).join(' ');
+  return [
+    '(version 1)',
+    '(allow default)',
+    '(deny file-write*)',
+    `(allow file-write* ${sub(wall.writable)} (regex #"^/dev/"))`,
+    wall.readOnly.length > 0 ? `(deny file-write* ${sub(wall.readOnly)})` : '',
+    wall.carveOut.length > 0 ? `(allow file-write* ${sub(wall.carveOut)})` : '',
+  ].filter(Boolean).join('\n');
 }
 
 /**

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { hardeningFor } from '../../src/core/sandbox.js';
 import { listBackgroundTasks, type ProcessInfo } from '../../src/io/sandboxProcesses.js';
-import { hardeningNote, wallAvailability } from '../../src/io/sandbox.js';
+import { hardeningNote, seatbeltProfile, wallAvailability } from '../../src/io/sandbox.js';
 import { hardenedBashCheck } from '../../src/io/sandboxGate.js';
 import { applySection, readRecord, writeRecord } from '../../src/io/settingsMerge.js';
 
@@ -92,5 +92,19 @@ describe('hardeningNote (SessionStart)', () => {
     applySection(root, gitDir, section, 'tdd-green');
     writeRecord(gitDir, { ...readRecord(gitDir), on: true });
     expect(hardeningNote({ root, gitDir, branch: 'main' }, process.env)).toMatch(/hardened mode is on and the wall is up: .* and the frozen tests are read-only at the OS level/);
+  });
+});
+
+describe('seatbeltProfile (macOS): the same wall for the commands the CLI runs', () => {
+  it('denies writes everywhere, allows the writable set, then denies the protected paths, then carves out the report directory', () => {
+    const profile = seatbeltProfile({ writable: ['/nonexistent/p', '/nonexistent/h/.npm'], readOnly: ['/nonexistent/p/.tdd', '/nonexistent/p/a "b".md'], carveOut: ['/nonexistent/p/.tdd/runs'] });
+    expect(profile.split('\n')).toEqual([
+      '(version 1)',
+      '(allow default)',
+      '(deny file-write*)',
+      '(allow file-write* (subpath "/nonexistent/p") (subpath "/nonexistent/h/.npm") (regex #"^/dev/"))',
+      '(deny file-write* (subpath "/nonexistent/p/.tdd") (subpath "/nonexistent/p/a \\"b\\".md"))',
+      '(allow file-write* (subpath "/nonexistent/p/.tdd/runs"))',
+    ]);
   });
 });
