@@ -129,6 +129,28 @@ describeE2E('hardened mode', (bin) => {
     expect(readState(repo).phase).toBe('tdd-red');
   }, 120_000);
 
+  it('a writer a RED command leaves behind (setsid, nohup, &) does not outlive its call: after the freeze the test is unchanged', async () => {
+    const home = throwawayHome();
+    const repo = redProject(home);
+    const r = await session(bin, repo, {
+      home,
+      script: {
+        main: [
+          { tools: [{ name: 'Bash', input: { command: "setsid nohup sh -c 'sleep 5; echo \"// late\" >> test/add.test.js' >/dev/null 2>&1 & echo started", description: 'Leave a writer behind' } }] },
+          { tools: [{ name: 'Bash', input: { command: `${CLI} freeze --verdict verdict.md`, description: 'Freeze' } }] },
+          { tools: [{ name: 'Bash', input: { command: 'sleep 7; cat test/add.test.js', description: 'Wait for the writer' } }] },
+          { text: 'Done.' },
+        ],
+      },
+    });
+    expect(text(r, 0)).toContain('started');
+    expect(text(r, 1)).toMatch(/tdd-red → tdd-green/);
+    // Read in the same call, before any after-the-fact restore could hide a late write.
+    expect(text(r, 2)).toBe(TEST.trimEnd());
+    expect(readState(repo).phase).toBe('tdd-green');
+    expect(readFileSync(repo.path('test/add.test.js'), 'utf8')).toBe(TEST);
+  }, 120_000);
+
   it('/tdd --hardened: harden on and init switch the sandbox on mid-session; result reads its message from a file', async () => {
     const home = throwawayHome();
     const repo = project('node-test');
