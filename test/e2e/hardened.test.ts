@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { wallAvailability } from '../../src/io/sandbox.js';
+import { noWallCase, WALL } from '../hardened/wall.js';
 import { ok, project, readState, writeVerdict } from '../cli/fixtures.js';
 import { runCli } from '../helpers/hook.js';
 import type { TestRepo } from '../helpers/repo.js';
@@ -19,7 +19,6 @@ const CLEANER = "import fs from 'node:fs';\nconst d = ['.t', 'dd'].join('');\nco
 /** A command the walker does not model: perl unlinking the state file, its name put together at run time. */
 const PERL_UNLINK = `perl -e 'my $d = ".t" . "dd"; opendir(my $h, $d) or die; my @f = grep { /^state-/ } readdir $h; my $n = unlink map { "$d/$_" } @f; print "UNLINKED $n of " . scalar(@f) . "\\n"'`;
 
-const WALL = wallAvailability();
 
 /** A node:test project in RED with a valid RED receipt and a PASS verdict, hardened, with the person's own local settings. */
 function redProject(home: string): TestRepo {
@@ -42,16 +41,9 @@ function text(r: SessionResult, turn: number): string {
 }
 
 describeE2E('hardened mode', (bin) => {
-  if (!WALL.ok) {
-    // Measured, not assumed: the sandbox itself cannot start here, so nothing below can be proven.
-    it('skipped: Claude Code\'s Bash sandbox cannot run here', (ctx) => {
-      const banner = `\n${'!'.repeat(72)}\n!! hardened e2e skipped: ${WALL.problem ?? 'no sandbox'}\n${'!'.repeat(72)}\n`;
-      if (process.env.CI) throw new Error(`${banner}CI must install bubblewrap and socat.`);
-      console.warn(banner);
-      ctx.skip();
-    });
-    return;
-  }
+  // Measured, not assumed: where the sandbox itself cannot start, nothing below can be proven.
+  noWallCase('the hardened end-to-end suite');
+  if (!WALL.ok) return;
 
   it('GREEN behind the wall: a hidden script, an unmodelled command and a pre-freeze hard link change nothing; tests, builds and git work; done restores the settings', async () => {
     const home = throwawayHome();

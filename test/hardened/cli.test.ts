@@ -3,10 +3,9 @@ import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, st
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { wallAvailability } from '../../src/io/sandbox.js';
+import { noWallCase, WALL } from './wall.js';
 import { cliAsync, events, ok, project, readState, writeVerdict, type CliRun } from '../cli/fixtures.js';
 
-const WALL = wallAvailability();
 const ADD_TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\ntest('adds', () => { assert.equal(add(1, 2), 3); });\n";
 const PERSON = '// mine\n{\n  "permissions": { "allow": ["Bash(npm test)"] },\n  "sandbox": { "excludedCommands": ["docker *"] }\n}\n';
 
@@ -26,6 +25,8 @@ describe('harden without the sandbox', () => {
     expect(ok(await run(repo.root, 'harden', 'status')).stdout).toMatch(/hardened mode is off/);
   });
 });
+
+noWallCase('harden on a real project');
 
 describe.runIf(WALL.ok)('harden on a real project (bubblewrap works here)', () => {
   it('keeps the section in step with the phase, walls the test run, gives frozen files fresh inodes, and restores the person\'s file byte for byte', { timeout: 120_000 }, async () => {

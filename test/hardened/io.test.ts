@@ -7,6 +7,7 @@ import { hardeningFor } from '../../src/core/sandbox.js';
 import { listBackgroundTasks, type ProcessInfo } from '../../src/io/sandboxProcesses.js';
 import { hardeningNote, seatbeltProfile, wallAvailability } from '../../src/io/sandbox.js';
 import { hardenedBashCheck } from '../../src/io/sandboxGate.js';
+import { noWallCase, WALL } from './wall.js';
 import { applySection, readRecord, writeRecord } from '../../src/io/settingsMerge.js';
 
 describe('wallAvailability', () => {
@@ -86,7 +87,8 @@ describe('hardeningNote (SessionStart)', () => {
     writeRecord(gitDir, { version: 1, on: true, original: null, applied: null });
     expect(hardeningNote({ root, gitDir, branch: 'main' }, process.env)).toMatch(/hardened mode is on but the wall is NOT up: .*Stop and tell the user/);
   });
-  it.runIf(wallAvailability().ok)('says the wall is up when the sandbox runs and the section is in the settings', () => {
+  noWallCase('the SessionStart note with the wall up');
+  it.runIf(WALL.ok)('says the wall is up when the sandbox runs and the section is in the settings', () => {
     const { root, gitDir } = repoWithRecord();
     const section = hardeningFor({ root, home: '/h', gitDir, gitCommonDir: gitDir, phase: 'tdd-green', specPath: 's.md', frozenFiles: [], testGlobs: [], cliCommand: 'node "/c.mjs"', language: 'js', extraDomains: [], tmpDirs: [] })!;
     applySection(root, gitDir, section, 'tdd-green');
