@@ -308,9 +308,43 @@ export function hardeningNote(repo: Repo, env: NodeJS.ProcessEnv): string | null
   if (!record.on) return null;
   const a = wallAvailability(env);
   const applied = record.applied !== null && settingsCarry(repo.root, record.applied.section);
+  const weak = foreignWeakenings(repo.root, env.HOME ?? homedir());
+  if (a.ok && applied && weak.length > 0) {
+    return `tdd-gate: hardened mode is on but the wall has holes: ${weak.join('; ')}. Stop and tell the user; the static gate still applies.`;
+  }
   if (a.ok && applied) {
     return `tdd-gate: hardened mode is on and the wall is up: Bash runs in Claude Code's sandbox (${a.backend}), where .tdd/, Claude Code's settings, the SPEC${record.applied?.phase === 'tdd-green' || record.applied?.phase === 'tdd-refactor' ? ' and the frozen tests' : ''} are read-only at the OS level. Run the tdd-gate CLI as one plain call, exactly as the /tdd skill shows; write files other than .tdd/plans/ with the Write and Edit tools only where the phase allows.`;
   }
   const why = !a.ok ? `the sandbox cannot run (${a.problem ?? 'unknown'})` : `${SETTINGS_REL} does not carry the hardened section`;
   return `tdd-gate: hardened mode is on but the wall is NOT up: ${why}. Stop and tell the user; the static gate still applies.`;
+}
+
+/** Settings files the client merges with the local one (the local one is tdd-gate's to manage). */
+export function otherSettingsFiles(root: string, home: string): string[] {
+  return [path.join(root, '.claude', 'settings.json'), path.join(home, '.claude', 'settings.json'), '/etc/claude-code/managed-settings.json'];
+}
+
+/**
+ * What other settings sources do to the wall: `excludedCommands` entries are merged across all of
+ * them (each takes commands out of the sandbox), and user or managed settings can switch the
+ * filesystem part off or the sandbox itself. One line per finding.
+ */
+export function foreignWeakenings(root: string, home: string): string[] {
+  const found: string[] = [];
+  for (const file of otherSettingsFiles(root, home)) {
+    let settings;
+    try {
+      settings = parseSettings(readFileSync(file, 'utf8'), file);
+    } catch {
+      continue;
+    }
+    const sb = settings.sandbox;
+    if (typeof sb !== 'object' || sb === null || Array.isArray(sb)) continue;
+    const excluded = Array.isArray(sb.excludedCommands) ? sb.excludedCommands.filter((e) => typeof e === 'string') : [];
+    if (excluded.length > 0) found.push(`${file} sets sandbox.excludedCommands (${excluded.join(', ')}): those commands run outside the wall`);
+    if (sb.enabled === false && !file.startsWith(root)) found.push(`${file} sets sandbox.enabled: false`);
+    const fs = sb.filesystem;
+    if (typeof fs === 'object' && fs !== null && !Array.isArray(fs) && fs.disabled === true) found.push(`${file} sets sandbox.filesystem.disabled: true (no filesystem wall at all)`);
+  }
+  return found;
 }

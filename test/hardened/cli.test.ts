@@ -92,6 +92,14 @@ describe.runIf(WALL.ok)('harden on a real project (bubblewrap works here)', () =
     expect(settings()).toBe(PERSON);
   });
 
+  it('refuses to turn on while the shared project settings take commands out of the sandbox', async () => {
+    const repo = project('node-test', { '.claude/settings.json': '{ "sandbox": { "excludedCommands": ["npm *"] } }\n' });
+    const r = await run(repo.root, 'harden', 'on');
+    ok(r, 1);
+    expect(r.stderr).toMatch(/other settings would open the wall, so nothing was changed: .*\.claude\/settings\.json sets sandbox\.excludedCommands \(npm \*\): those commands run outside the wall/);
+    expect(ok(await run(repo.root, 'harden', 'status')).stdout).toMatch(/hardened mode is off/);
+  });
+
   it('abort restores the file; harden off mid-cycle is refused inside Claude Code and works from a terminal', { timeout: 60_000 }, async () => {
     const repo = project('node-test');
     ok(await run(repo.root, 'harden', 'on'));

@@ -1,8 +1,9 @@
 import { hardeningFor, writablePathEntries, type HardeningSection } from '../../core/sandbox.js';
+import { homedir } from 'node:os';
 import { RefusalError, UsageError } from '../../io/errors.js';
 import { appendEvent } from '../../io/eventLog.js';
 import { listBackgroundTasks } from '../../io/sandboxProcesses.js';
-import { hardeningFactsFor, probeWall, refreshInodes, RELOAD_MS, settingsCarry, wallAvailability, type WallAvailability, type WallStatus } from '../../io/sandbox.js';
+import { foreignWeakenings, hardeningFactsFor, probeWall, refreshInodes, RELOAD_MS, settingsCarry, wallAvailability, type WallAvailability, type WallStatus } from '../../io/sandbox.js';
 import { applySection, readRecord, restoreSettings, SETTINGS_REL, writeRecord } from '../../io/settingsMerge.js';
 import { splitGlobs } from '../../schema/stack.js';
 import type { CliState } from '../../schema/cliState.js';
@@ -48,6 +49,15 @@ export function assertWallAvailable(s: Session): void {
   if (!readRecord(s.repo.gitDir).on) return;
   const a = wallAvailability(s.io.env);
   if (!a.ok) throw new RefusalError(`hardened mode is on for this worktree, but Claude Code's Bash sandbox cannot run: ${a.problem ?? 'unknown problem'}. Install it, or turn hardened mode off (\`tdd-gate harden off\`, from a terminal)`);
+  assertNoHoles(s, 'a cycle cannot start behind the wall');
+}
+
+/** Other settings sources that open the wall (their excludedCommands are merged with ours). */
+function assertNoHoles(s: Session, what: string): void {
+  const weak = foreignWeakenings(s.root, s.io.env.HOME ?? homedir());
+  if (weak.length > 0) {
+    throw new RefusalError(`hardened mode: ${what}: ${weak.join('; ')}. Remove those entries (entries in .claude/settings.local.json are set aside during a cycle and come back after), then retry`);
+  }
 }
 
 /** Background Bash tasks of this session would keep writing through an older sandbox (or none). */
@@ -116,6 +126,7 @@ export function wallStatus(s: Session): WallStatus {
   const applied = record.on && active(state) && record.applied !== null && record.applied.phase === state.phase && settingsCarry(s.root, record.applied.section);
   const sinceWriteMs = record.applied ? Math.max(0, s.now().getTime() - Date.parse(record.applied.at)) : null;
   if (record.on) {
+    problems.push(...foreignWeakenings(s.root, s.io.env.HOME ?? homedir()));
     const risky = writablePathEntries((s.io.env.PATH ?? '').split(':'), s.root);
     if (risky.length > 0) problems.push(`PATH holds entries a sandboxed command can write (${risky.join(', ')}): a program planted there would run in place of \`node\` outside the wall; remove them from PATH for Claude Code`);
     if (!availability.ok) problems.push(availability.problem ?? 'the sandbox cannot run');
@@ -141,6 +152,7 @@ function statusLines(w: WallStatus, cycleActive: boolean): string[] {
 async function on(s: Session, io: CliIo): Promise<number> {
   const a = wallAvailability(io.env);
   if (!a.ok) throw new RefusalError(`hardened mode needs Claude Code's Bash sandbox, which cannot run here: ${a.problem ?? 'unknown problem'}. Nothing was changed`);
+  assertNoHoles(s, 'other settings would open the wall, so nothing was changed');
   const record = readRecord(s.repo.gitDir);
   const state = loadState(s);
   if (active(state)) assertNoBackgroundTasks(s, 'harden on');
