@@ -17,6 +17,7 @@ import { resultVerb } from './verbs/result.js';
 import { handoffVerb } from './verbs/handoff.js';
 import { contextVerb } from './verbs/context.js';
 import { specCheck } from './verbs/specCheck.js';
+import { harden } from './verbs/harden.js';
 
 /** Every CLI verb, one per line; each lives in its own file under verbs/. */
 export const VERBS: Verb[] = [
@@ -38,4 +39,5 @@ export const VERBS: Verb[] = [
   handoffVerb,
   contextVerb,
   specCheck,
+  harden,
 ];

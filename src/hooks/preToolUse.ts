@@ -3,6 +3,7 @@ import { formatIssues } from '../schema/format.js';
 import { preToolUseSchema } from '../schema/event.js';
 import { GateError } from '../io/errors.js';
 import { appendEvent } from '../io/eventLog.js';
+import { hardenedBashCheck } from '../io/sandboxGate.js';
 import { loadCycles, type ActiveCycle } from './cycle.js';
 import { gateFileTool } from './fileGate.js';
 import { gateSpecWriter } from './specWriterGate.js';
@@ -38,7 +39,7 @@ export async function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Promis
   // Usually one project; a call that reaches into several is judged by each, and a deny wins over an ask.
   let verdict: Decision = PASS;
   for (const cycle of cycles) {
-    const decision = event.tool_name === 'Bash' ? (await loadBashGate()).gateBash(cycle, event) : gateFileTool(cycle, event);
+    const decision = event.tool_name === 'Bash' ? (hardenedBashCheck(cycle.repo, event.tool_input.command) ?? (await loadBashGate()).gateBash(cycle, event)) : gateFileTool(cycle, event);
     if (decision.kind === 'pass') continue;
     const target = event.tool_name === 'Bash' ? event.tool_input.command.slice(0, 500) : 'file_path' in event.tool_input ? event.tool_input.file_path : event.tool_input.notebook_path;
     appendEvent(cycle.repo.root, {

@@ -1,5 +1,6 @@
 import type { ActivePhase, Mode } from '../schema/state.js';
 import { errorMessage } from '../io/errors.js';
+import { hardeningNote } from '../io/sandbox.js';
 import { loadCycle } from './cycle.js';
 import type { HookResult } from './run.js';
 
@@ -41,7 +42,8 @@ export function sessionStart(input: unknown, env: NodeJS.ProcessEnv): HookResult
     const lookup = loadCycle(cwd, env);
     if (!lookup.active) return NOTHING;
     const { state, repo } = lookup.cycle;
-    return context(phaseContext(state.phase, state.mode, state.spec_id, state.spec_path, repo.branch, cliCommand(env)));
+    const hardened = hardeningNote(repo, env);
+    return context(phaseContext(state.phase, state.mode, state.spec_id, state.spec_path, repo.branch, cliCommand(env)) + (hardened ? `\n${hardened}` : ''));
   } catch (err) {
     // A broken state or stack.json: the gate will deny writes, so say why up front.
     return context(

@@ -3,6 +3,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { execa } from 'execa';
 import { ensureTddDir } from './tddDir.js';
+import { findRepo } from './repo.js';
+import { walledSpawn } from './sandbox.js';
 
 /** Kept from a run's output: the head and the tail, so a megabyte of noise cannot exhaust memory. */
 export const HEAD_BYTES = 256 * 1024;
@@ -110,8 +112,10 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
   const plan = opts.instrument ? opts.instrument(opts.command, reportFile) : { command: opts.command, kind: 'none' };
 
   const capture = new BoundedCapture();
-  const child = execa(plan.command, {
-    shell: true,
+  // Hardened mode: the command runs behind the same read-only wall as the agent's Bash calls.
+  const walled = walledSpawn(opts.root, plan.command, findRepo);
+  const child = execa(walled?.file ?? plan.command, walled?.args ?? [], {
+    shell: walled === null,
     cwd: opts.root,
     env: opts.env,
     extendEnv: false,

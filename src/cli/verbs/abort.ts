@@ -6,6 +6,7 @@ import { parseFlags, requireFlag } from '../args.js';
 import { loadState, openSession, out, transition } from '../session.js';
 import { ACTIVE_PHASES } from '../phases.js';
 import type { Verb } from '../verb.js';
+import { syncHardening } from './harden.js';
 
 const USAGE = 'tdd-gate abort --reason <text>';
 
@@ -27,12 +28,14 @@ export const abort: Verb = {
       const rel = path.relative(s.root, aside);
       appendEvent(s.root, { type: 'transition', from: 'corrupt', to: 'none', verb: 'abort', note: reason, kept: rel });
       out(s, `tdd-gate: the corrupt state file was moved to ${rel}; no cycle is active now.`);
+      await syncHardening(s);
       return 0;
     }
     const state = await transition(s, 'abort', ACTIVE_PHASES, 'done', (_c, at) => ({ aborted: { at, reason } }), reason).catch((err: unknown) => {
       if (err instanceof RefusalError && /no TDD cycle|but the cycle is in done/.test(err.message)) throw new RefusalError('there is no active cycle to abort');
       throw err;
     });
+    await syncHardening(s);
     out(s, `tdd-gate: cycle for ${state.spec_id} aborted (${reason}). The gate is off for this branch.`);
     return 0;
   },

@@ -6,6 +6,7 @@ import { loadStack, openSession, out, transition } from '../session.js';
 import { criteriaMissingFromPlan } from '../spec.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
+import { syncHardening } from './harden.js';
 
 const USAGE = 'tdd-gate advance red --plan <path>';
 
@@ -33,6 +34,7 @@ export const advanceRed: Verb = {
     out(s, `tdd-gate: tdd-plan → tdd-red (plan ${planRel}).`);
     const missing = criteriaMissingFromPlan(s.root, next.spec_path, text);
     if (missing.length > 0) io.stderr.write(`tdd-gate advance red: warning: the plan does not name ${missing.join(', ')}; every criterion of the SPEC gets a section headed with its id (the evidence record shows which ones the plan missed)\n`);
+    await syncHardening(s);
     out(s, 'next: write failing tests (and STUB:TDD stubs), then `tdd-gate verify red`');
     return 0;
   },

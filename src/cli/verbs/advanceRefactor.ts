@@ -6,6 +6,7 @@ import { driftMessage, driftOf } from '../drift.js';
 import { loadStack, loadState, openSession, out, requirePhase, transition } from '../session.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
+import { syncHardening } from './harden.js';
 
 const USAGE = 'tdd-gate advance refactor';
 
@@ -29,6 +30,7 @@ export const advanceRefactor: Verb = {
     const stashCount = gitStashCount(s.root);
     await transition(s, 'advance refactor', ['tdd-green'], 'tdd-refactor', (_c, at) => ({ refactor_base: { at, head, stash_count: stashCount, files: tree.sources } }));
     out(s, `tdd-gate: tdd-green → tdd-refactor (snapshot of ${Object.keys(tree.sources).length} source files at ${head?.slice(0, 8) ?? 'no commit'}).`);
+    await syncHardening(s);
     out(s, 'next: refactor the source, then `tdd-gate verify refactor` (add --revert to roll back a failing refactor)');
     return 0;
   },

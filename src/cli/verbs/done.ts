@@ -10,6 +10,7 @@ import { countHookDenies } from '../events.js';
 import { readLoop } from '../../handoff/loop.js';
 import { criteriaEvidence } from '../spec.js';
 import type { Verb } from '../verb.js';
+import { syncHardening } from './harden.js';
 
 const USAGE = 'tdd-gate done [--json]';
 
@@ -60,6 +61,7 @@ export const done: Verb = {
     mkdirSync(path.join(s.root, '.tdd', 'evidence'), { recursive: true });
     writeFileSync(path.join(s.root, evidenceRel), JSON.stringify(evidence, null, 2) + '\n');
     await transition(s, 'done', ['tdd-green', 'tdd-refactor'], 'done', () => ({}), `evidence ${evidenceRel}`);
+    await syncHardening(s);
     if (values.json) {
       out(s, JSON.stringify({ evidence: evidenceRel, ...evidence }));
       return 0;

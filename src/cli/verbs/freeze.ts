@@ -10,6 +10,7 @@ import { loadStack, loadState, openSession, out, readSpec, requirePhase, transit
 import { scanTree } from '../tree.js';
 import { readEvents } from '../events.js';
 import type { Verb } from '../verb.js';
+import { assertNoBackgroundTasks, syncHardening } from './harden.js';
 
 const USAGE = 'tdd-gate freeze --verdict <file>';
 
@@ -23,6 +24,7 @@ export const freeze: Verb = {
     const verdictArg = requireFlag(values.verdict, '--verdict', USAGE);
     const s = openSession(io);
     const state = requirePhase(loadState(s), ['tdd-red'], 'freeze');
+    assertNoBackgroundTasks(s, 'freeze');
     const red = state.receipts?.red;
     if (!red) throw new RefusalError('there is no RED receipt; run `tdd-gate verify red` first');
     if (!red.valid) throw new RefusalError(`the last RED run was not valid (${red.reason ?? 'see its log'}); fix the tests and run \`tdd-gate verify red\` again`);
@@ -81,6 +83,7 @@ export const freeze: Verb = {
       };
     });
     out(s, `tdd-gate: tdd-red → tdd-green. Frozen ${Object.keys(frozenFiles).length} files (tests, test configs, the SPEC); spec_hash ${hash.slice(0, 12)}…`);
+    await syncHardening(s);
     out(s, 'next: implement until `tdd-gate verify green` passes (tests are read-only now)');
     return 0;
   },

@@ -10,6 +10,7 @@ import { loadStack, loadState, openSession, out, readSpec, updateState, type Ses
 import { readSpecFacts, specEntryProblem } from '../spec.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
+import { assertWallAvailable, syncHardening } from './harden.js';
 
 const USAGE = 'tdd-gate init --spec <path> [--spec-id ID] [--mode standard|light-dispatch|light-inline|prototype-inline] [--force]';
 
@@ -39,6 +40,7 @@ export const init: Verb = {
     const problem = specEntryProblem(facts, specRel, s.root);
     if (problem) throw new RefusalError(problem);
     const stack = loadStack(s);
+    assertWallAvailable(s);
 
     let note: string | undefined;
     try {
@@ -81,6 +83,7 @@ export const init: Verb = {
     });
     appendEvent(s.root, { type: 'transition', from: 'none', to: 'tdd-plan', verb: 'init', spec_id: specId, ...(note ? { note, forced: true } : {}) });
     out(s, `tdd-gate: cycle started for ${specId} (${specRel}, ${facts.scenarios} scenario${facts.scenarios === 1 ? '' : 's'}, mode ${mode}) in tdd-plan.${note ? ` Note: ${note}.` : ''}`);
+    await syncHardening(s);
     out(s, 'next: write the test plan under .tdd/plans/, then `tdd-gate advance red --plan <file>`');
     return 0;
   },

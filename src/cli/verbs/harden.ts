@@ -1,0 +1,210 @@
+import { hardeningFor, writablePathEntries, type HardeningSection } from '../../core/sandbox.js';
+import { homedir } from 'node:os';
+import { RefusalError, UsageError } from '../../io/errors.js';
+import { appendEvent } from '../../io/eventLog.js';
+import { listBackgroundTasks } from '../../io/sandboxProcesses.js';
+import { foreignWeakenings, hardeningFactsFor, probeWall, refreshInodes, RELOAD_MS, settingsCarry, wallAvailability, type WallAvailability, type WallStatus } from '../../io/sandbox.js';
+import { applySection, readRecord, restoreSettings, SETTINGS_REL, writeRecord } from '../../io/settingsMerge.js';
+import { splitGlobs } from '../../schema/stack.js';
+import type { CliState } from '../../schema/cliState.js';
+import { parseFlags } from '../args.js';
+import { loadStack, loadState, openSession, out, type Session } from '../session.js';
+import type { CliIo, Verb } from '../verb.js';
+
+const USAGE = 'tdd-gate harden on|off|status [--json]';
+
+/** Inside a Claude Code Bash call (the client sets CLAUDECODE=1 for the commands it runs). */
+function insideClaudeCode(env: NodeJS.ProcessEnv): boolean {
+  return env.CLAUDECODE === '1';
+}
+
+function active(state: CliState | null): state is CliState {
+  return state !== null && state.phase !== 'done';
+}
+
+function sectionOf(s: Session, state: CliState): HardeningSection | null {
+  const stack = loadStack(s);
+  const facts = hardeningFactsFor(s.repo, state, { language: stack.config.language, testGlobs: splitGlobs(stack.config.test_file_glob) }, s.io.env);
+  return hardeningFor(facts);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A write the sandbox denied: the CLI was run inside the wall, in a form the settings do not take out of it. */
+function explainDenied(err: unknown): never {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EROFS' || code === 'EPERM' || code === 'EACCES') {
+    throw new RefusalError(
+      `hardened mode: ${SETTINGS_REL} and .tdd/ are read-only inside the Bash sandbox, and this command ran inside it. Run the CLI exactly as the /tdd skill shows (\`node "<plugin>/dist/cli.mjs" <verb> …\`, one plain call); \`harden off\` is for the person, from a terminal outside Claude Code`,
+      { cause: err },
+    );
+  }
+  throw err;
+}
+
+/** Refuse when hardened mode is on but the sandbox cannot run here: no cycle starts without its wall. */
+export function assertWallAvailable(s: Session): void {
+  if (!readRecord(s.repo.gitDir).on) return;
+  const a = wallAvailability(s.io.env);
+  if (!a.ok) throw new RefusalError(`hardened mode is on for this worktree, but Claude Code's Bash sandbox cannot run: ${a.problem ?? 'unknown problem'}. Install it, or turn hardened mode off (\`tdd-gate harden off\`, from a terminal)`);
+  assertNoHoles(s, 'a cycle cannot start behind the wall');
+}
+
+/** Other settings sources that open the wall (their excludedCommands are merged with ours). */
+function assertNoHoles(s: Session, what: string): void {
+  const weak = foreignWeakenings(s.root, s.io.env.HOME ?? homedir());
+  if (weak.length > 0) {
+    throw new RefusalError(`hardened mode: ${what}: ${weak.join('; ')}. Remove those entries (entries in .claude/settings.local.json are set aside during a cycle and come back after), then retry`);
+  }
+}
+
+/** Background Bash tasks of this session would keep writing through an older sandbox (or none). */
+export function assertNoBackgroundTasks(s: Session, verb: string): void {
+  if (!readRecord(s.repo.gitDir).on) return;
+  const tasks = listBackgroundTasks();
+  if (tasks.length === 0) return;
+  const list = tasks.slice(0, 5).map((t) => `pid ${t.pid} (${t.command.slice(0, 80)})`).join(', ');
+  throw new RefusalError(
+    `hardened mode: ${tasks.length} background task(s) of this session are still running (${list}); a process started before \`${verb}\` keeps the write access it had. Stop them (e.g. the KillShell tool or \`kill <pid>\`), then run \`${verb}\` again`,
+  );
+}
+
+/**
+ * Keep the settings in step with the cycle: the section for the current phase while one is active,
+ * the person's own file back when none is. Called by every verb that moves the phase; a no-op
+ * unless hardened mode is on. Prints one line when it changed something.
+ */
+export async function syncHardening(s: Session): Promise<void> {
+  const line = await applyHardening(s);
+  // On stderr: `done --json` and friends keep a clean stdout for the programs that read it.
+  if (line) s.io.stderr.write(`${line}\n`);
+}
+
+async function applyHardening(s: Session): Promise<string | null> {
+  const record = readRecord(s.repo.gitDir);
+  if (!record.on) return null;
+  const state = loadState(s);
+  try {
+    if (!active(state)) {
+      const outcome = restoreSettings(s.root, s.repo.gitDir);
+      if (outcome === 'nothing-applied') return null;
+      appendEvent(s.root, { type: 'hardening', action: 'restore', outcome });
+      return `tdd-gate: hardened mode: ${SETTINGS_REL} restored (${outcome === 'byte-exact' ? 'byte for byte' : 'your later changes kept, ours removed'}).`;
+    }
+    const section = sectionOf(s, state);
+    if (section === null) return null;
+    const frozenNow = state.phase === 'tdd-green' || state.phase === 'tdd-refactor';
+    const wasFrozen = record.applied?.phase === 'tdd-green' || record.applied?.phase === 'tdd-refactor';
+    const fresh = frozenNow && !wasFrozen ? refreshInodes(s.root, Object.keys(state.frozen?.files ?? {})) : [];
+    const { changed } = applySection(s.root, s.repo.gitDir, section, state.phase, s.now());
+    if (changed) appendEvent(s.root, { type: 'hardening', action: 'apply', phase: state.phase, deny_write: section.sandbox.filesystem.denyWrite.length, fresh_inodes: fresh.length });
+    // The client applies a changed settings file about a second after the write; the next Bash
+    // command must not start before that, so the verb returns only then.
+    if (changed && insideClaudeCode(s.io.env)) await sleep(Number(s.io.env.TDD_GATE_RELOAD_MS ?? RELOAD_MS));
+    return changed ? `tdd-gate: hardened mode: the sandbox now protects ${section.sandbox.filesystem.denyWrite.length} paths for ${state.phase}${fresh.length > 0 ? ` (${fresh.length} frozen files given fresh inodes)` : ''}.` : null;
+  } catch (err) {
+    return explainDenied(err);
+  }
+}
+
+export function wallStatus(s: Session): WallStatus {
+  const record = readRecord(s.repo.gitDir);
+  let state: CliState | null = null;
+  const problems: string[] = [];
+  try {
+    state = loadState(s);
+  } catch (err) {
+    problems.push(`the state cannot be read (${(err as Error).message})`);
+  }
+  const probed = insideClaudeCode(s.io.env) && active(state) ? probeWall(s.root) : null;
+  // Inside the wall a second bubblewrap cannot start (the client refuses nested namespaces): the
+  // refused probe write is the proof that the sandbox runs.
+  const availability: WallAvailability = probed === true ? { ok: true, backend: 'bubblewrap' } : wallAvailability(s.io.env);
+  // What was applied for this phase is what the file must carry (HOME or TMPDIR may differ inside the sandbox).
+  const applied = record.on && active(state) && record.applied !== null && record.applied.phase === state.phase && settingsCarry(s.root, record.applied.section);
+  const sinceWriteMs = record.applied ? Math.max(0, s.now().getTime() - Date.parse(record.applied.at)) : null;
+  if (record.on) {
+    problems.push(...foreignWeakenings(s.root, s.io.env.HOME ?? homedir()));
+    const risky = writablePathEntries((s.io.env.PATH ?? '').split(':'), s.root);
+    if (risky.length > 0) problems.push(`PATH holds entries a sandboxed command can write (${risky.join(', ')}): a program planted there would run in place of \`node\` outside the wall; remove them from PATH for Claude Code`);
+    if (!availability.ok) problems.push(availability.problem ?? 'the sandbox cannot run');
+    if (active(state) && !applied) problems.push(`${SETTINGS_REL} does not carry the section for ${state.phase}; run a tdd-gate verb (it re-applies it) or \`tdd-gate harden on\``);
+    if (applied && sinceWriteMs !== null && sinceWriteMs < RELOAD_MS) problems.push('the settings were written under a second ago; the client may not have applied them yet');
+    if (probed === false) problems.push('a write to .tdd/ from this Bash call went through: the sandbox is not in force in this session (it is switched on at the session start if bubblewrap was missing then, or turned off in user or managed settings); restart Claude Code');
+  }
+  return { on: record.on, availability, applied, sinceWriteMs, probed, problems };
+}
+
+function statusLines(w: WallStatus, cycleActive: boolean): string[] {
+  if (!w.on) return ['tdd-gate: hardened mode is off for this worktree (`tdd-gate harden on`, or `/tdd <SPEC> --hardened`, turns it on).'];
+  const up = w.availability.ok && (!cycleActive || (w.applied && w.problems.length === 0));
+  const lines = [
+    `tdd-gate: hardened mode is on; the wall is ${!cycleActive ? 'not needed (no active cycle): it goes up at `init`' : up ? (w.probed ? 'UP (a write to .tdd/ from this Bash call was refused by the OS)' : 'UP (settings applied and reloaded)') : 'NOT up'}.`,
+    `  sandbox: ${w.availability.ok ? w.availability.backend : `unavailable: ${w.availability.problem ?? ''}`}`,
+    `  settings: ${cycleActive ? (w.applied ? `${SETTINGS_REL} carries the section${w.sinceWriteMs !== null ? `, written ${Math.round(w.sinceWriteMs / 1000)} s ago` : ''}` : 'section missing') : 'your own file, untouched'}`,
+  ];
+  for (const p of w.problems) lines.push(`  problem: ${p}`);
+  return lines;
+}
+
+async function on(s: Session, io: CliIo): Promise<number> {
+  const a = wallAvailability(io.env);
+  if (!a.ok) throw new RefusalError(`hardened mode needs Claude Code's Bash sandbox, which cannot run here: ${a.problem ?? 'unknown problem'}. Nothing was changed`);
+  assertNoHoles(s, 'other settings would open the wall, so nothing was changed');
+  const record = readRecord(s.repo.gitDir);
+  const state = loadState(s);
+  if (active(state)) assertNoBackgroundTasks(s, 'harden on');
+  try {
+    writeRecord(s.repo.gitDir, { ...record, on: true });
+  } catch (err) {
+    explainDenied(err);
+  }
+  appendEvent(s.root, { type: 'hardening', action: 'on' });
+  await syncHardening(s);
+  out(s, active(state) ? `tdd-gate: hardened mode on (${state.phase}).` : 'tdd-gate: hardened mode on; the wall goes up when a cycle starts (`tdd-gate init`) and comes down at `done` or `abort`.');
+  return 0;
+}
+
+function off(s: Session, io: CliIo): number {
+  const state = loadState(s);
+  if (active(state) && insideClaudeCode(io.env)) {
+    throw new RefusalError(`a cycle is active (${state.phase}); only the person turns the wall off, from a terminal outside Claude Code (\`tdd-gate harden off\`), or the cycle ends (\`done\`, or \`abort\` with the person's consent)`);
+  }
+  const record = readRecord(s.repo.gitDir);
+  try {
+    const outcome = restoreSettings(s.root, s.repo.gitDir);
+    writeRecord(s.repo.gitDir, { ...readRecord(s.repo.gitDir), on: false });
+    appendEvent(s.root, { type: 'hardening', action: 'off', outcome });
+    out(s, `tdd-gate: hardened mode off${outcome === 'nothing-applied' ? '' : `; ${SETTINGS_REL} restored (${outcome === 'byte-exact' ? 'byte for byte' : 'your later changes kept, ours removed'})`}.${record.on ? '' : ' (It was not on.)'}`);
+  } catch (err) {
+    explainDenied(err);
+  }
+  return 0;
+}
+
+export const harden: Verb = {
+  name: 'harden',
+  summary: 'hardened mode: Claude Code\'s Bash sandbox keeps what the phase protects read-only at the OS level (on|off|status)',
+  usage: USAGE,
+  mutates: true,
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, { json: { type: 'boolean' } }, USAGE, 1);
+    const action = positionals[0];
+    if (action !== 'on' && action !== 'off' && action !== 'status') throw new UsageError(`say on, off or status. Usage: ${USAGE}`);
+    const s = openSession(io);
+    if (action === 'on') return on(s, io);
+    if (action === 'off') return off(s, io);
+    const w = wallStatus(s);
+    let cycleActive = false;
+    try {
+      cycleActive = active(loadState(s));
+    } catch {
+      cycleActive = true;
+    }
+    if (values.json) out(s, JSON.stringify({ ...w, active: cycleActive, up: w.on && w.availability.ok && (!cycleActive || (w.applied && w.problems.length === 0)) }));
+    else for (const line of statusLines(w, cycleActive)) out(s, line);
+    return 0;
+  },
+};
