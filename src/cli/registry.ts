@@ -16,6 +16,7 @@ import { verifyRefactor } from './verbs/verifyRefactor.js';
 import { resultVerb } from './verbs/result.js';
 import { handoffVerb } from './verbs/handoff.js';
 import { contextVerb } from './verbs/context.js';
+import { recover } from './verbs/recover.js';
 
 /** Every CLI verb, one per line; each lives in its own file under verbs/. */
 export const VERBS: Verb[] = [
@@ -36,4 +37,5 @@ export const VERBS: Verb[] = [
   resultVerb,
   handoffVerb,
   contextVerb,
+  recover,
 ];

@@ -8,7 +8,7 @@ import { appendEvent } from '../io/eventLog.js';
 import { findRepo } from '../io/repo.js';
 import { statePathFor } from '../io/statePath.js';
 import { readState } from '../io/stateStore.js';
-import type { HookResult } from './run.js';
+import { NOTHING, subagentStopBlock, type HookResult } from './output.js';
 
 // Claude Code's SubagentStop input: tolerant of extra keys, only the fields we use.
 const inputSchema = z.looseObject({
@@ -20,7 +20,7 @@ const inputSchema = z.looseObject({
   stop_hook_active: z.optional(z.boolean()),
 });
 
-const PASS: HookResult = { stdout: '', stderr: '', exitCode: 0 };
+const PASS: HookResult = NOTHING;
 
 /** The text of the last assistant message in a transcript (JSONL), for inputs without last_assistant_message. */
 function lastAssistantText(transcript: string | undefined): string {
@@ -93,6 +93,6 @@ export function subagentStop(input: unknown, _env: NodeJS.ProcessEnv): HookResul
       return PASS;
     case 'block':
       appendEvent(repo.root, { type: 'format-violation', source: 'subagent-stop', ...who, code: d.code, message: d.message, blocked: true });
-      return { stdout: JSON.stringify({ decision: 'block', reason: d.reason }), stderr: '', exitCode: 0 };
+      return subagentStopBlock(d.reason);
   }
 }

@@ -37,6 +37,7 @@ export function cliEffect(verb: string | null, args: readonly string[]): CliEffe
     case 'stack detect':
       return has('--write') ? 'change' : 'read';
     case 'abort':
+    case 'recover':
       return 'confirm';
     case 'result':
       // Resuming after a halt overrides the retry bounds: the person's call, like abort.
