@@ -12,7 +12,7 @@ import { candidateDirs } from './projectDirs.js';
  */
 export function postToolUse(input: unknown, env: NodeJS.ProcessEnv): HookResult {
   const { cwd, tool_name, tool_input } = (input ?? {}) as { cwd?: unknown; tool_name?: unknown; tool_input?: { command?: unknown } };
-  if (tool_name !== 'Bash' || typeof cwd !== 'string' || cwd === '') return NOTHING;
+  if (typeof tool_name !== 'string' || !(tool_name === 'Bash' || tool_name.startsWith('mcp__')) || typeof cwd !== 'string' || cwd === '') return NOTHING;
   let cycles: ActiveCycle[];
   try {
     // The session's cwd moves with `cd`: every project the command can reach is checked (as in PreToolUse).
@@ -28,7 +28,7 @@ export function postToolUse(input: unknown, env: NodeJS.ProcessEnv): HookResult 
     const r = integrityOf(cycle);
     if (isClean(r)) continue;
     logFindings(cycle, r, 'post-tool-use', { command, role: agentOf(input) });
-    const d = describeFindings(r, cycle.repo.root, cycle.state.phase, 'the last Bash command');
+    const d = describeFindings(r, cycle.repo.root, cycle.state.phase, tool_name === 'Bash' ? 'the last Bash command' : `the last ${tool_name} call`);
     return postToolUseBlock(`tdd-gate [${d.ruleId}]: ${d.reason}`, d.notice);
   }
   return NOTHING;

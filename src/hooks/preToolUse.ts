@@ -82,7 +82,8 @@ function cyclesOf(event: { cwd: string; tool_name: string; tool_input: object },
     if (!(err instanceof GateError)) throw err;
     if (err.ruleId === 'state-tampered') {
       const verb = event.tool_name === 'Bash' ? bareCliVerb(String((event.tool_input as { command?: unknown }).command ?? '')) : null;
-      if (verb === 'recover') return ask('cli-confirm', `\`tdd-gate recover\` restores the TDD state and the control files from the anchor kept outside the work tree. ${err.message} Confirm only if you, the user, want the cycle restored; it is recorded either way.`);
+      const subagent = (event as { agent_type?: unknown }).agent_type !== undefined;
+      if (verb === 'recover' && !subagent) return ask('cli-confirm', `\`tdd-gate recover\` restores the TDD state and the control files from the anchor kept outside the work tree. ${err.message} Confirm only if you, the user, want the cycle restored; it is recorded either way.`);
       if (verb === 'status' || verb === 'log') return [];
       return deny(err.ruleId, `${err.message} (${event.tool_name} blocked: the gate fails closed.)`, `the TDD state of this branch was deleted or rewritten outside the tdd-gate CLI; run \`tdd-gate recover\` to restore it (or \`tdd-gate abort\` to end the cycle).`);
     }
