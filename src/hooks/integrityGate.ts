@@ -11,7 +11,7 @@ const TEST_BUG = 'If a frozen test is wrong, stop and report `TEST_BUG: <file>:<
 /**
  * Wall 2 at the hook (ADR 005): the control set of the cycle, checked at every gated call and
  * after every Bash call. An anchored cycle watches what the CLI recorded; a hand-written state
- * still has its frozen files (restored from the freeze snapshot) and the `.claude` directories.
+ * still has its frozen files (restored from the freeze snapshot).
  */
 export function integrityOf(cycle: ActiveCycle): IntegrityReport {
   return checkIntegrity(cycle.anchorPaths, cycle.anchor, cycle.anchor === null ? unanchoredSet(cycle) : []);
@@ -19,10 +19,8 @@ export function integrityOf(cycle: ActiveCycle): IntegrityReport {
 
 function unanchoredSet(cycle: ActiveCycle): Protected[] {
   const root = cycle.repo.root;
-  const out: Protected[] = [
-    { kind: 'realdir', path: path.join(root, '.claude'), what: 'the project directory .claude' },
-    { kind: 'realdir', path: path.join(cycle.home, '.claude'), what: 'the directory ~/.claude' },
-  ];
+  // Without an anchor there is no record of what the rest looked like: only the freeze is known.
+  const out: Protected[] = [];
   const files = (cycle.state as { frozen?: { files?: unknown } }).frozen?.files;
   if (typeof files === 'object' && files !== null) {
     for (const [rel, sha] of Object.entries(files)) {

@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,8 +39,11 @@ export type Protected =
   | { kind: 'file'; path: string; sha256: string | null; what: string; copy?: string }
   /** A Claude Code settings file: only the keys that can switch hooks or plugins off are pinned. */
   | { kind: 'settings'; path: string; guard: string | null; sha256: string | null; what: string }
-  /** A directory that must be a real directory (not a link) when it exists. */
-  | { kind: 'realdir'; path: string; what: string }
+  /**
+   * A `.claude` directory: it stays what it was when anchored, a real directory (`link` null) or
+   * the same link (a dotfiles setup); becoming a link, or another link, is tampering.
+   */
+  | { kind: 'realdir'; path: string; link: string | null; repair: boolean; what: string }
   /** A directory of files the client runs or sources: no file changes, none is added (unless `open`). */
   | { kind: 'tree'; path: string; files: Record<string, string>; open: boolean; what: string };
 
@@ -280,6 +283,14 @@ function runnerFiles(root: string): string[] {
   return out;
 }
 
+function linkOf(p: string): string | null {
+  try {
+    return readlinkSync(p);
+  } catch {
+    return null;
+  }
+}
+
 function listTree(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (sub: string) => {
@@ -347,7 +358,8 @@ export function collectProtected(root: string, home: string, anchorHome: string,
     }
   }
   for (const dir of [path.join(root, '.claude'), path.join(home, '.claude')]) {
-    out.push({ kind: 'realdir', path: dir, what: dir === path.join(home, '.claude') ? 'the directory ~/.claude' : 'the project directory .claude' });
+    const own = dir === path.join(root, '.claude');
+    out.push({ kind: 'realdir', path: dir, link: linkOf(dir), repair: own, what: own ? 'the project directory .claude' : 'the directory ~/.claude' });
   }
   const settings: [string, string][] = [
     [path.join(root, '.claude', 'settings.json'), 'the project settings .claude/settings.json'],

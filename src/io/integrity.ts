@@ -1,4 +1,4 @@
-import { copyFileSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, type Stats } from 'node:fs';
+import { copyFileSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { fileSha, readRecord, restoreSettings, settingsGuard, statCachePath, verifiedBlob, writeAtomic, type AnchorRecord, type Protected } from './anchor.js';
 import type { AnchorPaths } from './anchorPaths.js';
@@ -141,6 +141,14 @@ function checkSettings(paths: AnchorPaths, entry: Extract<Protected, { kind: 'se
   }
   const want = entry.guard ?? '{}';
   const now = settingsGuard(entry.path) ?? '{}';
+  if (st === null && entry.sha256 !== null) {
+    const blob = verifiedBlob(paths.home, entry.sha256);
+    if (blob !== null && putBack(blob, entry.path, entry.sha256)) {
+      remember(entry.path, lstatOrNull(entry.path));
+      report.restored.push({ what: entry.what, path: entry.path, change: 'was deleted' });
+      return;
+    }
+  }
   if (now === want && (st === null || !st.isSymbolicLink())) return remember(entry.path, st);
   const change = st !== null && st.isSymbolicLink() ? 'was replaced by a link' : 'had its hook or plugin settings changed';
   if (!now.startsWith('unparsable:') && restoreSettings(entry.path, want, entry.sha256 === null ? null : verifiedBlob(paths.home, entry.sha256))) {
@@ -153,15 +161,29 @@ function checkSettings(paths: AnchorPaths, entry: Extract<Protected, { kind: 'se
 
 function checkRealDir(entry: Extract<Protected, { kind: 'realdir' }>, report: IntegrityReport): void {
   const st = lstatOrNull(entry.path);
-  if (st === null || st.isDirectory()) return;
-  const change = st.isSymbolicLink() ? 'was replaced by a link' : 'was replaced by a file';
+  if (st === null) return;
+  let link: string | null = null;
+  if (st.isSymbolicLink()) {
+    try {
+      link = readlinkSync(entry.path);
+    } catch {
+      link = null;
+    }
+  }
+  if (entry.link === null ? st.isDirectory() : link === entry.link) return;
+  const change = st.isSymbolicLink() ? (entry.link === null ? 'was replaced by a link' : 'now links somewhere else') : entry.link !== null ? 'is no longer the link it was' : 'was replaced by a file';
+  if (!entry.repair) {
+    report.broken.push({ what: entry.what, path: entry.path, change, fix: `put ${entry.path} back as it was (${entry.link === null ? 'a real directory' : `a link to ${entry.link}`})` });
+    return;
+  }
   try {
-    // The link is removed, never followed: what it points at stays as it is.
+    // The link is moved aside, never followed: what it points at stays as it is.
     renameSync(entry.path, `${entry.path}.tdd-gate-moved-${Date.now()}`);
-    mkdirSync(entry.path);
+    if (entry.link === null) mkdirSync(entry.path);
+    else symlinkSync(entry.link, entry.path);
     report.restored.push({ what: entry.what, path: entry.path, change: `${change} (moved aside as ${path.basename(entry.path)}.tdd-gate-moved-*)` });
   } catch {
-    report.broken.push({ what: entry.what, path: entry.path, change, fix: `remove the link ${entry.path} and restore the directory` });
+    report.broken.push({ what: entry.what, path: entry.path, change, fix: `put ${entry.path} back as it was` });
   }
 }
 
