@@ -18,7 +18,8 @@ export async function dispatch(eventName: string, input: unknown, parseError: un
   if (parseError !== null) return note(`the ${eventName} hook input is not valid JSON (${errorMessage(parseError)})`, 1);
   switch (eventName) {
     case 'PostToolUse':
-      return (await loadPostToolUse()).postToolUse(input, env);
+    case 'PostToolUseFailure':
+      return (await loadPostToolUse()).postToolUse(input, env, eventName);
     case 'SubagentStop':
       return (await loadSubagentStop()).subagentStop(input, env);
     case 'SessionStart':

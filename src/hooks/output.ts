@@ -48,6 +48,11 @@ export function postToolUseBlock(reason: string, notice: string): HookResult {
   return json({ decision: 'block', reason, systemMessage: `tdd-gate: ${notice}` });
 }
 
+/** PostToolUseFailure (a command that failed): it cannot block, so the model gets the text as context. */
+export function postToolUseFailureContext(reason: string, notice: string): HookResult {
+  return json({ hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: reason }, systemMessage: `tdd-gate: ${notice}` });
+}
+
 /** SubagentStop: the child continues with `reason` as its instruction. */
 export function subagentStopBlock(reason: string): HookResult {
   return json({ decision: 'block', reason });

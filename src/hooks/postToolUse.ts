@@ -1,7 +1,8 @@
 import { GateError } from '../io/errors.js';
 import { loadCycles, type ActiveCycle } from './cycle.js';
 import { describeFindings, integrityOf, isClean, logFindings } from './integrityGate.js';
-import { NOTHING, postToolUseBlock, type HookResult } from './output.js';
+import { NOTHING, postToolUseBlock, postToolUseFailureContext, type HookResult } from './output.js';
+import { clearInflight } from '../io/anchorInflight.js';
 import { candidateDirs } from './projectDirs.js';
 
 /**
@@ -10,26 +11,31 @@ import { candidateDirs } from './projectDirs.js';
  * cycle the control set is checked (frozen files, .tdd/, Claude Code's settings and runtime
  * files), what moved is put back from its copy, and the model and the person are told.
  */
-export function postToolUse(input: unknown, env: NodeJS.ProcessEnv): HookResult {
-  const { cwd, tool_name, tool_input } = (input ?? {}) as { cwd?: unknown; tool_name?: unknown; tool_input?: { command?: unknown } };
+export function postToolUse(input: unknown, env: NodeJS.ProcessEnv, eventName = 'PostToolUse'): HookResult {
+  const { cwd, tool_name, tool_input, tool_use_id } = (input ?? {}) as { cwd?: unknown; tool_name?: unknown; tool_use_id?: unknown; tool_input?: { command?: unknown; run_in_background?: unknown } };
   if (typeof tool_name !== 'string' || !(tool_name === 'Bash' || tool_name.startsWith('mcp__')) || typeof cwd !== 'string' || cwd === '') return NOTHING;
+  const answer = (reason: string, notice: string) => (eventName === 'PostToolUseFailure' ? postToolUseFailureContext(reason, notice) : postToolUseBlock(reason, notice));
   let cycles: ActiveCycle[];
   try {
     // The session's cwd moves with `cd`: every project the command can reach is checked (as in PreToolUse).
     cycles = loadCycles(candidateDirs(input as Record<string, unknown>, env), env);
   } catch (err) {
     if (err instanceof GateError && err.ruleId === 'state-tampered') {
-      return postToolUseBlock(err.message, 'the TDD state of this branch was deleted or rewritten outside the tdd-gate CLI; run `tdd-gate recover` to restore it.');
+      return answer(err.message, 'the TDD state of this branch was deleted or rewritten outside the tdd-gate CLI; run `tdd-gate recover` to restore it.');
     }
     return NOTHING; // a broken cycle is reported (and blocked) by the PreToolUse gate
   }
   const command = typeof tool_input?.command === 'string' ? tool_input.command.slice(0, 500) : '';
+  // A foreground command has finished: its in-flight mark goes (a background one keeps running).
+  if (tool_name === 'Bash' && typeof tool_use_id === 'string' && tool_input?.run_in_background !== true) {
+    for (const cycle of cycles) clearInflight(cycle.anchorPaths, tool_use_id);
+  }
   for (const cycle of cycles) {
     const r = integrityOf(cycle);
     if (isClean(r)) continue;
     logFindings(cycle, r, 'post-tool-use', { command, role: agentOf(input) });
     const d = describeFindings(r, cycle.repo.root, cycle.state.phase, tool_name === 'Bash' ? 'the last Bash command' : `the last ${tool_name} call`);
-    return postToolUseBlock(`tdd-gate [${d.ruleId}]: ${d.reason}`, d.notice);
+    return answer(`tdd-gate [${d.ruleId}]: ${d.reason}`, d.notice);
   }
   return NOTHING;
 }

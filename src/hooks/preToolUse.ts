@@ -1,6 +1,7 @@
 import { PASS, ask, deny, type Decision } from '../core/decision.js';
 import { formatIssues } from '../schema/format.js';
 import { otherToolSchema, preToolUseSchema, type BashEvent, type OtherToolEvent } from '../schema/event.js';
+import { markInflight } from '../io/anchorInflight.js';
 import { GateError } from '../io/errors.js';
 import { appendEvent } from '../io/eventLog.js';
 import { loadCycles, type ActiveCycle } from './cycle.js';
@@ -8,6 +9,7 @@ import { gateFileTool } from './fileGate.js';
 import { integrityDecision } from './integrityGate.js';
 import { load as loadBashGate } from './lazy/bashGate.js';
 import { gateMcpTool, isMcpTool } from './mcpGate.js';
+import { gatePluginPrograms } from './pluginPrograms.js';
 import { candidateDirs } from './projectDirs.js';
 
 const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash']);
@@ -46,7 +48,21 @@ export async function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Promis
     if (decision.kind === 'deny') return decision;
     if (verdict.kind === 'pass') verdict = decision;
   }
+  if (event.tool_name === 'Bash') for (const cycle of cycles) markCommand(cycle, event);
   return verdict;
+}
+
+/** A command the gate lets run is marked in flight until its PostToolUse (anchorInflight.ts). */
+function markCommand(cycle: ActiveCycle, event: { tool_name: string; tool_use_id?: string | undefined; agent_type?: string | undefined; agent_id?: string | undefined; tool_input: object }): void {
+  const input = event.tool_input as { run_in_background?: unknown; timeout?: unknown };
+  markInflight(cycle.anchorPaths, {
+    id: event.tool_use_id ?? `anon-${process.pid}-${Date.now()}`,
+    agentType: event.agent_type,
+    agentId: event.agent_id,
+    tool: event.tool_name,
+    background: event.tool_name === 'Monitor' || input.run_in_background === true,
+    timeoutMs: typeof input.timeout === 'number' ? input.timeout : undefined,
+  });
 }
 
 async function gateBashCall(cycle: ActiveCycle, event: BashEvent): Promise<Decision> {
@@ -56,6 +72,9 @@ async function gateBashCall(cycle: ActiveCycle, event: BashEvent): Promise<Decis
       `Blocked Bash with dangerouslyDisableSandbox (phase ${cycle.state.phase}): while a TDD cycle is active, commands run inside the sandbox the user configured. Run the command without that flag; if the sandbox stops something the task needs, stop and tell the user.`,
     );
   }
+  const where = `(phase ${cycle.state.phase}, ${event.agent_type ?? 'main thread'})`;
+  const programs = gatePluginPrograms(event.tool_input.command, event.cwd, process.env, cycle.home, where);
+  if (programs.kind !== 'pass') return programs;
   return (await loadBashGate()).gateBash(cycle, event);
 }
 
@@ -77,11 +96,12 @@ function record(cycle: ActiveCycle, decision: Decision, tool: string, target: st
  */
 function cyclesOf(event: { cwd: string; tool_name: string; tool_input: object }, env: NodeJS.ProcessEnv): ActiveCycle[] | Decision {
   try {
-    return loadCycles(candidateDirs(event as unknown as Record<string, unknown>, env), env);
+    return loadCycles(candidateDirs(event, env), env);
   } catch (err) {
     if (!(err instanceof GateError)) throw err;
     if (err.ruleId === 'state-tampered') {
-      const verb = event.tool_name === 'Bash' ? bareCliVerb(String((event.tool_input as { command?: unknown }).command ?? '')) : null;
+      const command = (event.tool_input as { command?: unknown }).command;
+      const verb = event.tool_name === 'Bash' && typeof command === 'string' ? bareCliVerb(command) : null;
       const subagent = (event as { agent_type?: unknown }).agent_type !== undefined;
       if (verb === 'recover' && !subagent) return ask('cli-confirm', `\`tdd-gate recover\` restores the TDD state and the control files from the anchor kept outside the work tree. ${err.message} Confirm only if you, the user, want the cycle restored; it is recorded either way.`);
       if (verb === 'status' || verb === 'log') return [];
@@ -109,7 +129,10 @@ async function otherTool(input: unknown, env: NodeJS.ProcessEnv): Promise<Decisi
     const broken = integrityDecision(cycle, event.tool_name);
     if (broken !== null) return broken;
     const decision = await gateOther(cycle, event);
-    if (decision.kind === 'pass') continue;
+    if (decision.kind === 'pass') {
+      if (event.tool_name === 'Monitor') markCommand(cycle, event);
+      continue;
+    }
     record(cycle, decision, event.tool_name, JSON.stringify(event.tool_input).slice(0, 500), event.agent_type);
     return decision;
   }

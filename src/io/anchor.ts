@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { anchorPaths, eventsCopyPath, type AnchorPaths } from './anchorPaths.js';
+import { inflight } from './anchorInflight.js';
 import { sha256Hex } from './hash.js';
 import { findRepo, type Repo } from './repo.js';
 
@@ -266,7 +267,8 @@ function runnerFiles(root: string): string[] {
   if (stack === null) return [];
   let command = '';
   try {
-    command = String((JSON.parse(stack) as { test_command?: unknown }).test_command ?? '');
+    const value = (JSON.parse(stack) as { test_command?: unknown }).test_command;
+    command = typeof value === 'string' ? value : '';
   } catch {
     return [];
   }
@@ -476,4 +478,16 @@ export function anchorMismatch(statePath: string, text: string | null, env: Node
   if (anchor === null || !anchor.active) return null;
   if (text !== null && sha256Hex(text) === anchor.state_sha256) return null;
   return `the state file ${path.basename(statePath)} ${text === null ? 'is missing' : 'differs from the one the tdd-gate CLI last wrote'}, but the anchor outside the work tree says a cycle is active (phase ${anchor.phase}); something else deleted or rewrote it. Nothing was changed. Run \`tdd-gate recover\` to restore it (the user confirms), or end the cycle with \`tdd-gate abort --reason "<why>"\`.`;
+}
+
+/**
+ * A subagent's command that is still running, when there is one: a state change now may be that
+ * command running the CLI (subagents never change the cycle, DESIGN §3). Null when none is.
+ */
+export function subagentCommandRunning(statePath: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  const repo = findRepo(path.dirname(path.dirname(statePath)));
+  if (repo === null) return null;
+  const mark = inflight(anchorPaths(repo, env)).find((m) => m.agent_type !== null);
+  if (mark === undefined) return null;
+  return `a command of the subagent ${mark.agent_type} is still running (${mark.tool}, started ${new Date(mark.at).toISOString()}), and subagents never run the CLI's state-changing verbs; nothing was changed. Wait until the subagent has finished, then run this again from the orchestrator.`;
 }

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { sha256Hex, stateFileName } from './hash.js';
+import { stateSlug } from './stateSlug.js';
 import type { Repo } from './repo.js';
 
 /**
@@ -21,6 +21,19 @@ export interface AnchorPaths {
 
 export const ANCHOR_DIR = 'tdd-gate';
 
+/**
+ * FNV-1a (64 bit) in hex: a stable short name for a branch or a directory. Not for integrity
+ * (that is sha256, elsewhere): node:crypto costs milliseconds to load on the quick path.
+ */
+export function shortName(text: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    h ^= BigInt(byte);
+    h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return h.toString(16).padStart(16, '0');
+}
+
 /** A worktree's git dir names the shared one in `commondir`; a plain repository's git dir is its own. */
 export function gitCommonDir(gitDir: string): string {
   try {
@@ -32,10 +45,10 @@ export function gitCommonDir(gitDir: string): string {
 
 export function anchorPaths(repo: Repo, env: NodeJS.ProcessEnv): AnchorPaths {
   const common = gitCommonDir(repo.gitDir);
-  const base = stateFileName(repo.branch);
+  const base = `${stateSlug(repo.branch)}-${shortName(repo.branch)}.json`;
   const home = path.join(common, ANCHOR_DIR);
   const data = env.CLAUDE_PLUGIN_DATA;
-  const mirrorHome = typeof data === 'string' && data !== '' ? path.join(data, 'anchors', sha256Hex(common).slice(0, 16)) : null;
+  const mirrorHome = typeof data === 'string' && data !== '' ? path.join(data, 'anchors', shortName(common)) : null;
   return {
     home,
     record: path.join(home, `anchor-${base}`),
@@ -46,7 +59,7 @@ export function anchorPaths(repo: Repo, env: NodeJS.ProcessEnv): AnchorPaths {
 
 /** The event log's copy in the anchor directory, one per work tree. */
 export function eventsCopyPath(anchorHome: string, root: string): string {
-  return path.join(anchorHome, `events-${sha256Hex(root).slice(0, 12)}.jsonl`);
+  return path.join(anchorHome, `events-${shortName(root)}.jsonl`);
 }
 
 /** One or two stats: does an anchor say a cycle is active on this branch? */

@@ -4,7 +4,7 @@ import lockfile from 'proper-lockfile';
 import { baseStateSchema } from '../schema/state.js';
 import { formatIssues } from '../schema/format.js';
 import { GateError } from './errors.js';
-import { anchorMismatch, journalStateChange } from './anchor.js';
+import { anchorMismatch, journalStateChange, subagentCommandRunning } from './anchor.js';
 import { parseState, readStateText, type StoredState } from './loadState.js';
 
 export { migrateState, readState, type StoredState } from './loadState.js';
@@ -97,6 +97,8 @@ export async function withState<T extends StoredState | null | undefined>(
     const ending = next === null || (next.phase === 'done' && 'aborted' in next);
     const mismatch = ending ? null : anchorMismatch(statePath, text);
     if (mismatch !== null) throw new GateError(mismatch, 'state-tampered');
+    const subagent = ending ? null : subagentCommandRunning(statePath);
+    if (subagent !== null) throw new GateError(subagent, 'subagent-cli');
     if (next === null) {
       rmSync(statePath, { force: true });
       journalStateChange(statePath, null);
