@@ -37,7 +37,7 @@ function programs(env: NodeJS.ProcessEnv): Program[] {
 
 const MAX_WORDS = 64;
 // Path-like words anywhere in the command, quoted or not, also inside `import('…')` or `-e` code.
-const WORD = /[A-Za-z0-9_@%+=:,.\/~$-]*[\/.][A-Za-z0-9_@%+=:,.\/~$-]*/g;
+const WORD = /[A-Za-z0-9_@%+=:,./~$-]*[/.][A-Za-z0-9_@%+=:,./~$-]*/g;
 
 function expand(word: string, env: NodeJS.ProcessEnv, home: string): string {
   return word
@@ -80,11 +80,13 @@ export function programReferences(command: string, cwd: string, env: NodeJS.Proc
   for (const m of command.matchAll(WORD)) {
     if (++count > MAX_WORDS) break;
     const word = m[0];
-    if (!/\.m?[jt]s$|\.cjs$|[\/]/.test(word) && !word.includes('mjs')) continue;
+    if (!/\.m?[jt]s$|\.cjs$|\//.test(word)) continue;
     const role = roleOf(path.resolve(cwd, expand(word, env, home)), list);
     if (role === null) continue;
     const before = command.slice(0, m.index).replace(/["']$/, '');
-    const documented = role === 'cli' && /(^|[\s;&|(])node\s+$/.test(before) && /(^|\/)dist\/cli\.mjs$/.test(word) && path.posix.normalize(word) === word;
+    const normalized = path.posix.normalize(word) === word;
+    const documented =
+      role === 'cli' && normalized && ((/(^|[\s;&|(])node\s+$/.test(before) && /(^|\/)dist\/cli\.mjs$/.test(word)) || /(^|\/)node_modules\/\.bin\/tdd-gate$/.test(word));
     refs.push({ role, word, documented });
   }
   return refs;

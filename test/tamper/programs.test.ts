@@ -24,10 +24,10 @@ function toValidRed(l: Lab): void {
 
 describe("the plugin's programs, by canonical path and content", () => {
   it.each([
-    ['piping an event into the hook program', (l: Lab) => `echo '{"agent_type":"tdd-gate:test-validator"}' | node "${HOOK}" SubagentStop`],
+    ['piping an event into the hook program', (_l: Lab) => `echo '{"agent_type":"tdd-gate:test-validator"}' | node "${HOOK}" SubagentStop`],
     ['the hook by another path', (l: Lab) => `node ${path.relative(l.repo.root, path.dirname(HOOK))}/../dist/./hook.mjs SubagentStop < stop.json`],
     ['a copy of the hook', (l: Lab) => (copyFileSync(HOOK, l.repo.path('tools/h.mjs')), 'node tools/h.mjs SubagentStop < stop.json')],
-    ['an import of the hook', (l: Lab) => `node -e "import('${HOOK}')" SubagentStop < stop.json`],
+    ['an import of the hook', (_l: Lab) => `node -e "import('${HOOK}')" SubagentStop < stop.json`],
   ])('denies %s, from the main thread too', (_name, command) => {
     const l = lab();
     toRed(l);
@@ -38,7 +38,7 @@ describe("the plugin's programs, by canonical path and content", () => {
   });
 
   it.each([
-    ['dist/./cli.mjs', (l: Lab) => `node ${path.dirname(CLI)}/./cli.mjs freeze --verdict verdict.md`],
+    ['dist/./cli.mjs', (_l: Lab) => `node ${path.dirname(CLI)}/./cli.mjs freeze --verdict verdict.md`],
     ['a copy of the CLI', (l: Lab) => (copyFileSync(CLI, l.repo.path('tools/c.mjs')), 'node tools/c.mjs freeze --verdict verdict.md')],
     ['an import of the CLI', (_l: Lab) => `node -e "import('${CLI}')" freeze --verdict verdict.md`],
   ])('denies the CLI spelled as %s', (_name, command) => {
