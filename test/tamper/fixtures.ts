@@ -31,11 +31,11 @@ export interface Lab {
   o(extra?: Partial<EventOverrides>): EventOverrides;
 }
 
-export function lab(opts: { data?: boolean } = {}): Lab {
+export function lab(opts: { data?: boolean; home?: string } = {}): Lab {
   const repo = project('node-test');
   const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-lab-')));
   onTestFinished(() => rmSync(base, { recursive: true, force: true }));
-  const home = path.join(base, 'home');
+  const home = opts.home ?? path.join(base, 'home');
   const data = path.join(base, 'plugin-data');
   mkdirSync(path.join(home, '.claude', 'shell-snapshots'), { recursive: true });
   const env: NodeJS.ProcessEnv = { HOME: home, ...(opts.data === false ? {} : { CLAUDE_PLUGIN_DATA: data }) };
