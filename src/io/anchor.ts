@@ -169,7 +169,7 @@ export function blobPath(home: string, sha: string): string {
   return path.join(home, 'blobs', sha);
 }
 
-function storeBlob(home: string, file: string, sha: string): void {
+export function storeBlob(home: string, file: string, sha: string): void {
   const dest = blobPath(home, sha);
   if (existsSync(dest)) return;
   try {
@@ -293,7 +293,7 @@ function linkOf(p: string): string | null {
   }
 }
 
-function listTree(dir: string): Record<string, string> {
+function listTree(dir: string, recentOnly = false): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (sub: string) => {
     let names: string[];
@@ -313,7 +313,7 @@ function listTree(dir: string): Record<string, string> {
         continue;
       }
       if (st.isDirectory()) walk(rel);
-      else if (st.isFile()) {
+      else if (st.isFile() && (!recentOnly || Date.now() - st.mtimeMs <= 48 * 3600_000)) {
         const h = fileSha(abs);
         if (h !== null) out[rel] = h;
       }
@@ -385,7 +385,7 @@ export function collectProtected(root: string, home: string, anchorHome: string,
     }
   }
   for (const [dir, open, what] of trees) {
-    const files = listTree(dir);
+    const files = listTree(dir, open);
     for (const [rel, h] of Object.entries(files)) storeBlob(anchorHome, path.join(dir, rel), h);
     out.push({ kind: 'tree', path: dir, files, open, what });
   }

@@ -1,6 +1,6 @@
 import { copyFileSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { fileSha, readRecord, restoreSettings, settingsGuard, statCachePath, verifiedBlob, writeAtomic, type AnchorRecord, type Protected } from './anchor.js';
+import { fileSha, readRecord, restoreSettings, settingsGuard, statCachePath, storeBlob, verifiedBlob, writeAtomic, type AnchorRecord, type Protected } from './anchor.js';
 import type { AnchorPaths } from './anchorPaths.js';
 
 /** One object of the control set that moved: put back, or still broken (with how to repair it). */
@@ -69,7 +69,7 @@ export function checkIntegrity(paths: AnchorPaths, anchor: AnchorRecord | null, 
         checkRealDir(entry, report);
         break;
       case 'tree':
-        checkTree(paths, entry, seen, remember, report);
+        checkTree(paths, entry, cache, seen, remember, report);
         break;
     }
   }
@@ -187,7 +187,24 @@ function checkRealDir(entry: Extract<Protected, { kind: 'realdir' }>, report: In
   }
 }
 
-function checkTree(paths: AnchorPaths, entry: Extract<Protected, { kind: 'tree' }>, seen: Seen, remember: Remember, report: IntegrityReport): void {
+/** Files of an open tree (the shell snapshots) older than this are never sourced again: ignored. */
+export const OPEN_TREE_RECENT_MS = 48 * 3600_000;
+
+function checkTree(paths: AnchorPaths, entry: Extract<Protected, { kind: 'tree' }>, cache: Cache, seen: Seen, remember: Remember, report: IntegrityReport): void {
+  for (const [rel, sha] of Object.entries(entry.files)) {
+    const abs = path.join(entry.path, rel);
+    checkFile(paths, { kind: 'file', path: abs, sha256: sha, what: `${entry.what}/${rel}` }, seen, remember, report);
+  }
+  // Files first seen after the anchor (a new session's snapshot): pinned by the hash they had then.
+  const tofuPrefix = `tofu:${entry.path}/`;
+  for (const [key, sha] of Object.entries(cache)) {
+    if (!key.startsWith(tofuPrefix)) continue;
+    const abs = key.slice('tofu:'.length);
+    checkFile(paths, { kind: 'file', path: abs, sha256: sha, what: `${entry.what}/${path.relative(entry.path, abs)}` }, seen, remember, report);
+  }
+  // Nothing was added or removed in a flat open tree whose directory stat has not moved.
+  const dirStat = lstatOrNull(entry.path);
+  if (entry.open && seen(`dir:${entry.path}`, dirStat)) return;
   const present = new Map<string, Stats>();
   const walk = (sub: string) => {
     let names: string[];
@@ -198,6 +215,7 @@ function checkTree(paths: AnchorPaths, entry: Extract<Protected, { kind: 'tree' 
     }
     for (const name of names) {
       const rel = sub === '' ? name : `${sub}/${name}`;
+      if (rel in entry.files || `tofu:${path.join(entry.path, rel)}` in cache) continue;
       const st = lstatOrNull(path.join(entry.path, rel));
       if (st === null) continue;
       if (st.isDirectory()) walk(rel);
@@ -205,16 +223,14 @@ function checkTree(paths: AnchorPaths, entry: Extract<Protected, { kind: 'tree' 
     }
   };
   walk('');
-  for (const [rel, sha] of Object.entries(entry.files)) {
-    const abs = path.join(entry.path, rel);
-    checkFile(paths, { kind: 'file', path: abs, sha256: sha, what: `${entry.what}/${rel}` }, seen, remember, report);
-  }
   for (const [rel, st] of present) {
-    if (rel in entry.files) continue;
     const abs = path.join(entry.path, rel);
-    if (seen(abs, st)) continue;
-    if (entry.open && st.isFile()) {
-      // A new session's snapshot: trusted when first seen, pinned from then on (the cache keeps its stat).
+    if (entry.open) {
+      if (!st.isFile() || Date.now() - st.mtimeMs > OPEN_TREE_RECENT_MS) continue;
+      const sha = fileSha(abs);
+      if (sha === null) continue;
+      storeBlob(paths.home, abs, sha);
+      cache[`tofu:${abs}`] = sha;
       remember(abs, st);
       continue;
     }
@@ -227,6 +243,7 @@ function checkTree(paths: AnchorPaths, entry: Extract<Protected, { kind: 'tree' 
       report.broken.push({ what: `${entry.what}/${rel}`, path: abs, change: 'was added', fix: `remove ${abs}` });
     }
   }
+  if (entry.open) remember(`dir:${entry.path}`, dirStat);
 }
 
 /** The event log is append-only and appended only by tdd-gate: it must equal its copy. */

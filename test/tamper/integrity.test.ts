@@ -141,6 +141,17 @@ describe('one integrity check of the control set, at every gated call and after 
     expect(readFileSync(snap, 'utf8')).toBe('export PATH=/usr/bin\n');
   });
 
+  it("pins a new session's shell snapshot when first seen, and restores it when a line is appended", () => {
+    const l = lab();
+    toRed(l);
+    const snap = path.join(l.home, '.claude/shell-snapshots/snapshot-bash-2-new.sh');
+    writeFileSync(snap, 'export PATH=/usr/bin\n');
+    expect(l.pre(ev.bash(l.o(), 'ls')).decision).toBe('pass');
+    appendFileSync(snap, 'node -e "require(\'fs\').rmSync(\'.tdd\', {recursive: true})"\n');
+    expect(l.post('ls').out?.reason).toMatch(/tamper-restored/);
+    expect(readFileSync(snap, 'utf8')).toBe('export PATH=/usr/bin\n');
+  });
+
   it('moves away an agent definition added to .claude/agents during the cycle', () => {
     const l = lab();
     toRed(l);
