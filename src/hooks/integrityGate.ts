@@ -14,7 +14,12 @@ const TEST_BUG = 'If a frozen test is wrong, stop and report `TEST_BUG: <file>:<
  * still has its frozen files (restored from the freeze snapshot).
  */
 export function integrityOf(cycle: ActiveCycle): IntegrityReport {
-  return checkIntegrity(cycle.anchorPaths, cycle.anchor, cycle.anchor === null ? unanchoredSet(cycle) : []);
+  const root = cycle.repo.root;
+  const isTest = (abs: string) => {
+    const rel = path.relative(root, abs).split(path.sep).join('/');
+    return !rel.startsWith('..') && (cycle.stack.isTest(rel) || cycle.stack.isTestConfig(rel));
+  };
+  return checkIntegrity(cycle.anchorPaths, cycle.anchor, cycle.anchor === null ? unanchoredSet(cycle) : [], { isTest });
 }
 
 function unanchoredSet(cycle: ActiveCycle): Protected[] {

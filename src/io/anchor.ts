@@ -45,6 +45,8 @@ export type Protected =
    * the same link (a dotfiles setup); becoming a link, or another link, is tampering.
    */
   | { kind: 'realdir'; path: string; link: string | null; repair: boolean; what: string }
+  /** A directory that held frozen tests: a test file added to it after the freeze is moved away. */
+  | { kind: 'nonew'; path: string; names: string[]; what: string }
   /** A directory of files the client runs or sources: no file changes, none is added (unless `open`). */
   | { kind: 'tree'; path: string; files: Record<string, string>; open: boolean; what: string };
 
@@ -348,6 +350,14 @@ export function collectProtected(root: string, home: string, anchorHome: string,
     if (fileSha(copy) === h) storeBlob(anchorHome, copy, h);
     file(path.join(root, rel), `the frozen file ${rel}`, h, copy);
     file(copy, `the freeze snapshot of ${rel}`, h);
+  }
+  const frozenDirs = new Set(Object.keys(frozen).map((rel) => path.dirname(path.join(root, rel))));
+  for (const dir of frozenDirs) {
+    try {
+      out.push({ kind: 'nonew', path: dir, names: readdirSync(dir), what: `the frozen test directory ${path.relative(root, dir) || '.'}` });
+    } catch {
+      // gone: the frozen files in it are reported on their own
+    }
   }
   const snapshots: [string, Record<string, string>][] = [
     ['green-entry', hashes(state.green_entry?.files)],

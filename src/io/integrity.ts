@@ -46,7 +46,12 @@ function readCache(file: string): Cache {
  * whose stat matches the cache is not read. What moved is hashed; what differs is restored from
  * its copy when one is intact, and reported either way. Cheap when nothing moved.
  */
-export function checkIntegrity(paths: AnchorPaths, anchor: AnchorRecord | null, extra: readonly Protected[] = []): IntegrityReport {
+export interface IntegrityOptions {
+  /** Is this absolute path a test file or test config of the cycle (for files added after the freeze)? */
+  isTest?: (abs: string) => boolean;
+}
+
+export function checkIntegrity(paths: AnchorPaths, anchor: AnchorRecord | null, extra: readonly Protected[] = [], opts: IntegrityOptions = {}): IntegrityReport {
   const report: IntegrityReport = { restored: [], broken: [] };
   const cacheFile = statCachePath(paths);
   const cache = anchor === null ? {} : readCache(cacheFile);
@@ -70,6 +75,9 @@ export function checkIntegrity(paths: AnchorPaths, anchor: AnchorRecord | null, 
         break;
       case 'tree':
         checkTree(paths, entry, cache, seen, remember, report);
+        break;
+      case 'nonew':
+        if (opts.isTest !== undefined) checkNoNewTests(paths, entry, opts.isTest, seen, remember, report);
         break;
     }
   }
@@ -185,6 +193,38 @@ function checkRealDir(entry: Extract<Protected, { kind: 'realdir' }>, report: In
   } catch {
     report.broken.push({ what: entry.what, path: entry.path, change, fix: `put ${entry.path} back as it was` });
   }
+}
+
+/** Files a test run leaves beside the tests: never test files. */
+const RUN_LEFTOVERS = /^\.|\.(pyc|log|snap|tmp|lock)$/;
+
+function checkNoNewTests(paths: AnchorPaths, entry: Extract<Protected, { kind: 'nonew' }>, isTest: (abs: string) => boolean, seen: Seen, remember: Remember, report: IntegrityReport): void {
+  const dirStat = lstatOrNull(entry.path);
+  if (seen(`dir:${entry.path}`, dirStat)) return;
+  let names: string[] = [];
+  try {
+    names = readdirSync(entry.path);
+  } catch {
+    names = [];
+  }
+  const known = new Set(entry.names);
+  let moved = false;
+  for (const name of names) {
+    if (known.has(name) || RUN_LEFTOVERS.test(name)) continue;
+    const abs = path.join(entry.path, name);
+    const st = lstatOrNull(abs);
+    if (st === null || st.isDirectory() || !isTest(abs)) continue;
+    try {
+      const aside = path.join(paths.home, 'quarantine', `${Date.now()}-${name}`);
+      mkdirSync(path.dirname(aside), { recursive: true });
+      renameSync(abs, aside);
+      moved = true;
+      report.restored.push({ what: `a test file created after the freeze`, path: abs, change: `was added to ${entry.what} (moved out of the way)` });
+    } catch {
+      report.broken.push({ what: `a test file created after the freeze`, path: abs, change: `was added to ${entry.what}`, fix: `remove ${abs}` });
+    }
+  }
+  remember(`dir:${entry.path}`, moved ? lstatOrNull(entry.path) : dirStat);
 }
 
 /** Files of an open tree (the shell snapshots) older than this are never sourced again: ignored. */

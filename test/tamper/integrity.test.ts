@@ -40,6 +40,19 @@ describe('one integrity check of the control set, at every gated call and after 
     expect(readFileSync(l.repo.path('test/add.test.js'), 'utf8')).toBe(frozen);
   });
 
+  it('moves away a test file added beside the frozen tests after the freeze, and leaves run leftovers alone', () => {
+    const l = lab();
+    toGreen(l);
+    l.repo.write('test/__pycache__/add.cpython-312.pyc', 'x');
+    l.repo.write('test/run.log', 'x');
+    expect(l.pre(ev.write(l.o(IMPL), 'src/add.js', 'export const add = (a, b) => a + b;\n')).decision).toBe('pass');
+    l.repo.write('test/extra.test.js', "import { test } from 'node:test';\ntest('x', () => {});\n");
+    const r = l.pre(ev.write(l.o(IMPL), 'src/add.js', 'export const add = (a, b) => a + b;\n'));
+    expect(r.reason).toMatch(/tamper-restored.*created after the freeze/s);
+    expect(existsSync(l.repo.path('test/extra.test.js'))).toBe(false);
+    expect(existsSync(l.repo.path('test/run.log'))).toBe(true);
+  });
+
   it('puts back the frozen snapshot itself from the anchor copy', () => {
     const l = lab();
     toGreen(l);
