@@ -36,8 +36,9 @@ function programs(env: NodeJS.ProcessEnv): Program[] {
 }
 
 const MAX_WORDS = 64;
-// Path-like words anywhere in the command, quoted or not, also inside `import('…')` or `-e` code.
-const WORD = /[A-Za-z0-9_@%+=:,./~$-]*[/.][A-Za-z0-9_@%+=:,./~$-]*/g;
+// Words anywhere in the command, quoted or not, also inside `import('…')` or `-e` code. Each
+// character is consumed once: commands can be megabytes long.
+const WORD = /[^\s'"`;&|()<>{}[\],=]+/g;
 
 function expand(word: string, env: NodeJS.ProcessEnv, home: string): string {
   return word
@@ -78,9 +79,9 @@ export function programReferences(command: string, cwd: string, env: NodeJS.Proc
   const refs: ProgramReference[] = [];
   let count = 0;
   for (const m of command.matchAll(WORD)) {
-    if (++count > MAX_WORDS) break;
     const word = m[0];
     if (!/\.m?[jt]s$|\.cjs$|\//.test(word)) continue;
+    if (++count > MAX_WORDS) break;
     const role = roleOf(path.resolve(cwd, expand(word, env, home)), list);
     if (role === null) continue;
     const before = command.slice(0, m.index).replace(/["']$/, '');

@@ -1,7 +1,7 @@
 import { PASS, ask, deny, type Decision } from '../core/decision.js';
 import { formatIssues } from '../schema/format.js';
 import { otherToolSchema, preToolUseSchema, type BashEvent, type OtherToolEvent } from '../schema/event.js';
-import { markInflight } from '../io/anchorInflight.js';
+import { clearEnded, markInflight } from '../io/anchorInflight.js';
 import { GateError } from '../io/errors.js';
 import { appendEvent } from '../io/eventLog.js';
 import { loadCycles, type ActiveCycle } from './cycle.js';
@@ -55,6 +55,7 @@ export async function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Promis
 /** A command the gate lets run is marked in flight until its PostToolUse (anchorInflight.ts). */
 function markCommand(cycle: ActiveCycle, event: { tool_name: string; tool_use_id?: string | undefined; agent_type?: string | undefined; agent_id?: string | undefined; tool_input: object }): void {
   const input = event.tool_input as { run_in_background?: unknown; timeout?: unknown };
+  clearEnded(cycle.anchorPaths, event.agent_id ?? null);
   markInflight(cycle.anchorPaths, {
     id: event.tool_use_id ?? `anon-${process.pid}-${Date.now()}`,
     agentType: event.agent_type,

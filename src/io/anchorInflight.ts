@@ -79,3 +79,14 @@ export function inflight(paths: AnchorPaths, now = Date.now()): Inflight[] {
 export function clearAgent(paths: AnchorPaths, agentId: string): void {
   for (const rec of inflight(paths)) if (rec.agent_id === agentId) clearInflight(paths, rec.id);
 }
+
+/**
+ * An agent makes one foreground call at a time (parallel calls of one turn start within moments
+ * of each other): when it starts a new call, its foreground marks older than a few seconds
+ * belong to calls that ended without a PostToolUse (declined, or denied by another hook).
+ */
+export function clearEnded(paths: AnchorPaths, agentId: string | null, now = Date.now(), graceMs = 5_000): void {
+  for (const rec of inflight(paths, now)) {
+    if (!rec.background && rec.agent_id === agentId && now - rec.at > graceMs) clearInflight(paths, rec.id);
+  }
+}
