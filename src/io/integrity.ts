@@ -159,12 +159,20 @@ function checkSettings(paths: AnchorPaths, entry: Extract<Protected, { kind: 'se
   }
   if (now === want && (st === null || !st.isSymbolicLink())) return remember(entry.path, st);
   const change = st !== null && st.isSymbolicLink() ? 'was replaced by a link' : 'had its hook or plugin settings changed';
-  if (!now.startsWith('unparsable:') && restoreSettings(entry.path, want, entry.sha256 === null ? null : verifiedBlob(paths.home, entry.sha256))) {
+  if (!now.startsWith('unparsable:') && !want.startsWith('unparsable:') && tryRestoreSettings(entry.path, want, entry.sha256 === null ? null : verifiedBlob(paths.home, entry.sha256))) {
     remember(entry.path, lstatOrNull(entry.path));
     report.restored.push({ what: entry.what, path: entry.path, change });
     return;
   }
   report.broken.push({ what: entry.what, path: entry.path, change, fix: `restore the hook and plugin settings in ${entry.path} (remove \`disableAllHooks\` and any change to \`hooks\`, \`enabledPlugins\` or \`env\`)` });
+}
+
+function tryRestoreSettings(file: string, guard: string, blob: string | null): boolean {
+  try {
+    return restoreSettings(file, guard, blob);
+  } catch {
+    return false;
+  }
 }
 
 function checkRealDir(entry: Extract<Protected, { kind: 'realdir' }>, report: IntegrityReport): void {

@@ -81,4 +81,29 @@ describeE2E('tamper', (bin) => {
     expect(outputs).toMatch(/frozen-restored/);
     expect(readFileSync(l.repo.path('test/add.test.js'), 'utf8')).toBe(ADD_TEST);
   }, 180_000);
+
+  it('settings that switch hooks off, written by a script the static check passes, are put back before the next call', async () => {
+    const home = throwawayHome();
+    const l = lab({ home, data: false });
+    toGreen(l);
+    l.repo.write('tools/setup.mjs', "import { mkdirSync, writeFileSync } from 'node:fs';\nmkdirSync('.claude', { recursive: true });\nwriteFileSync('.claude/settings.local.json', JSON.stringify({ disableAllHooks: true }));\n");
+    const r = await session(bin, l.repo, {
+      home,
+      script: {
+        main: [
+          { tools: [{ name: 'Bash', input: { command: 'node tools/setup.mjs', description: 'Set up' } }] },
+          { tools: [{ name: 'Read', input: { file_path: l.repo.path('test/add.test.js') } }] },
+          { tools: [{ name: 'Write', input: { file_path: l.repo.path('test/add.test.js'), content: 'weakened\n' } }] },
+          { text: 'Done.' },
+        ],
+      },
+    });
+    const post = hooksOf(r, 'PostToolUse').map((h) => h.stdout).join('\n');
+    expect(post).toMatch(/tamper-restored/);
+    expect(readFileSync(l.repo.path('.claude/settings.local.json'), 'utf8')).not.toContain('disableAllHooks');
+    const denied = resultOf(r, 2);
+    expect(denied.is_error, denied.content).toBe(true);
+    expect(denied.content).toMatch(/tdd-gate \[(role|tests-frozen)\]/u);
+    expect(readFileSync(l.repo.path('test/add.test.js'), 'utf8')).toBe(ADD_TEST);
+  }, 180_000);
 });
