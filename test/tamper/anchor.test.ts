@@ -78,6 +78,15 @@ describe('the anchor: a cycle cannot be ended by deleting or rewriting its state
     expect(l.pre(ev.write(l.o(), 'test/add.test.js', 'x')).decision).toBe('pass');
   });
 
+  it('tells a resumed session at its start that the state is gone and how the user restores it', () => {
+    const l = lab();
+    toRed(l);
+    rmSync(l.statePath);
+    const r = l.hook({ session_id: 's', cwd: l.repo.root, hook_event_name: 'SessionStart', source: 'resume' }, 'SessionStart');
+    const context = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(context).toMatch(/tdd-gate recover/);
+  });
+
   it('survives the loss of the anchor in the git dir while the mirror holds it', () => {
     const l = lab();
     toRed(l);
