@@ -6,7 +6,7 @@ import type { BaseState, ActivePhase } from '../schema/state.js';
 import { canonicalize, isCaseInsensitive } from '../io/canonicalPath.js';
 import { compileStack, readStack, type CompiledStack } from '../io/loadStack.js';
 import { readAnchor, type AnchorRecord } from '../io/anchor.js';
-import { anchorPaths, type AnchorPaths } from '../io/anchorPaths.js';
+import { anchorPaths, anchorSaysActive, type AnchorPaths } from '../io/anchorPaths.js';
 import { GateError } from '../io/errors.js';
 import { sha256Hex } from '../io/hash.js';
 import { parseState, readStateText, type StoredState } from '../io/loadState.js';
@@ -60,6 +60,13 @@ function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
   const statePath = statePathFor(repo);
   const paths = anchorPaths(repo, env);
   const anchor = readAnchor(paths);
+  if (anchor === null && anchorSaysActive(repo, env)) {
+    // The marker says a cycle is anchored, but no record is readable: the record was deleted or spoiled.
+    throw new GateError(
+      `the anchor of the TDD cycle on branch ${repo.branch}, kept outside the work tree, is missing or unreadable while its marker says a cycle is active. Something other than the tdd-gate CLI changed it. Stop and report this to the user; the user ends the cycle with \`tdd-gate abort --reason "<why>"\`.`,
+      'state-tampered',
+    );
+  }
   const state = anchoredState(statePath, anchor);
   if (state === null || state.phase === 'done') return { active: false, repo };
   const nocase = isCaseInsensitive(repo.root);

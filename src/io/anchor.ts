@@ -197,7 +197,8 @@ export function readRecord(file: string): AnchorRecord | null {
   if (text === null) return null;
   try {
     const r = JSON.parse(text) as AnchorRecord;
-    return r.version === 1 && typeof r.seq === 'number' ? r : null;
+    const valid = r.version === 1 && typeof r.seq === 'number' && typeof r.active === 'boolean' && Array.isArray(r.protect) && typeof r.events === 'object' && r.events !== null;
+    return valid ? r : null;
   } catch {
     return null;
   }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { state } from '../helpers/repo.js';
@@ -105,6 +105,17 @@ describe('the anchor: a cycle cannot be ended by deleting or rewriting its state
     ok(l.cli('abort', '--reason', 'done for today'));
     rmSync(l.statePath);
     expect(l.pre(ev.write(l.o(), 'test/x.test.js', 'x')).decision).toBe('pass');
+  });
+
+  it('a spoiled anchor record with its marker still there is tampering too; abort ends it', () => {
+    const l = lab({ data: false });
+    toRed(l);
+    const dir = anchorDir(l.repo.root);
+    for (const name of readdirSync(dir)) if (name.startsWith('anchor-')) writeFileSync(path.join(dir, name), '{"version":1}');
+    rmSync(l.statePath);
+    expect(l.pre(ev.write(l.o(), 'README.md', 'x')).reason).toMatch(/state-tampered.*anchor/s);
+    ok(l.cli('abort', '--reason', 'anchor spoiled'));
+    expect(l.pre(ev.write(l.o(), 'README.md', 'x')).decision).toBe('pass');
   });
 
   it('the person can end a cycle whose state file is gone', () => {

@@ -1,7 +1,7 @@
 import { renameSync } from 'node:fs';
 import path from 'node:path';
 import { journalStateChange, readAnchor } from '../../io/anchor.js';
-import { anchorPaths } from '../../io/anchorPaths.js';
+import { anchorPaths, anchorSaysActive } from '../../io/anchorPaths.js';
 import { appendEvent } from '../../io/eventLog.js';
 import { GateError, RefusalError } from '../../io/errors.js';
 import { parseFlags, requireFlag } from '../args.js';
@@ -21,7 +21,7 @@ export const abort: Verb = {
     const reason = requireFlag(values.reason, '--reason', USAGE).replace(/\s+/g, ' ').trim();
     const s = openSession(io);
     try {
-      if (loadState(s) === null && readAnchor(anchorPaths(s.repo, io.env))?.active === true) {
+      if (loadState(s) === null && (readAnchor(anchorPaths(s.repo, io.env))?.active === true || anchorSaysActive(s.repo, io.env))) {
         // The state file is gone but the anchor still holds the cycle: end it there.
         journalStateChange(s.statePath, null, io.env, `abort: ${reason}`);
         appendEvent(s.root, { type: 'transition', from: 'missing', to: 'none', verb: 'abort', note: reason });
