@@ -106,4 +106,26 @@ describeE2E('tamper', (bin) => {
     expect(denied.content).toMatch(/tdd-gate \[(role|tests-frozen)\]/u);
     expect(readFileSync(l.repo.path('test/add.test.js'), 'utf8')).toBe(ADD_TEST);
   }, 180_000);
+
+  it('a state deleted by a script the static check passes blocks the next call, and the person is told', async () => {
+    const home = throwawayHome();
+    const l = lab({ home, data: false });
+    toGreen(l);
+    l.repo.write('tools/clean.mjs', "import { rmSync } from 'node:fs';\nrmSync('.tdd', { recursive: true, force: true });\n");
+    const r = await session(bin, l.repo, {
+      home,
+      script: {
+        main: [
+          { tools: [{ name: 'Bash', input: { command: 'node tools/clean.mjs', description: 'Clean' } }] },
+          { tools: [{ name: 'Write', input: { file_path: l.repo.path('notes.md'), content: 'x\n' } }] },
+          { text: 'Done.' },
+        ],
+      },
+    });
+    const denied = resultOf(r, 1);
+    expect(denied.is_error, denied.content).toBe(true);
+    expect(denied.content).toMatch(/tdd-gate \[state-tampered\]/u);
+    const pre = hooksOf(r, 'PreToolUse').map((h) => JSON.parse(h.stdout || '{}') as { systemMessage?: string });
+    expect(pre.some((o) => o.systemMessage?.includes('tdd-gate recover'))).toBe(true);
+  }, 180_000);
 });
