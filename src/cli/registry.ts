@@ -18,6 +18,7 @@ import { handoffVerb } from './verbs/handoff.js';
 import { contextVerb } from './verbs/context.js';
 import { specCheck } from './verbs/specCheck.js';
 import { harden } from './verbs/harden.js';
+import { recover } from './verbs/recover.js';
 
 /** Every CLI verb, one per line; each lives in its own file under verbs/. */
 export const VERBS: Verb[] = [
@@ -40,4 +41,5 @@ export const VERBS: Verb[] = [
   contextVerb,
   specCheck,
   harden,
+  recover,
 ];

@@ -22,12 +22,21 @@ export interface TargetLocation {
   rel: string | null;
 }
 
-const CLAUDE_SETTINGS = /(^|\/)\.claude\/settings(\.local)?\.json$/;
+/**
+ * Claude Code's files that switch hooks off or run code: settings, agents, commands, skills,
+ * hooks, workflows and the shell snapshots sourced before every Bash call, in any `.claude`
+ * directory (the project's or the home's), and a project's `.mcp.json`.
+ */
+const CLAUDE_CONTROL = /(^|\/)\.claude\/(settings(\.local)?\.json$|(agents|commands|skills|hooks|workflows|shell-snapshots)(\/|$))|(^|\/)\.claude\.json$/;
+/** Creating, replacing or linking anything under these names moves a control directory. */
+const CONTROL_NAMES = new Set(['.claude', '.tdd', '.git']);
 
 export function classify(target: TargetLocation, ctx: ClassifyContext): PathClass {
   const fold = (s: string) => (ctx.nocase ? s.toLowerCase() : s);
   const abs = fold(target.abs);
-  if (CLAUDE_SETTINGS.test(abs)) return 'control';
+  if (CLAUDE_CONTROL.test(abs)) return 'control';
+  if (CONTROL_NAMES.has(abs.slice(abs.lastIndexOf('/') + 1))) return 'control';
+  if (target.rel !== null && fold(target.rel) === '.mcp.json') return 'control';
   if (ctx.controlAbs.some((p) => fold(p) === abs)) return 'control';
   if (ctx.controlDirs.some((d) => abs === fold(d) || abs.startsWith(fold(d) + '/'))) return 'control';
   const rel = target.rel;

@@ -125,7 +125,7 @@ class Judge {
     if (a.unknown.length === 0) return PASS;
     return deny(
       'bash-unresolved',
-      `Blocked Bash command ${this.where}: ${a.unknown.slice(0, 3).join('; ')}. While a TDD cycle is active the gate must know every file a command writes to apply the phase rules, so it fails closed here. Spell the paths out literally, use the Write/Edit tools for file changes, or put the logic in a script file and run it by name (\`bash scripts/x.sh\`).`,
+      `Blocked Bash command ${this.where}: ${a.unknown.slice(0, 3).join('; ')}. While a TDD cycle is active the gate must know every file a command writes to apply the phase rules, so it fails closed here. Spell the paths out literally or use the Write/Edit tools for file changes; if the command is what the task needs as written, stop and tell the user.`,
     );
   }
 

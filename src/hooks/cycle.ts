@@ -5,7 +5,11 @@ import type { ClassifyContext } from '../core/classify.js';
 import type { BaseState, ActivePhase } from '../schema/state.js';
 import { canonicalize, isCaseInsensitive } from '../io/canonicalPath.js';
 import { compileStack, readStack, type CompiledStack } from '../io/loadStack.js';
-import { readState } from '../io/loadState.js';
+import { readAnchor, type AnchorRecord } from '../io/anchor.js';
+import { anchorPaths, anchorSaysActive, type AnchorPaths } from '../io/anchorPaths.js';
+import { GateError } from '../io/errors.js';
+import { sha256Hex } from '../io/hash.js';
+import { parseState, readStateText, type StoredState } from '../io/loadState.js';
 import { findRepo, type Repo } from '../io/repo.js';
 import { statePathFor } from '../io/statePath.js';
 
@@ -18,6 +22,9 @@ export interface ActiveCycle {
   nocase: boolean;
   home: string;
   classify: ClassifyContext;
+  /** Where the anchor lives, and the record when the CLI has anchored this cycle (ADR 006). */
+  anchorPaths: AnchorPaths;
+  anchor: AnchorRecord | null;
 }
 
 export type CycleLookup = { active: false; repo: Repo | null } | { active: true; cycle: ActiveCycle };
@@ -51,14 +58,23 @@ export function loadCycle(cwd: string, env: NodeJS.ProcessEnv = process.env): Cy
 
 function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
   const statePath = statePathFor(repo);
-  const state = readState(statePath);
+  const paths = anchorPaths(repo, env);
+  const anchor = readAnchor(paths);
+  if (anchor === null && anchorSaysActive(repo, env)) {
+    // The marker says a cycle is anchored, but no record is readable: the record was deleted or spoiled.
+    throw new GateError(
+      `the anchor of the TDD cycle on branch ${repo.branch}, kept outside the work tree, is missing or unreadable while its marker says a cycle is active. Something other than the tdd-gate CLI changed it. Stop and report this to the user; the user ends the cycle with \`tdd-gate abort --reason "<why>"\`.`,
+      'state-tampered',
+    );
+  }
+  const state = anchoredState(statePath, anchor);
   if (state === null || state.phase === 'done') return { active: false, repo };
   const nocase = isCaseInsensitive(repo.root);
   const stack = compileStack(readStack(repo.root), nocase);
   const home = env.HOME ?? homedir();
   const controlAbs = [path.join(home, '.claude.json'), '/etc/claude-code/managed-settings.json'].map((p) => canonicalize(p));
   // The git dir is control too: rewriting HEAD or a ref would switch the branch, and with it the state file.
-  const controlDirs = [path.join(home, '.claude', 'plugins'), env.CLAUDE_PLUGIN_ROOT, path.join(repo.root, '.git'), repo.gitDir, gitCommonDir(repo.gitDir)]
+  const controlDirs = [path.join(home, '.claude', 'plugins'), env.CLAUDE_PLUGIN_ROOT, env.CLAUDE_PLUGIN_DATA, path.join(repo.root, '.git'), repo.gitDir, gitCommonDir(repo.gitDir)]
     .filter((d): d is string => typeof d === 'string' && d.length > 0)
     .map((d) => canonicalize(d));
   return {
@@ -70,6 +86,8 @@ function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
       stack,
       nocase,
       home,
+      anchorPaths: paths,
+      anchor,
       classify: {
         specRel: specRelative(repo.root, state.spec_path),
         isTest: stack.isTest,
@@ -81,6 +99,55 @@ function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
       },
     },
   };
+}
+
+/**
+ * The branch's state, checked against its anchor. With no active anchor, the state file alone
+ * decides (a hand-written state is valid, DESIGN §2). Once the CLI has anchored an active cycle,
+ * a state file that is missing, unreadable or not the one the CLI last wrote is tampering: every
+ * gated call is denied until the person runs `tdd-gate recover`.
+ */
+function anchoredState(statePath: string, anchor: AnchorRecord | null): StoredState | null {
+  if (anchor === null || !anchor.active) {
+    const text = readStateText(statePath);
+    return text === null ? null : parseState(text, statePath);
+  }
+  for (let attempt = 0; ; attempt++) {
+    let text: string | null = null;
+    try {
+      text = readStateText(statePath);
+    } catch {
+      text = null;
+    }
+    if (text !== null && sha256Hex(text) === anchor.state_sha256) return parseState(text, statePath);
+    // The CLI writes the state, then the anchor, under its lock: wait for a running command.
+    if (attempt < 20 && lockHeld(statePath)) {
+      sleep(50);
+      continue;
+    }
+    throw new GateError(tamperedMessage(statePath, anchor, text === null ? 'is missing or unreadable' : 'differs from the one the tdd-gate CLI last wrote'), 'state-tampered');
+  }
+}
+
+function tamperedMessage(statePath: string, anchor: AnchorRecord, how: string): string {
+  return (
+    `the TDD state file ${path.relative(anchor.repo, statePath)} ${how}, but the anchor kept outside the work tree says a cycle is active on branch ${anchor.branch} (phase ${anchor.phase}). ` +
+    'Something other than the tdd-gate CLI deleted or rewrote it. Stop and report this to the user; do not recreate or edit the state. ' +
+    'The user restores it with `tdd-gate recover` (or ends the cycle with `tdd-gate abort --reason "<why>"`).'
+  );
+}
+
+function lockHeld(statePath: string): boolean {
+  try {
+    readFileSync(`${statePath}.lock`);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EISDIR';
+  }
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /** The SPEC's root-relative path, canonical like every write target (symlinks, `..`, absolute). */

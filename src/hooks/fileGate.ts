@@ -41,20 +41,56 @@ export function classesOf(cycle: ActiveCycle, cwd: string, raw: string): { class
   const locations = resolveTarget(cycle.repo.root, cwd, raw, cycle.nocase, cycle.home);
   const classes = new Set(locations.map((loc) => classify(loc, cycle.classify)));
   const real = locations[0];
-  if (real !== undefined && real.rel !== null && isHardLinked(real.abs) && !real.rel.split('/').includes('node_modules')) {
+  const linked = real === undefined ? null : hardLinked(real.abs);
+  if (linked !== null && real !== undefined) {
+    // A second name for a control file is a control file (same device and inode).
+    if (controlIdentities(cycle).has(linked)) classes.add('control');
     // A second name for the same inode may be a test file: writing it would change the test.
-    classes.add('test');
+    if (real.rel !== null && !real.rel.split('/').includes('node_modules')) classes.add('test');
   }
   return { classes: [...classes], real: real?.abs ?? raw };
 }
 
-function isHardLinked(abs: string): boolean {
+/** `dev:ino` of a file with more than one name; null otherwise. */
+function hardLinked(abs: string): string | null {
   try {
     const st = statSync(abs);
-    return st.isFile() && st.nlink > 1;
+    return st.isFile() && st.nlink > 1 ? `${st.dev}:${st.ino}` : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+const identities = new WeakMap<ActiveCycle, Set<string>>();
+
+/** The device and inode of every control file that exists, computed once per call and only when a target has several names. */
+function controlIdentities(cycle: ActiveCycle): Set<string> {
+  const known = identities.get(cycle);
+  if (known !== undefined) return known;
+  const root = cycle.repo.root;
+  const files = [
+    cycle.statePath,
+    path.join(root, '.tdd', 'stack.json'),
+    path.join(root, '.tdd', 'events.jsonl'),
+    path.join(root, '.claude', 'settings.json'),
+    path.join(root, '.claude', 'settings.local.json'),
+    path.join(root, '.mcp.json'),
+    path.join(cycle.home, '.claude', 'settings.json'),
+    path.join(cycle.home, '.claude', 'settings.local.json'),
+    path.join(cycle.home, '.claude.json'),
+    ...cycle.classify.controlAbs,
+  ];
+  const ids = new Set<string>();
+  for (const f of files) {
+    try {
+      const st = statSync(f);
+      ids.add(`${st.dev}:${st.ino}`);
+    } catch {
+      // absent
+    }
+  }
+  identities.set(cycle, ids);
+  return ids;
 }
 
 function writeInput(event: FileToolEvent): { path: string; input: WriteInput } {

@@ -1,6 +1,7 @@
-import { PASS, deny, type Decision } from '../core/decision.js';
+import { PASS, ask, deny, type Decision } from '../core/decision.js';
 import { formatIssues } from '../schema/format.js';
-import { preToolUseSchema } from '../schema/event.js';
+import { otherToolSchema, preToolUseSchema, type BashEvent, type OtherToolEvent } from '../schema/event.js';
+import { clearEnded, markInflight } from '../io/anchorInflight.js';
 import { GateError } from '../io/errors.js';
 import { appendEvent } from '../io/eventLog.js';
 import { hardenedBashCheck } from '../io/sandboxGate.js';
@@ -8,19 +9,29 @@ import { loadCycles, type ActiveCycle } from './cycle.js';
 import { gateFileTool } from './fileGate.js';
 import { gateSpecWriter } from './specWriterGate.js';
 import { ROLE } from '../core/roles.js';
+import { integrityDecision } from './integrityGate.js';
 import { load as loadBashGate } from './lazy/bashGate.js';
+import { gateMcpTool, isMcpTool } from './mcpGate.js';
+import { gatePluginPrograms } from './pluginPrograms.js';
 import { candidateDirs } from './projectDirs.js';
 
-const GATED_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash']);
+const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash']);
+/** Tools of the newest client that write or move the session elsewhere (docs/tools.md). */
+const OTHER_TOOLS = new Set(['Monitor', 'EnterWorktree']);
 
-/** PreToolUse: parse, find the branch's cycle, decide. Throws only on internal bugs. */
+export function isGatedTool(toolName: string): boolean {
+  return FILE_TOOLS.has(toolName) || OTHER_TOOLS.has(toolName) || isMcpTool(toolName);
+}
+
+/** PreToolUse: parse, find the branch's cycle, check the control set, decide. Throws only on internal bugs. */
 export async function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Promise<Decision> {
   const toolName = (input as { tool_name?: unknown } | null)?.tool_name;
   if ((input as { agent_type?: unknown } | null)?.agent_type === ROLE.specWriter) {
     const scoped = gateSpecWriter(input, env);
     if (scoped.kind !== 'pass') return scoped;
   }
-  if (typeof toolName === 'string' && !GATED_TOOLS.has(toolName)) return PASS;
+  if (typeof toolName === 'string' && !isGatedTool(toolName)) return PASS;
+  if (typeof toolName === 'string' && !FILE_TOOLS.has(toolName)) return otherTool(input, env);
   const parsed = preToolUseSchema.safeParse(input);
   if (!parsed.success) {
     return deny(
@@ -29,29 +40,130 @@ export async function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Promis
     );
   }
   const event = parsed.data;
-  let cycles: ActiveCycle[];
-  try {
-    cycles = loadCycles(candidateDirs(event, env), env);
-  } catch (err) {
-    if (err instanceof GateError) return deny(err.ruleId, `${err.message} (${event.tool_name} blocked: the gate fails closed.)`);
-    throw err;
-  }
+  const loaded = cyclesOf(event, env);
+  if (!Array.isArray(loaded)) return loaded;
+  const cycles = loaded;
   // Usually one project; a call that reaches into several is judged by each, and a deny wins over an ask.
   let verdict: Decision = PASS;
   for (const cycle of cycles) {
-    const decision = event.tool_name === 'Bash' ? (hardenedBashCheck(cycle.repo, event.tool_input.command) ?? (await loadBashGate()).gateBash(cycle, event)) : gateFileTool(cycle, event);
+    const broken = integrityDecision(cycle, event.tool_name);
+    if (broken !== null) return broken;
+    const decision = event.tool_name === 'Bash'
+        ? (hardenedBashCheck(cycle.repo, event.tool_input.command) ?? (await gateBashCall(cycle, event))) : gateFileTool(cycle, event);
     if (decision.kind === 'pass') continue;
     const target = event.tool_name === 'Bash' ? event.tool_input.command.slice(0, 500) : 'file_path' in event.tool_input ? event.tool_input.file_path : event.tool_input.notebook_path;
-    appendEvent(cycle.repo.root, {
-      type: decision.kind === 'deny' ? 'hook-deny' : 'hook-ask',
-      tool: event.tool_name,
-      target,
-      rule: decision.ruleId,
-      role: event.agent_type ?? 'main',
-      phase: cycle.state.phase,
-    });
+    record(cycle, decision, event.tool_name, String(target), event.agent_type);
     if (decision.kind === 'deny') return decision;
     if (verdict.kind === 'pass') verdict = decision;
   }
+  if (event.tool_name === 'Bash') for (const cycle of cycles) markCommand(cycle, event);
   return verdict;
+}
+
+/** A command the gate lets run is marked in flight until its PostToolUse (anchorInflight.ts). */
+function markCommand(cycle: ActiveCycle, event: { tool_name: string; tool_use_id?: string | undefined; agent_type?: string | undefined; agent_id?: string | undefined; tool_input: object }): void {
+  const input = event.tool_input as { run_in_background?: unknown; timeout?: unknown };
+  clearEnded(cycle.anchorPaths, event.agent_id ?? null);
+  markInflight(cycle.anchorPaths, {
+    id: event.tool_use_id ?? `anon-${process.pid}-${Date.now()}`,
+    agentType: event.agent_type,
+    agentId: event.agent_id,
+    tool: event.tool_name,
+    background: event.tool_name === 'Monitor' || input.run_in_background === true,
+    timeoutMs: typeof input.timeout === 'number' ? input.timeout : undefined,
+  });
+}
+
+async function gateBashCall(cycle: ActiveCycle, event: BashEvent): Promise<Decision> {
+  if ((event.tool_input as { dangerouslyDisableSandbox?: unknown }).dangerouslyDisableSandbox === true) {
+    return deny(
+      'sandbox-off',
+      `Blocked Bash with dangerouslyDisableSandbox (phase ${cycle.state.phase}): while a TDD cycle is active, commands run inside the sandbox the user configured. Run the command without that flag; if the sandbox stops something the task needs, stop and tell the user.`,
+    );
+  }
+  const where = `(phase ${cycle.state.phase}, ${event.agent_type ?? 'main thread'})`;
+  const programs = gatePluginPrograms(event.tool_input.command, event.cwd, process.env, cycle.home, where);
+  if (programs.kind !== 'pass') return programs;
+  return (await loadBashGate()).gateBash(cycle, event);
+}
+
+function record(cycle: ActiveCycle, decision: Decision, tool: string, target: string, agentType: string | undefined): void {
+  if (decision.kind === 'pass') return;
+  appendEvent(cycle.repo.root, {
+    type: decision.kind === 'deny' ? 'hook-deny' : 'hook-ask',
+    tool,
+    target,
+    rule: decision.ruleId,
+    role: agentType ?? 'main',
+    phase: cycle.state.phase,
+  });
+}
+
+/**
+ * The cycles a call can touch, or the decision when one of them cannot be loaded. A state the
+ * anchor does not recognise blocks everything but the CLI's read-only verbs and `recover`.
+ */
+function cyclesOf(event: { cwd: string; tool_name: string; tool_input: object }, env: NodeJS.ProcessEnv): ActiveCycle[] | Decision {
+  try {
+    return loadCycles(candidateDirs(event, env), env);
+  } catch (err) {
+    if (!(err instanceof GateError)) throw err;
+    if (err.ruleId === 'state-tampered') {
+      const command = (event.tool_input as { command?: unknown }).command;
+      const verb = event.tool_name === 'Bash' && typeof command === 'string' ? bareCliVerb(command) : null;
+      const subagent = (event as { agent_type?: unknown }).agent_type !== undefined;
+      if (verb === 'recover' && !subagent) return ask('cli-confirm', `\`tdd-gate recover\` restores the TDD state and the control files from the anchor kept outside the work tree. ${err.message} Confirm only if you, the user, want the cycle restored; it is recorded either way.`);
+      if (verb === 'status' || verb === 'log') return [];
+      return deny(err.ruleId, `${err.message} (${event.tool_name} blocked: the gate fails closed.)`, `the TDD state of this branch was deleted or rewritten outside the tdd-gate CLI; run \`tdd-gate recover\` to restore it (or \`tdd-gate abort\` to end the cycle).`);
+    }
+    return deny(err.ruleId, `${err.message} (${event.tool_name} blocked: the gate fails closed.)`);
+  }
+}
+
+/** `tdd-gate <verb>` or `node <…>/dist/cli.mjs <verb>` and nothing else: the verb; otherwise null. */
+export function bareCliVerb(command: string): string | null {
+  const m = /^\s*(?:tdd-gate|npx\s+tdd-gate|node\s+(?:"[^"$`]*\/dist\/cli\.mjs"|'[^']*\/dist\/cli\.mjs'|[^\s"'$`;&|<>()]*\/dist\/cli\.mjs))\s+(recover|status|log)(?:\s+--json)?\s*$/.exec(command);
+  return m?.[1] ?? null;
+}
+
+async function otherTool(input: unknown, env: NodeJS.ProcessEnv): Promise<Decision> {
+  const parsed = otherToolSchema.safeParse(input);
+  if (!parsed.success) {
+    return deny('bad-input', `the PreToolUse input could not be understood (${formatIssues(parsed.error)}), so the call is blocked to stay safe. Retry the tool call with complete arguments.`);
+  }
+  const event = parsed.data;
+  const loaded = cyclesOf(event, env);
+  if (!Array.isArray(loaded)) return loaded;
+  for (const cycle of loaded) {
+    const broken = integrityDecision(cycle, event.tool_name);
+    if (broken !== null) return broken;
+    const decision = await gateOther(cycle, event);
+    if (decision.kind === 'pass') {
+      if (event.tool_name === 'Monitor') markCommand(cycle, event);
+      continue;
+    }
+    record(cycle, decision, event.tool_name, JSON.stringify(event.tool_input).slice(0, 500), event.agent_type);
+    return decision;
+  }
+  return PASS;
+}
+
+async function gateOther(cycle: ActiveCycle, event: OtherToolEvent): Promise<Decision> {
+  const where = `(phase ${cycle.state.phase})`;
+  switch (event.tool_name) {
+    case 'EnterWorktree':
+      return deny(
+        'worktree-switch',
+        `Blocked EnterWorktree ${where}: while a TDD cycle is active the session stays in this work tree and on this branch; the cycle's state and frozen files belong to it. Continue here; worktrees can be used after \`tdd-gate done\`, or after the user aborts the cycle.`,
+      );
+    case 'Monitor': {
+      const command = (event.tool_input as { command?: unknown }).command;
+      if (typeof command !== 'string') return PASS; // a WebSocket watch runs nothing here
+      // A monitor runs its command in the background, with no PostToolUse: judged like Bash before it starts.
+      const asBash = { ...event, tool_name: 'Bash', tool_input: { command } } as unknown as BashEvent;
+      return gateBashCall(cycle, asBash);
+    }
+    default:
+      return gateMcpTool(cycle, event);
+  }
 }

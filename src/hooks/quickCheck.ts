@@ -1,14 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROLE } from '../core/roles.js';
+import { anchorSaysActive } from '../io/anchorPaths.js';
 import { findRepo } from '../io/repo.js';
 import { stateSlug } from '../io/stateSlug.js';
 import { candidateDirs, targetKey } from './projectDirs.js';
 
 /**
  * The hot path of every tool call in every session: with no state file for the branch (or no
- * repository) in any project the call can touch, TDD is not active and the gate has nothing to
- * decide. Answered with a few stats and no hashing, before the schemas and matchers are even
+ * repository) in any project the call can touch, and no anchor saying a cycle is active there
+ * (one or two stats), TDD is not active and the gate has nothing to decide. Answered with a few stats and no hashing, before the schemas and matchers are even
  * loaded. Anything unusual returns "full", so the complete, validating path decides (and denies
  * bad input).
  */
@@ -28,7 +29,8 @@ export function quickCheck(eventName: string, input: unknown, env: NodeJS.Proces
       const repo = findRepo(dir);
       if (repo === null || seen.has(repo.root)) continue;
       seen.add(repo.root);
-      if (hasStateFile(repo.root, repo.branch)) return 'full';
+      // The state file says so, or, when it is gone, the anchor outside the work tree does.
+      if (hasStateFile(repo.root, repo.branch) || anchorSaysActive(repo, env)) return 'full';
     }
     return 'inactive';
   } catch {

@@ -2,9 +2,7 @@ import type { ActivePhase, Mode } from '../schema/state.js';
 import { errorMessage } from '../io/errors.js';
 import { hardeningNote } from '../io/sandbox.js';
 import { loadCycle } from './cycle.js';
-import type { HookResult } from './run.js';
-
-const NOTHING: HookResult = { stdout: '', stderr: '', exitCode: 0 };
+import { NOTHING, sessionContext, type HookResult } from './output.js';
 
 /** What each phase allows and what moves it on; the same rules the gate and the CLI apply. */
 const PHASE: Record<ActivePhase, { rules: string; writer: string; next: string }> = {
@@ -74,5 +72,5 @@ export function phaseContext(phase: ActivePhase, mode: Mode, specId: string, spe
 }
 
 function context(text: string): HookResult {
-  return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } }), stderr: '', exitCode: 0 };
+  return sessionContext(text);
 }

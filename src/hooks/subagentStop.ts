@@ -4,11 +4,13 @@ import '../schema/zod.js';
 import { NO_AC, readLoop } from '../handoff/loop.js';
 import { resultDigest } from '../handoff/digest.js';
 import { AGENT_PREFIX, decideStop } from '../handoff/stopDecision.js';
+import { clearAgent, inflight } from '../io/anchorInflight.js';
+import { anchorPaths } from '../io/anchorPaths.js';
 import { appendEvent } from '../io/eventLog.js';
 import { findRepo } from '../io/repo.js';
 import { statePathFor } from '../io/statePath.js';
 import { readState } from '../io/stateStore.js';
-import type { HookResult } from './run.js';
+import { NOTHING, subagentStopBlock, type HookResult } from './output.js';
 
 // Claude Code's SubagentStop input: tolerant of extra keys, only the fields we use.
 const inputSchema = z.looseObject({
@@ -20,7 +22,7 @@ const inputSchema = z.looseObject({
   stop_hook_active: z.optional(z.boolean()),
 });
 
-const PASS: HookResult = { stdout: '', stderr: '', exitCode: 0 };
+const PASS: HookResult = NOTHING;
 
 /** The text of the last assistant message in a transcript (JSONL), for inputs without last_assistant_message. */
 function lastAssistantText(transcript: string | undefined): string {
@@ -52,7 +54,7 @@ function lastAssistantText(transcript: string | undefined): string {
  * SubagentStop: a tdd-gate child must end with one valid tdd-result block. When it does not, its
  * stop is blocked once with a narrow instruction to re-emit the block; other agents are untouched.
  */
-export function subagentStop(input: unknown, _env: NodeJS.ProcessEnv): HookResult {
+export function subagentStop(input: unknown, env: NodeJS.ProcessEnv): HookResult {
   const parsed = inputSchema.safeParse(input);
   if (!parsed.success) return PASS;
   const ev = parsed.data;
@@ -74,6 +76,15 @@ export function subagentStop(input: unknown, _env: NodeJS.ProcessEnv): HookResul
     formatLimit: loop.limits.format_retries,
   });
   const who = { role, agent_id: ev.agent_id ?? null, ac };
+  const paths = anchorPaths(repo, env);
+  // Commands still in flight (other than this agent's own background ones) could have piped this
+  // very event into the hook: its result is then not one freeze may trust.
+  const running = inflight(paths).filter((m) => !(m.agent_id !== null && m.agent_id === ev.agent_id));
+  if (ev.agent_id !== undefined) clearAgent(paths, ev.agent_id);
+  if (d.kind === 'valid' && running.length > 0) {
+    appendEvent(repo.root, { type: 'result-unverified', source: 'subagent-stop', ...who, why: `${running.length} command(s) were running when this stop arrived`, digest: resultDigest(d.result) });
+    return PASS;
+  }
   switch (d.kind) {
     case 'ignore':
       return PASS;
@@ -93,6 +104,6 @@ export function subagentStop(input: unknown, _env: NodeJS.ProcessEnv): HookResul
       return PASS;
     case 'block':
       appendEvent(repo.root, { type: 'format-violation', source: 'subagent-stop', ...who, code: d.code, message: d.message, blocked: true });
-      return { stdout: JSON.stringify({ decision: 'block', reason: d.reason }), stderr: '', exitCode: 0 };
+      return subagentStopBlock(d.reason);
   }
 }

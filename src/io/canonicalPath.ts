@@ -39,14 +39,16 @@ function relInside(root: string, abs: string): string | null {
 
 /**
  * Every location a write to `raw` can land on: the fully resolved file, and, when the last
- * component is a symlink, the link itself (an atomic write replaces the link with a file).
+ * component is a symlink, the link itself (an atomic write replaces the link with a file). The
+ * lexical path counts too: `.claude/settings.json` is a control file by name even when `.claude`
+ * has become a link to somewhere else.
  */
 export function resolveTarget(root: string, cwd: string, raw: string, nocase: boolean, home?: string): TargetLocation[] {
   const expanded = home !== undefined && (raw === '~' || raw.startsWith('~/')) ? path.join(home, raw.slice(1)) : raw;
   const abs = path.resolve(cwd, expanded);
   const real = canonicalize(abs);
   const linkPath = path.join(canonicalize(path.dirname(abs)), path.basename(abs));
-  const locations = [real, linkPath].filter((p, i, all) => all.indexOf(p) === i);
+  const locations = [real, linkPath, abs].filter((p, i, all) => all.indexOf(p) === i);
   return locations.map((p) => ({ abs: p, rel: relInsideFold(root, p, nocase) }));
 }
 

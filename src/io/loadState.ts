@@ -33,13 +33,21 @@ export function migrateState(json: unknown, statePath: string): unknown {
 
 /** Read and validate; null when there is no state file. Never repairs or overwrites a corrupt file. */
 export function readState(statePath: string): StoredState | null {
-  let text: string;
+  const text = readStateText(statePath);
+  return text === null ? null : parseState(text, statePath);
+}
+
+/** The state file's exact text (the anchor hashes it); null when there is none. */
+export function readStateText(statePath: string): string | null {
   try {
-    text = readFileSync(statePath, 'utf8');
+    return readFileSync(statePath, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new GateError(`cannot read ${statePath}: ${(err as Error).message}`, 'state-unreadable', { cause: err });
   }
+}
+
+export function parseState(text: string, statePath: string): StoredState {
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -4,7 +4,8 @@ import lockfile from 'proper-lockfile';
 import { baseStateSchema } from '../schema/state.js';
 import { formatIssues } from '../schema/format.js';
 import { GateError } from './errors.js';
-import { readState, type StoredState } from './loadState.js';
+import { anchorMismatch, journalStateChange, subagentCommandRunning } from './anchor.js';
+import { parseState, readStateText, type StoredState } from './loadState.js';
 
 export { migrateState, readState, type StoredState } from './loadState.js';
 
@@ -12,14 +13,48 @@ export class StateLockError extends Error {
   override name = 'StateLockError';
 }
 
-/** Temp file + rename: a reader (the hook) sees the old file or the new one, never a torn one. */
+/**
+ * Temp file + rename: a reader (the hook) sees the old file or the new one, never a torn one.
+ * Every write is journaled in the anchor outside the work tree (ADR 006).
+ */
 export function writeStateAtomic(statePath: string, state: StoredState): void {
   mkdirSync(path.dirname(statePath), { recursive: true });
   const validated = baseStateSchema.safeParse(state);
   if (!validated.success) throw new GateError(`refusing to write an invalid state: ${formatIssues(validated.error)}`, 'state-invalid');
   const tmp = `${statePath}.${process.pid}.${Date.now()}.tmp`;
+  const text = JSON.stringify(state, null, 2) + '\n';
   try {
-    writeFileSync(tmp, JSON.stringify(state, null, 2) + '\n');
+    writeFileSync(tmp, text);
+    renameSync(tmp, statePath);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  journalStateChange(statePath, text);
+}
+
+/** Lock the state file of `statePath` for `fn` (the same lock withState takes). */
+export async function withStateLock<T>(statePath: string, fn: () => T | Promise<T>): Promise<T> {
+  mkdirSync(path.dirname(statePath), { recursive: true });
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(statePath, { realpath: false, stale: 10_000, update: 2_000, retries: { retries: 50, factor: 1.3, minTimeout: 20, maxTimeout: 500 }, onCompromised: () => undefined });
+  } catch (err) {
+    throw new StateLockError(`could not lock ${statePath} (${(err as Error).message}); another tdd-gate command is running. Retry in a moment.`, { cause: err });
+  }
+  try {
+    return await fn();
+  } finally {
+    await release().catch(() => undefined);
+  }
+}
+
+/** Put a state file's exact text back (recover): the anchor already holds this very text. */
+export function restoreStateText(statePath: string, text: string): void {
+  mkdirSync(path.dirname(statePath), { recursive: true });
+  const tmp = `${statePath}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    writeFileSync(tmp, text);
     renameSync(tmp, statePath);
   } catch (err) {
     rmSync(tmp, { force: true });
@@ -53,12 +88,20 @@ export async function withState<T extends StoredState | null | undefined>(
     throw new StateLockError(`could not lock ${statePath} (${(err as Error).message}); another tdd-gate command is running. Retry in a moment.`, { cause: err });
   }
   try {
-    const current = readState(statePath);
+    const text = readStateText(statePath);
+    const current = text === null ? null : parseState(text, statePath);
     const next = await fn(current);
     if (compromised) throw new StateLockError(`the lock on ${statePath} was lost while updating; nothing was written. Retry.`, { cause: compromised });
     if (next === undefined) return current;
+    // Ending a cycle on purpose is always possible; any other change needs the state the CLI last wrote.
+    const ending = next === null || (next.phase === 'done' && 'aborted' in next);
+    const mismatch = ending ? null : anchorMismatch(statePath, text);
+    if (mismatch !== null) throw new GateError(mismatch, 'state-tampered');
+    const subagent = ending ? null : subagentCommandRunning(statePath);
+    if (subagent !== null) throw new GateError(subagent, 'subagent-cli');
     if (next === null) {
       rmSync(statePath, { force: true });
+      journalStateChange(statePath, null);
       return null;
     }
     writeStateAtomic(statePath, next);

@@ -45,3 +45,10 @@ export type PreToolUseEvent = z.infer<typeof preToolUseSchema>;
 export type FileToolEvent = Exclude<PreToolUseEvent, { tool_name: 'Bash' }>;
 export type BashEvent = Extract<PreToolUseEvent, { tool_name: 'Bash' }>;
 
+
+/**
+ * Tools judged by what their arguments name rather than by a fixed shape: MCP tools (`mcp__*`),
+ * Monitor (a background command), EnterWorktree (moves the session to another branch).
+ */
+export const otherToolSchema = z.looseObject({ ...common, tool_name: nonEmpty(), tool_input: z.looseObject({}) });
+export type OtherToolEvent = z.infer<typeof otherToolSchema>;

@@ -34,7 +34,8 @@ describe('classify', () => {
     ['.claude/settings.json', 'control'],
     ['.claude/settings.local.json', 'control'],
     ['packages/app/.claude/settings.json', 'control'],
-    ['.claude/agents/x.md', 'other'],
+    ['.claude/agents/x.md', 'control'], // an agent definition runs with the model's tools (issue 11)
+    ['.claude/notes.md', 'other'],
     ['vitest.config.ts', 'test'],
     ['packages/web/jest.config.js', 'test'],
     ['conftest.py', 'test'],

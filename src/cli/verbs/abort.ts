@@ -1,5 +1,7 @@
 import { renameSync } from 'node:fs';
 import path from 'node:path';
+import { journalStateChange, readAnchor } from '../../io/anchor.js';
+import { anchorPaths, anchorSaysActive } from '../../io/anchorPaths.js';
 import { appendEvent } from '../../io/eventLog.js';
 import { GateError, RefusalError } from '../../io/errors.js';
 import { parseFlags, requireFlag } from '../args.js';
@@ -20,11 +22,18 @@ export const abort: Verb = {
     const reason = requireFlag(values.reason, '--reason', USAGE).replace(/\s+/g, ' ').trim();
     const s = openSession(io);
     try {
-      loadState(s);
+      if (loadState(s) === null && (readAnchor(anchorPaths(s.repo, io.env))?.active === true || anchorSaysActive(s.repo, io.env))) {
+        // The state file is gone but the anchor still holds the cycle: end it there.
+        journalStateChange(s.statePath, null, io.env, `abort: ${reason}`);
+        appendEvent(s.root, { type: 'transition', from: 'missing', to: 'none', verb: 'abort', note: reason });
+        out(s, 'tdd-gate: the state file was missing; the cycle recorded in the anchor was ended. No cycle is active now.');
+        return 0;
+      }
     } catch (err) {
       if (!(err instanceof GateError && err.ruleId === 'state-corrupt')) throw err;
       const aside = `${s.statePath}.corrupt-${s.now().toISOString().replace(/[:.]/g, '-')}`;
       renameSync(s.statePath, aside);
+      journalStateChange(s.statePath, null, io.env, `abort: ${reason}`);
       const rel = path.relative(s.root, aside);
       appendEvent(s.root, { type: 'transition', from: 'corrupt', to: 'none', verb: 'abort', note: reason, kept: rel });
       out(s, `tdd-gate: the corrupt state file was moved to ${rel}; no cycle is active now.`);

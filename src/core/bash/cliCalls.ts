@@ -37,6 +37,7 @@ export function cliEffect(verb: string | null, args: readonly string[]): CliEffe
     case 'stack detect':
       return has('--write') ? 'change' : 'read';
     case 'abort':
+    case 'recover':
       return 'confirm';
     case 'result':
       // Resuming after a halt overrides the retry bounds: the person's call, like abort.
@@ -46,4 +47,32 @@ export function cliEffect(verb: string | null, args: readonly string[]): CliEffe
     default:
       return 'change';
   }
+}
+
+/** The plugin's own programs (hooks.json runs one, the skills the other). */
+export type ProgramRole = 'hook' | 'cli';
+
+/** One reference to a plugin program in a command, as the hook resolved it on disk. */
+export interface ProgramReference {
+  role: ProgramRole;
+  /** The word as written. */
+  word: string;
+  /** True when written the documented way: `node <…>/dist/cli.mjs` (normalized) or `tdd-gate`. */
+  documented: boolean;
+}
+
+/**
+ * What running a plugin program means for a Bash command (DESIGN §3, ADR 006). Pure: the caller
+ * finds the references by canonical path and content (copies, `dist/./cli.mjs`, imports).
+ * - the hook program takes events only from Claude Code: a command that runs it could forge one
+ *   (a SubagentStop that `freeze` trusts), so it is denied for everyone;
+ * - the CLI by any spelling but the documented one hides its verb from the gate (the `ask` for
+ *   `abort`, the subagent rule), so it is denied; the documented spelling is judged by verb.
+ */
+export function programPolicy(refs: readonly ProgramReference[]): { ruleId: 'hook-feed' | 'cli-spelling'; ref: ProgramReference } | null {
+  const hook = refs.find((r) => r.role === 'hook');
+  if (hook !== undefined) return { ruleId: 'hook-feed', ref: hook };
+  const hidden = refs.find((r) => r.role === 'cli' && !r.documented);
+  if (hidden !== undefined) return { ruleId: 'cli-spelling', ref: hidden };
+  return null;
 }

@@ -1,0 +1,131 @@
+// Tamper evidence inside the real client: an MCP server's write and a background command's late
+// write, on a cycle the CLI anchored (docs/tamper-evidence.md).
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, it, onTestFinished } from 'vitest';
+import { ADD_TEST, lab, toGreen } from '../tamper/fixtures.js';
+import { ALLOWED_TOOLS, describeE2E, hooksOf, resultOf, session, throwawayHome } from './harness.js';
+
+/** A minimal stdio MCP server with one tool, write_file(path, content), relative to its cwd. */
+const MCP_SERVER = `
+import { writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+createInterface({ input: process.stdin }).on('line', (line) => {
+  let m; try { m = JSON.parse(line); } catch { return; }
+  if (m.id === undefined) return;
+  if (m.method === 'initialize') return send({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params?.protocolVersion ?? '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'fs', version: '1.0.0' } } });
+  if (m.method === 'tools/list') return send({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'write_file', description: 'Write a file', inputSchema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] } }] } });
+  if (m.method === 'tools/call') { writeFileSync(m.params.arguments.path, m.params.arguments.content); return send({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'wrote ' + m.params.arguments.path }] } }); }
+  send({ jsonrpc: '2.0', id: m.id, result: {} });
+});
+`;
+
+function scratch(): string {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-e2e-mcp-')));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+describeE2E('tamper', (bin) => {
+  it('an MCP write to a frozen test is denied like a Write; one to another file goes through', async () => {
+    const home = throwawayHome();
+    const l = lab({ home, data: false });
+    toGreen(l);
+    const dir = scratch();
+    writeFileSync(path.join(dir, 'server.mjs'), MCP_SERVER);
+    const config = path.join(dir, 'mcp.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { fs: { command: process.execPath, args: [path.join(dir, 'server.mjs')] } } }));
+    const write = (file: string, content: string) => ({ name: 'mcp__fs__write_file', input: { path: l.repo.path(file), content } });
+    const r = await session(bin, l.repo, {
+      home,
+      allowedTools: `${ALLOWED_TOOLS},ToolSearch,mcp__fs__write_file`,
+      args: ['--mcp-config', config, '--strict-mcp-config'],
+      script: {
+        main: [
+          { tools: [{ name: 'ToolSearch', input: { query: 'select:mcp__fs__write_file', max_results: 5 } }] },
+          { tools: [write('test/add.test.js', 'weakened\n')] },
+          { tools: [write('notes.md', 'hello\n')] },
+          { text: 'Done.' },
+        ],
+      },
+    });
+    const denied = resultOf(r, 1);
+    expect(denied.is_error, denied.content).toBe(true);
+    expect(denied.content).toMatch(/tdd-gate \[(role|tests-frozen)\]/u);
+    expect(readFileSync(l.repo.path('test/add.test.js'), 'utf8')).toBe(ADD_TEST);
+    expect(resultOf(r, 2).is_error, resultOf(r, 2).content).toBe(false);
+    expect(readFileSync(l.repo.path('notes.md'), 'utf8')).toBe('hello\n');
+  }, 180_000);
+
+  it('a background command that changes a frozen test after it returned is caught and reverted', async () => {
+    const home = throwawayHome();
+    const l = lab({ home, data: false });
+    toGreen(l);
+    // Started in the background, it writes after its own PostToolUse has run.
+    l.repo.write('tools/later.mjs', "import { writeFileSync } from 'node:fs';\nsetTimeout(() => writeFileSync('test/add.test.js', 'weakened\\n'), 1500);\n");
+    const r = await session(bin, l.repo, {
+      home,
+      script: {
+        main: [
+          { tools: [{ name: 'Bash', input: { command: 'node tools/later.mjs', description: 'Start the generator', run_in_background: true } }] },
+          { tools: [{ name: 'Bash', input: { command: 'sleep 4', description: 'Wait' } }] },
+          { tools: [{ name: 'Bash', input: { command: 'ls', description: 'List' } }] },
+          { text: 'Done.' },
+        ],
+      },
+      partial: ['main'],
+    });
+    const outputs = [...hooksOf(r, 'PreToolUse'), ...hooksOf(r, 'PostToolUse')].map((h) => h.stdout).join('\n');
+    expect(outputs).toMatch(/frozen-restored/);
+    expect(readFileSync(l.repo.path('test/add.test.js'), 'utf8')).toBe(ADD_TEST);
+  }, 180_000);
+
+  it('settings that switch hooks off, written by a script the static check passes, are put back before the next call', async () => {
+    const home = throwawayHome();
+    const l = lab({ home, data: false });
+    toGreen(l);
+    l.repo.write('tools/setup.mjs', "import { mkdirSync, writeFileSync } from 'node:fs';\nmkdirSync('.claude', { recursive: true });\nwriteFileSync('.claude/settings.local.json', JSON.stringify({ disableAllHooks: true }));\n");
+    const r = await session(bin, l.repo, {
+      home,
+      script: {
+        main: [
+          { tools: [{ name: 'Bash', input: { command: 'node tools/setup.mjs', description: 'Set up' } }] },
+          { tools: [{ name: 'Read', input: { file_path: l.repo.path('test/add.test.js') } }] },
+          { tools: [{ name: 'Write', input: { file_path: l.repo.path('test/add.test.js'), content: 'weakened\n' } }] },
+          { text: 'Done.' },
+        ],
+      },
+    });
+    const post = hooksOf(r, 'PostToolUse').map((h) => h.stdout).join('\n');
+    expect(post).toMatch(/tamper-restored/);
+    expect(readFileSync(l.repo.path('.claude/settings.local.json'), 'utf8')).not.toContain('disableAllHooks');
+    const denied = resultOf(r, 2);
+    expect(denied.is_error, denied.content).toBe(true);
+    expect(denied.content).toMatch(/tdd-gate \[(role|tests-frozen)\]/u);
+    expect(readFileSync(l.repo.path('test/add.test.js'), 'utf8')).toBe(ADD_TEST);
+  }, 180_000);
+
+  it('a state deleted by a script the static check passes blocks the next call, and the person is told', async () => {
+    const home = throwawayHome();
+    const l = lab({ home, data: false });
+    toGreen(l);
+    l.repo.write('tools/clean.mjs', "import { rmSync } from 'node:fs';\nrmSync('.tdd', { recursive: true, force: true });\n");
+    const r = await session(bin, l.repo, {
+      home,
+      script: {
+        main: [
+          { tools: [{ name: 'Bash', input: { command: 'node tools/clean.mjs', description: 'Clean' } }] },
+          { tools: [{ name: 'Write', input: { file_path: l.repo.path('notes.md'), content: 'x\n' } }] },
+          { text: 'Done.' },
+        ],
+      },
+    });
+    const denied = resultOf(r, 1);
+    expect(denied.is_error, denied.content).toBe(true);
+    expect(denied.content).toMatch(/tdd-gate \[state-tampered\]/u);
+    const pre = hooksOf(r, 'PreToolUse').map((h) => JSON.parse(h.stdout || '{}') as { systemMessage?: string });
+    expect(pre.some((o) => o.systemMessage?.includes('tdd-gate recover'))).toBe(true);
+  }, 180_000);
+});
