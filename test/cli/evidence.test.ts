@@ -52,7 +52,7 @@ describe('machine reports', () => {
       ],
     });
     const f = parseJestJson(json, 'vitest-json')!;
-    expect(f.counts).toEqual({ total: 2, failed: 1, passed: 1 });
+    expect(f.counts).toMatchObject({ total: 2, failed: 1, passed: 1 });
     expect(f.failingFiles).toEqual(['/r/tests/a.test.ts']);
     expect(f.loadErrorFiles).toEqual(['/r/tests/b.test.ts']);
     expect(f.messages[0]).toContain('AssertionError');
@@ -68,7 +68,7 @@ describe('machine reports', () => {
 <testcase classname="" name="tests.test_bad"><error message="collection failure">ModuleNotFoundError: No module named 'x'</error></testcase>
 </testsuite></testsuites>`;
     const f = parseJunitXml(xml, 'junit-xml')!;
-    expect(f.counts).toEqual({ total: 2, failed: 1, passed: 1 });
+    expect(f.counts).toMatchObject({ total: 2, failed: 1, passed: 1 });
     expect(f.failingFiles).toContain('tests/test_cart.py');
     expect(f.loadErrorFiles).toContain('tests/test_bad.py');
   });
@@ -90,7 +90,8 @@ describe('judgeRed: valid RED rules', () => {
     ['load error in a new test file', { facts: facts({ loadErrorFiles: ['/r/tests/new.test.ts'], failingFiles: [] }) }, {}, /failed to load/],
     ['no test collected', { facts: facts({ counts: { total: 0, failed: 0, passed: 0 } }) }, {}, /no test was collected/],
     ['counts unknown', { facts: facts({ counts: null }) }, {}, /how many tests ran/],
-    ['not an assertion', { output: 'TypeError: x is not a function' }, {}, /red_confirm/],
+    ['not an assertion', { output: 'TypeError: x is not a function' }, {}, /missing name/],
+    ['no assertion in the output', { output: 'Error: boom' }, {}, /red_confirm/],
     ['no test changed', {}, { changedTests: [] }, /no test file was written or changed/],
     ['pre-existing failure only', { facts: facts({ failingFiles: ['/r/tests/old.test.ts'] }) }, {}, /not in a test file written or changed/],
   ])('refuses: %s', (_n, o, r, reason) => {
@@ -131,7 +132,9 @@ describe('helpers', () => {
     ['npx vitest run', 'vitest-json'],
     ['npx jest', 'jest-json'],
     ['python -m pytest -q', 'junit-xml'],
-    ['node --test', 'none'],
+    ['node --test', 'tap'],
+    ['npm test', 'none'],
+    ['cargo test', 'cargo'],
     ['npx vitest run && echo hi', 'none'],
     ['npx vitest run --reporter=dot', 'none'],
   ])('instrumentCommand(%s) → %s', (cmd, kind) => {
@@ -157,7 +160,7 @@ describe('go test -json', () => {
     const { text, facts } = parseGoJson(['# a plain stderr line', ...lines].join('\n'));
     expect(text).toContain('--- FAIL: TestTotal');
     expect(text).toContain('# a plain stderr line');
-    expect(facts.counts).toEqual({ total: 2, failed: 1, passed: 1 });
+    expect(facts.counts).toMatchObject({ total: 2, failed: 1, passed: 1 });
     expect(facts.failingFiles).toEqual(['cart_test.go']);
   });
 });

@@ -67,7 +67,7 @@ export function cli(repo: TestRepo | string, ...args: string[]): CliRun {
 
 /** Assert an exit code, showing the output when it differs. */
 export function ok(r: CliRun, status = 0): CliRun {
-  expect({ status: r.status, out: r.stdout + r.stderr }).toMatchObject({ status });
+  if (r.status !== status) expect.fail(`exit ${r.status}, expected ${status}:\n${r.stdout}${r.stderr}`);
   return r;
 }
 

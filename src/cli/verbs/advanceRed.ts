@@ -4,6 +4,7 @@ import { RefusalError } from '../../io/errors.js';
 import { parseFlags, requireFlag } from '../args.js';
 import { loadStack, openSession, out, transition } from '../session.js';
 import { scanTree } from '../tree.js';
+import { writeBaseline } from '../baseline.js';
 import type { Verb } from '../verb.js';
 
 const USAGE = 'tdd-gate advance red --plan <path>';
@@ -28,6 +29,7 @@ export const advanceRed: Verb = {
     const stack = loadStack(s);
     // What the tests look like before RED: "written in this cycle" is measured against this.
     const tree = scanTree(s.root, stack);
+    writeBaseline(s.root, Object.keys(tree.tests));
     await transition(s, 'advance red', ['tdd-plan'], 'tdd-red', (_state, at) => ({ plan_artifact: planRel, baseline: { at, files: tree.tests, sources: tree.sources } }));
     out(s, `tdd-gate: tdd-plan → tdd-red (plan ${planRel}).`);
     out(s, 'next: write failing tests (and STUB:TDD stubs), then `tdd-gate verify red`');

@@ -7,7 +7,9 @@ import { resultDigest } from '../../handoff/digest.js';
 import { parseResult } from '../../handoff/block.js';
 import { parseFlags, requireFlag } from '../args.js';
 import { loadStack, loadState, openSession, out, readSpec, requirePhase, transition } from '../session.js';
-import { scanTree } from '../tree.js';
+import { entryOf } from '../oracle/files.js';
+import { runnerParts } from '../oracle/runnerParts.js';
+import { readText, scanTree } from '../tree.js';
 import { readEvents } from '../events.js';
 import type { Verb } from '../verb.js';
 
@@ -48,6 +50,13 @@ export const freeze: Verb = {
     const specText = readSpec(s, state.spec_path);
     const hash = specHash(specText);
     const frozenFiles = { ...tree.tests, [state.spec_path]: sha256Hex(readFileSync(path.join(s.root, state.spec_path))) };
+    // Frozen links are compared as links: a test replaced by a link to the same bytes is a change.
+    const links: Record<string, string> = {};
+    for (const rel of Object.keys(frozenFiles)) {
+      const e = entryOf(s.root, rel);
+      if (e.kind === 'link') links[rel] = e.target;
+    }
+    const parts = runnerParts((rel) => readText(s.root, rel), stack.config.test_command);
     writeSnapshot(s.root, 'frozen', Object.keys(frozenFiles));
     writeSnapshot(s.root, 'green-entry', Object.keys(tree.sources));
     // Who the validator was: the SubagentStop hook logs each child's result with its agent id and
@@ -67,7 +76,17 @@ export const freeze: Verb = {
       if (current.receipts?.red?.at !== red.at) throw new RefusalError('a new RED run was recorded meanwhile; run `tdd-gate freeze` again');
       return {
         spec_hash: hash,
-        frozen: { at, spec_hash: hash, files: frozenFiles },
+        frozen: {
+          at,
+          spec_hash: hash,
+          files: frozenFiles,
+          parts,
+          ...(Object.keys(links).length > 0 ? { links } : {}),
+          // The tests of the valid RED run: GREEN must run every one of them and pass.
+          ...(red.tests ? { tests: red.tests } : {}),
+          ...(red.red_tests ? { red_tests: red.red_tests } : {}),
+          red_counts: red.counts,
+        },
         green_entry: { at, files: tree.sources },
         verdict: {
           at,
@@ -80,7 +99,8 @@ export const freeze: Verb = {
         },
       };
     });
-    out(s, `tdd-gate: tdd-red → tdd-green. Frozen ${Object.keys(frozenFiles).length} files (tests, test configs, the SPEC); spec_hash ${hash.slice(0, 12)}…`);
+    const nTests = red.tests ? Object.keys(red.tests).length : red.counts.total;
+    out(s, `tdd-gate: tdd-red → tdd-green. Frozen ${Object.keys(frozenFiles).length} files (tests, test configs, the SPEC), the runner's settings and ${nTests} tests; spec_hash ${hash.slice(0, 12)}…`);
     out(s, 'next: implement until `tdd-gate verify green` passes (tests are read-only now)');
     return 0;
   },

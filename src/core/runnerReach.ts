@@ -1,0 +1,56 @@
+/**
+ * Source that reaches into the test runner (pure). In GREEN and REFACTOR a production source
+ * must make the frozen tests pass by doing its job, not by talking to the runner: importing the
+ * test framework or its runtime, rebinding the assertion library, or branching on the runner's
+ * environment lets a source pass tests it does not satisfy.
+ */
+
+export interface Reach {
+  /** What the source does, for the reason the model sees. */
+  what: string;
+  /** The line it does it on (1-based). */
+  line: number;
+}
+
+interface Rule {
+  what: string;
+  /** Which files the rule applies to, by extension. */
+  ext: RegExp;
+  re: RegExp;
+}
+
+const JS = /\.(?:[cm]?[jt]sx?|vue|svelte|astro)$/i;
+const PY = /\.pyi?$/i;
+const GO = /\.go$/i;
+
+const JS_FRAMEWORK = String.raw`(?:vitest|@vitest\/[\w./-]+|vitest\/[\w./-]+|jest|@jest\/[\w./-]+|jest-[\w-]+|node:test|mocha|chai|ava|tap|uvu|@playwright\/test)`;
+
+const RULES: Rule[] = [
+  { what: 'imports the test framework', ext: JS, re: new RegExp(String.raw`\b(?:from|import|require|import\s*\()\s*\(?\s*['"\`]${JS_FRAMEWORK}['"\`]`) },
+  { what: 'extends the test framework (expect.extend)', ext: JS, re: /\bexpect\s*\.\s*extend\s*\(/ },
+  { what: 'rebinds the assertion library', ext: JS, re: /(?<![.\w$])(?:assert|expect|chai)(?:\s*\.\s*\w+)+\s*=(?!=)|(?:defineProperty|assign|setPrototypeOf)\s*\(\s*(?:assert|expect|chai)\b|require\s*\(\s*['"](?:node:)?assert(?:\/strict)?['"]\s*\)\s*\.\s*\w+\s*=(?!=)/ },
+  { what: 'reads the test runner’s environment', ext: JS, re: /\b(?:VITEST(?:_\w+)?|JEST_WORKER_ID|NODE_TEST_CONTEXT|TEST_WORKER_INDEX|MOCHA_\w+)\b|import\.meta\.vitest|\b__vitest\w*|globalThis\s*\.\s*(?:expect|jest|vi|__vitest\w*)\b/ },
+  { what: 'reaches into the module loader that runs the tests', ext: JS, re: /\bModule\s*\.\s*_(?:load|resolveFilename|compile)\b|require\s*\.\s*cache\s*\[/ },
+  { what: 'imports pytest', ext: PY, re: /^\s*(?:import|from)\s+_?pytest\b|__import__\s*\(\s*['"]_?pytest|import_module\s*\(\s*['"]_?pytest/m },
+  { what: 'reads the test runner’s environment', ext: PY, re: /\bPYTEST_(?:CURRENT_TEST|XDIST_WORKER|VERSION)\b|['"]_?pytest['"]\s+in\s+sys\.modules|sys\.modules\s*\[\s*['"]_?pytest['"]\s*\]/ },
+  { what: 'rebinds the assertion machinery', ext: PY, re: /^\s*(?:builtins\s*\.\s*)?AssertionError\s*=(?!=)|setattr\s*\(\s*builtins\s*,\s*['"]AssertionError/m },
+  { what: 'imports Go’s testing package', ext: GO, re: /^\s*(?:import\s+)?(?:\w+\s+)?"testing(?:\/[\w/]+)?"/m },
+  { what: 'checks whether it runs under go test', ext: GO, re: /\btesting\s*\.\s*Testing\s*\(|(?:os\s*\.\s*Args\s*\[\s*0\s*\]|os\s*\.\s*Executable\s*\(\s*\))[\s\S]{0,160}\.test(?:\.exe)?["`]|\.test(?:\.exe)?["`][\s\S]{0,160}(?:os\s*\.\s*Args\s*\[\s*0\s*\]|os\s*\.\s*Executable\s*\(\s*\))|flag\s*\.\s*Lookup\s*\(\s*"test\.|os\s*\.\s*Args\b[\s\S]{0,80}"-test\./ },
+];
+
+/** Why this source file reaches into the runner, or null. Test files are not judged here. */
+export function runnerReach(rel: string, content: string): Reach | null {
+  if (GO.test(rel) && /_test\.go$/i.test(rel)) return null;
+  for (const rule of RULES) {
+    if (!rule.ext.test(rel)) continue;
+    const m = rule.re.exec(content);
+    if (!m) continue;
+    return { what: rule.what, line: content.slice(0, m.index).split('\n').length };
+  }
+  return null;
+}
+
+/** The reason the model sees when a source write or a GREEN run is refused for it. */
+export function runnerReachReason(display: string, r: Reach): string {
+  return `${display}:${r.line} ${r.what}. In GREEN and REFACTOR a source file must pass the frozen tests by doing its job, not by talking to the test runner (importing the test framework, rebinding assertions, or checking whether tests are running). Write the production behaviour the tests describe instead. If the project really ships test helpers as source, the user lists them in runner_reach_allow in .tdd/stack.json.`;
+}
