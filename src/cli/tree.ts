@@ -4,13 +4,15 @@ import { sha256Hex } from '../io/hash.js';
 import type { CompiledStack } from '../io/loadStack.js';
 import { classifyFiles, hashFiles, listProjectFiles } from '../io/projectFiles.js';
 import { ignoredCandidates, isAlwaysFrozen } from './oracle/files.js';
-import { runnerParts } from './oracle/runnerParts.js';
+import { oracleParts } from './oracle/runnerParts.js';
 import type { FileHashes } from '../schema/cliState.js';
 
 /** The project's test and source files with their hashes, at one moment. */
 export interface Tree {
   tests: FileHashes;
   sources: FileHashes;
+  /** Runner settings and test regions inside editable files: part → sha256. */
+  parts: FileHashes;
   /** Digest of the test + test-config hashes. */
   testsDigest: string;
   /** Digest of every test, test-config and source hash. */
@@ -35,8 +37,8 @@ export function scanTree(root: string, stack: CompiledStack): Tree {
   const t = hashFiles(root, tests);
   const s = hashFiles(root, [...sourceSet]);
   // The runner's settings inside editable files are part of the oracle, so part of each digest.
-  const parts = runnerParts((rel) => readText(root, rel), stack.config.test_command);
-  return { tests: t, sources: s, testsDigest: digestOf(t, parts), treeDigest: digestOf(t, s, parts) };
+  const parts = oracleParts((rel) => readText(root, rel), stack.config.test_command, Object.keys(s));
+  return { tests: t, sources: s, parts, testsDigest: digestOf(t, parts), treeDigest: digestOf(t, s, parts) };
 }
 
 /** Bytecode and runner caches: rewritten by every run, never tests or sources. */

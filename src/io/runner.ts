@@ -151,7 +151,10 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
 
   const capture = new BoundedCapture();
   const wrapped = opts.wrap ? opts.wrap(plan.command) : null;
-  const child = execa(wrapped ? wrapped.file : plan.command, wrapped ? wrapped.args : [], {
+  // One pipe for both streams where the shell allows it: a runner's progress on stderr and its
+  // results on stdout stay in the order they were written (cargo's "Running <target>" lines).
+  const shellCommand = process.platform === 'win32' ? plan.command : `exec 2>&1\n${plan.command}`;
+  const child = execa(wrapped ? wrapped.file : shellCommand, wrapped ? wrapped.args : [], {
     shell: wrapped === null,
     cwd: opts.cwd ?? opts.root,
     env: opts.env,

@@ -35,9 +35,9 @@ while IFS= read -r line; do
 done < "$mnt/manifest"
 cd "$root"
 if unshare -U -m --map-user="$uid" --map-group="$gid" true 2>/dev/null; then
-  exec unshare -U -m --map-user="$uid" --map-group="$gid" sh -c "$cmd" </dev/null
+  exec unshare -U -m --map-user="$uid" --map-group="$gid" sh -c "$cmd" </dev/null 2>&1
 fi
-exec sh -c "$cmd" </dev/null
+exec sh -c "$cmd" </dev/null 2>&1
 `;
 
 /** The exit code the script uses when the snapshot copies are not the frozen bytes. */

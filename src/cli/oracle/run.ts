@@ -16,7 +16,7 @@ import { namespaceWorks, prepareCopy, prepareNamespace, SNAPSHOT_MISMATCH_EXIT, 
 import { strayProcesses } from './processes.js';
 
 export function checkDrift(s: Session, state: CliState, stack: CompiledStack, tree: Tree, when: string): void {
-  const drift = driftMessage(driftOf(s.root, state, Object.keys(tree.tests), stack.config.test_command));
+  const drift = driftMessage(driftOf(s.root, state, Object.keys(tree.tests), tree.parts));
   if (drift) throw new RefusalError(`the oracle moved${when}: ${drift}`);
 }
 

@@ -8,8 +8,7 @@ import { parseResult } from '../../handoff/block.js';
 import { parseFlags, requireFlag } from '../args.js';
 import { loadStack, loadState, openSession, out, readSpec, requirePhase, transition } from '../session.js';
 import { entryOf } from '../oracle/files.js';
-import { runnerParts } from '../oracle/runnerParts.js';
-import { readText, scanTree } from '../tree.js';
+import { scanTree } from '../tree.js';
 import { readEvents } from '../events.js';
 import type { Verb } from '../verb.js';
 
@@ -56,7 +55,7 @@ export const freeze: Verb = {
       const e = entryOf(s.root, rel);
       if (e.kind === 'link') links[rel] = e.target;
     }
-    const parts = runnerParts((rel) => readText(s.root, rel), stack.config.test_command);
+    const parts = tree.parts;
     writeSnapshot(s.root, 'frozen', Object.keys(frozenFiles));
     writeSnapshot(s.root, 'green-entry', Object.keys(tree.sources));
     // Who the validator was: the SubagentStop hook logs each child's result with its agent id and
