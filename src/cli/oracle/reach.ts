@@ -20,9 +20,8 @@ export function reachingSources(root: string, stack: CompiledStack, sources: rea
   return out;
 }
 
-/** A passing run does not count while a source reaches into the runner. */
+/** No run counts while a source reaches into the runner; that is also the first thing to fix. */
 export function reachVerdict(s: Session, stack: CompiledStack, tree: Tree, verdict: Verdict): Verdict {
-  if (!verdict.valid) return verdict;
   const found = reachingSources(s.root, stack, Object.keys(tree.sources));
   if (found.length === 0) return verdict;
   return { ...verdict, valid: false, reason: `${found[0]}${found.length > 1 ? ` (${found.length - 1} more source files do the same)` : ''}` };
