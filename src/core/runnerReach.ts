@@ -1,3 +1,5 @@
+import { type Decision, PASS, deny } from './decision.js';
+
 /**
  * Source that reaches into the test runner (pure). In GREEN and REFACTOR a production source
  * must make the frozen tests pass by doing its job, not by talking to the runner: importing the
@@ -53,4 +55,12 @@ export function runnerReach(rel: string, content: string): Reach | null {
 /** The reason the model sees when a source write or a GREEN run is refused for it. */
 export function runnerReachReason(display: string, r: Reach): string {
   return `${display}:${r.line} ${r.what}. In GREEN and REFACTOR a source file must pass the frozen tests by doing its job, not by talking to the test runner (importing the test framework, rebinding assertions, or checking whether tests are running). Write the production behaviour the tests describe instead. If the project really ships test helpers as source, the user lists them in runner_reach_allow in .tdd/stack.json.`;
+}
+
+/** GREEN/REFACTOR: a source write whose content after the write reaches into the runner is denied. */
+export function decideRunnerReach(t: { display: string; contentAfter?: string | null; runnerReachAllowed?: boolean }, where: string): Decision {
+  if (t.runnerReachAllowed || t.contentAfter == null) return PASS;
+  const r = runnerReach(t.display, t.contentAfter);
+  if (r === null) return PASS;
+  return deny('runner-reach', `Blocked write to source file ${where}: ${runnerReachReason(t.display, r)}`);
 }

@@ -8,6 +8,12 @@ import type { FileToolEvent } from '../schema/event.js';
 import { resolveTarget } from '../io/canonicalPath.js';
 import { specHash } from '../io/hash.js';
 import type { ActiveCycle } from './cycle.js';
+import { compileGlobs } from '../core/globs.js';
+import { splitGlobs } from '../schema/stack.js';
+
+function runnerReachAllow(globs: string | string[], nocase: boolean): (rel: string) => boolean {
+  return compileGlobs(splitGlobs(globs), nocase);
+}
 
 function readOrNull(file: string): string | null {
   try {
@@ -77,8 +83,10 @@ export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision
   const facts = cycleFacts(cycle, event.agent_type, touchesWork);
   const inProject = path.relative(cycle.repo.root, real);
   const target: WriteTarget = { display: raw, classes, dependency: !inProject.startsWith('..') && inProject.split(path.sep).includes('node_modules') };
-  if (cycle.state.phase === 'tdd-red' && classes.includes('source')) {
+  if (classes.includes('source') && cycle.state.phase !== 'tdd-plan') {
+    // RED: the stub marker; GREEN/REFACTOR: a source must not reach into the test runner.
     target.contentAfter = contentAfter(input, readOrNull(real));
+    target.runnerReachAllowed = cycle.stack.config.runner_reach_allow !== undefined && runnerReachAllow(cycle.stack.config.runner_reach_allow, cycle.nocase)(path.relative(cycle.repo.root, real).split(path.sep).join('/'));
   }
   return decideWrites(facts, [target]);
 }

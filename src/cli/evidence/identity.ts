@@ -92,7 +92,7 @@ export function testBlock(text: string, leaf: string): string | null {
   if (at === -1) return null;
   let end = at + 1;
   while (end < lines.length && !DECL.test(lines[end] ?? '')) end++;
-  return lines.slice(at, end).map((l) => l.trimEnd()).join('\n');
+  return lines.slice(at, end).map((l) => l.trimEnd()).join('\n').trimEnd();
 }
 
 /**
