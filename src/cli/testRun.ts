@@ -5,14 +5,15 @@ import type { CliState, Receipt, ReceiptKind } from '../schema/cliState.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseGoJson } from './evidence/goJson.js';
-import { identify } from './evidence/identity.js';
+import { baselineText } from './baseline.js';
+import { identify, isNewOrChanged } from './evidence/identity.js';
 import { instrumentCommand } from './evidence/instrument.js';
-import { judgeGreen, parseCoverage, type FrozenTests, type RunOutcome, type Verdict } from './evidence/judge.js';
+import { judgeGreen, judgeRed, parseCoverage, type FrozenTests, type RunOutcome, type Verdict } from './evidence/judge.js';
 import { parseJestJson, parseJunitXml, type RunFacts } from './evidence/report.js';
 import { tapTests, textCounts, textFacts } from './evidence/textReport.js';
 import { cleanEnv } from './oracle/cleanEnv.js';
 import type { Session } from './session.js';
-import type { Tree } from './tree.js';
+import { changedFiles, readText, type Tree } from './tree.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 
@@ -62,11 +63,11 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
   return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary };
 }
 
-export async function runTests(s: Session, stack: CompiledStack, label: string, tree: Tree, wrap?: RunWrap): Promise<{ run: RunResult; outcome: RunOutcome }> {
+export async function runTests(s: Session, stack: CompiledStack, label: string, tree: Tree, wrap?: RunWrap, command?: string): Promise<{ run: RunResult; outcome: RunOutcome }> {
   const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
   const run = await runCommand({
     root: s.root,
-    command: stack.config.test_command,
+    command: command ?? stack.config.test_command,
     label,
     timeoutSeconds,
     env: testEnv(s, stack),
@@ -76,6 +77,21 @@ export async function runTests(s: Session, stack: CompiledStack, label: string, 
     ...(s.io.stderr ? { progress: s.io.stderr } : {}),
   });
   return { run, outcome: outcomeOf(run, s.root, [...Object.keys(tree.tests), ...Object.keys(tree.sources)], timeoutSeconds) };
+}
+
+/** RED as `verify red` judges it: per test against the cycle's baseline (docs/evidence.md). */
+export function judgeRedRun(s: Session, stack: CompiledStack, state: CliState, tree: Tree, run: RunResult, outcome: RunOutcome): Verdict {
+  const changed = changedFiles(state.baseline?.files ?? {}, tree.tests);
+  const baseHashes = { ...(state.baseline?.sources ?? {}), ...(state.baseline?.files ?? {}) };
+  const changedAll = new Set([...changed, ...changedFiles(state.baseline?.sources ?? {}, tree.sources)]);
+  return judgeRed(outcome, {
+    command: run.command,
+    redConfirm: stack.redConfirm,
+    buildError: stack.buildError,
+    changedTests: changed,
+    root: s.root,
+    isNew: (t) => isNewOrChanged(t, changedAll, (rel) => baselineText(s.root, baseHashes, rel), (rel) => readText(s.root, rel)),
+  });
 }
 
 /** lint_command and the coverage threshold, after the tests passed. */

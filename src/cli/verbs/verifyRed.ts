@@ -1,11 +1,8 @@
 import { RefusalError } from '../../io/errors.js';
 import { parseFlags } from '../args.js';
-import { baselineText } from '../baseline.js';
-import { isNewOrChanged } from '../evidence/identity.js';
-import { judgeRed } from '../evidence/judge.js';
 import { loadStack, loadState, openSession, out, requirePhase, updateState } from '../session.js';
-import { countsText, makeReceipt, recordReceiptEvent, runTests } from '../testRun.js';
-import { changedFiles, readText, scanTree } from '../tree.js';
+import { countsText, judgeRedRun, makeReceipt, recordReceiptEvent, runTests } from '../testRun.js';
+import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
 
 const USAGE = 'tdd-gate verify red [--json]';
@@ -21,19 +18,9 @@ export const verifyRed: Verb = {
     const state = requirePhase(loadState(s), ['tdd-red'], 'verify red');
     const stack = loadStack(s);
     const tree = scanTree(s.root, stack);
-    const changed = changedFiles(state.baseline?.files ?? {}, tree.tests);
     const { run, outcome } = await runTests(s, stack, 'red', tree);
     // Per test: its declaration block against the baseline (tests, and sources for inline test modules).
-    const baseHashes = { ...(state.baseline?.sources ?? {}), ...(state.baseline?.files ?? {}) };
-    const changedAll = new Set([...changed, ...changedFiles(state.baseline?.sources ?? {}, tree.sources)]);
-    const verdict = judgeRed(outcome, {
-      command: run.command,
-      redConfirm: stack.redConfirm,
-      buildError: stack.buildError,
-      changedTests: changed,
-      root: s.root,
-      isNew: (t) => isNewOrChanged(t, changedAll, (rel) => baselineText(s.root, baseHashes, rel), (rel) => readText(s.root, rel)),
-    });
+    const verdict = judgeRedRun(s, stack, state, tree, run, outcome);
     const receipt = makeReceipt(s, run, verdict, tree);
     // The run took time: record it only if the cycle is still where it was.
     await updateState(s, (current) => {
