@@ -24,6 +24,7 @@ interface Rule {
 const JS = /\.(?:[cm]?[jt]sx?|vue|svelte|astro)$/i;
 const PY = /\.pyi?$/i;
 const GO = /\.go$/i;
+const RS = /\.rs$/i;
 
 const JS_FRAMEWORK = String.raw`(?:vitest|@vitest\/[\w./-]+|vitest\/[\w./-]+|jest|@jest\/[\w./-]+|jest-[\w-]+|node:test|mocha|chai|ava|tap|uvu|@playwright\/test)`;
 
@@ -32,12 +33,16 @@ const RULES: Rule[] = [
   { what: 'extends the test framework (expect.extend)', ext: JS, re: /\bexpect\s*\.\s*extend\s*\(/ },
   { what: 'rebinds the assertion library', ext: JS, re: /(?<![.\w$])(?:assert|expect|chai)(?:\s*\.\s*\w+)+\s*=(?!=)|(?:defineProperty|assign|setPrototypeOf)\s*\(\s*(?:assert|expect|chai)\b|require\s*\(\s*['"](?:node:)?assert(?:\/strict)?['"]\s*\)\s*\.\s*\w+\s*=(?!=)/ },
   { what: 'reads the test runner’s environment', ext: JS, re: /\b(?:VITEST(?:_\w+)?|JEST_WORKER_ID|NODE_TEST_CONTEXT|TEST_WORKER_INDEX|MOCHA_\w+)\b|import\.meta\.vitest|\b__vitest\w*|globalThis\s*\.\s*(?:expect|jest|vi|__vitest\w*)\b/ },
+  { what: 'names the test runner to detect it', ext: JS, re: /['"`](?:vitest|jest|jest-worker|mocha|node:test)['"`]|process\s*\.\s*(?:argv|execArgv)\b[\s\S]{0,120}(?:--test\b|vitest|jest)/ },
+  { what: 'rebinds what assertions compare with (Object.is)', ext: JS, re: /\bObject\s*\.\s*is\s*=(?!=)|defineProperty\s*\(\s*Object\s*,\s*['"]is['"]/ },
   { what: 'reaches into the module loader that runs the tests', ext: JS, re: /\bModule\s*\.\s*_(?:load|resolveFilename|compile)\b|require\s*\.\s*cache\s*\[/ },
   { what: 'imports pytest', ext: PY, re: /^\s*(?:import|from)\s+_?pytest\b|__import__\s*\(\s*['"]_?pytest|import_module\s*\(\s*['"]_?pytest/m },
   { what: 'reads the test runner’s environment', ext: PY, re: /\bPYTEST_(?:CURRENT_TEST|XDIST_WORKER|VERSION)\b|['"]_?pytest['"]\s+in\s+sys\.modules|sys\.modules\s*\[\s*['"]_?pytest['"]\s*\]/ },
+  { what: 'names pytest to detect it', ext: PY, re: /['"]_?pytest['"]|['"]_?pytest[./]/ },
   { what: 'rebinds the assertion machinery', ext: PY, re: /^\s*(?:builtins\s*\.\s*)?AssertionError\s*=(?!=)|setattr\s*\(\s*builtins\s*,\s*['"]AssertionError/m },
   { what: 'imports Go’s testing package', ext: GO, re: /^\s*(?:import\s+)?(?:\w+\s+)?"testing(?:\/[\w/]+)?"/m },
-  { what: 'checks whether it runs under go test', ext: GO, re: /\btesting\s*\.\s*Testing\s*\(|(?:os\s*\.\s*Args\s*\[\s*0\s*\]|os\s*\.\s*Executable\s*\(\s*\))[\s\S]{0,160}\.test(?:\.exe)?["`]|\.test(?:\.exe)?["`][\s\S]{0,160}(?:os\s*\.\s*Args\s*\[\s*0\s*\]|os\s*\.\s*Executable\s*\(\s*\))|flag\s*\.\s*Lookup\s*\(\s*"test\.|os\s*\.\s*Args\b[\s\S]{0,80}"-test\./ },
+  { what: 'checks whether it runs under go test', ext: GO, re: /\btesting\s*\.\s*Testing\s*\(|(?:os\s*\.\s*Args\s*\[\s*0\s*\]|os\s*\.\s*Executable\s*\(\s*\))[\s\S]{0,160}\.test(?:\.exe)?["`]|\.test(?:\.exe)?["`][\s\S]{0,160}(?:os\s*\.\s*Args\s*\[\s*0\s*\]|os\s*\.\s*Executable\s*\(\s*\))|flag\s*\.\s*(?:Lookup|Set)\s*\(\s*"test\.|os\s*\.\s*Args\b[\s\S]{0,80}"-test\./ },
+  { what: 'compiles differently under test (cfg(test) outside a test module)', ext: RS, re: /\bcfg!\s*\(\s*(?:not\s*\(\s*)?test\b|#\[cfg\(\s*not\s*\(\s*test\s*\)|#\[cfg\(test\)\]\s*(?:#\[[^\]]*\]\s*)*(?![\s#])(?!(?:pub(?:\([^)]*\))?\s+)?mod\s)\S/ },
 ];
 
 /** Why this source file reaches into the runner, or null. Test files are not judged here. */

@@ -21,6 +21,9 @@ export const DEFAULT_TEST_CONFIG_GLOB = [
   'karma.conf.*',
   '.mocharc*',
   'pytest.ini',
+  '.pytest.ini',
+  'pytest.toml',
+  '.pytest.toml',
   'conftest.py',
   'tox.ini',
   '.npmrc',
@@ -34,6 +37,8 @@ export const DEFAULT_TEST_CONFIG_GLOB = [
   'usercustomize.py',
   '*.pth',
   'go.work',
+  'build.rs',
+  'node.config.json',
   '.babelrc',
   'babel.config.*',
 ];

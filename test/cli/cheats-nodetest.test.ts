@@ -45,3 +45,22 @@ describe('cheats against a real node:test project in GREEN', () => {
     expect(readState(repo).phase).toBe('done');
   });
 });
+
+describe('the oracle in a private copy (oracle_isolation: copy, the fallback where no mount namespace is allowed)', () => {
+  it('runs the frozen bytes, catches a source that writes to a test, and reaches done with the real implementation', { timeout: 120_000 }, () => {
+    const repo = project('node-test', { 'test/old.test.js': OLD_TEST }, { oracle_isolation: 'copy' });
+    startRed(repo);
+    repo.write('test/add.test.js', ADD_TEST);
+    repo.write('src/add.js', STUB);
+    redToGreen(repo);
+    // the source rewrites the frozen test while it runs, into one that passes
+    repo.write(
+      'src/add.js',
+      "import { writeFileSync } from 'node:fs';\nwriteFileSync(new URL('../test/add.test.js', import.meta.url), \"import { test } from 'node:test';\\ntest('adds', () => {});\\n\");\nexport function add() { return 0; }\n",
+    );
+    expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/frozen files changed while the tests ran: test\/add\.test\.js|frozen tests fail|1 of 2 tests fail/);
+    repo.write('src/add.js', REAL);
+    expect(JSON.parse(ok(cli(repo, 'verify', 'green', '--json')).stdout)).toMatchObject({ valid: true, oracle: 'copy' });
+    ok(cli(repo, 'done'));
+  });
+});

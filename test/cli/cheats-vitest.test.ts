@@ -54,9 +54,9 @@ describe('cheats against a real vitest project in GREEN', () => {
     rmSync(repo.path('.npmrc'));
 
     // NODE_OPTIONS from the caller: a preload that ends vitest with exit 0 never reaches the run
-    repo.write('src/preload.cjs', "if (process.argv.some((a) => a.includes('vitest'))) process.exit(0);\n");
-    expect(ok(cliEnv(repo, { NODE_OPTIONS: `--require ${repo.path('src/preload.cjs')}` }, 'verify', 'green'), 1).stderr).toMatch(/not GREEN: 1 of 2 tests fail/);
-    rmSync(repo.path('src/preload.cjs'));
+    repo.write('tools/preload.cjs', "if (process.argv.some((a) => a.includes('vitest'))) process.exit(0);\n");
+    expect(ok(cliEnv(repo, { NODE_OPTIONS: `--require ${repo.path('tools/preload.cjs')}` }, 'verify', 'green'), 1).stderr).toMatch(/not GREEN: 1 of 2 tests fail/);
+    rmSync(repo.path('tools/preload.cjs'));
 
     // a process started from the project that would swap the test while vitest runs
     const watcher = spawn('sh', ['-c', 'sleep 60'], { cwd: repo.root, stdio: 'ignore', detached: true });
@@ -80,7 +80,7 @@ describe('cheats against a real vitest project in GREEN', () => {
     // at import, try to turn the frozen test into one that passes
     repo.write(
       'src/add.ts',
-      "import { writeFileSync } from 'node:fs';\ntry { writeFileSync(new URL('../tests/add.test.ts', import.meta.url), \"import { test } from 'vitest';\\ntest('adds', () => {});\\n\"); } catch {}\nexport function add(_a: number, _b: number): number { return 0; }\n",
+      "import { writeFileSync } from 'node:fs';\nconst runner = ['vi', 'test'].join('');\ntry { writeFileSync(new URL('../tests/add.test.ts', import.meta.url), `import { test } from '${runner}';\\ntest('adds', () => {});\\n`); } catch {}\nexport function add(_a: number, _b: number): number { return 0; }\n",
     );
     const r = ok(cli(repo, 'verify', 'green'), 1);
     expect(r.stderr).toMatch(/not GREEN: 1 of 2 tests fail|frozen files changed while the tests ran/);

@@ -24,6 +24,13 @@ describe('runnerReach: source that reaches into the test runner', () => {
     ['calc.go', 'import "testing"\n', /testing package/],
     ['calc.go', 'if strings.HasSuffix(os.Args[0], ".test") {}\n', /go test/],
     ['calc.go', 'if testing.Testing() {}\n', /testing package|go test/],
+    ['calc.go', 'func init() { flag.Set("test.run", "^$") }\n', /go test/],
+    ['src/a.js', "if (process.argv.some((a) => a.includes('vitest'))) {}\n", /names the test runner/],
+    ['src/a.ts', 'Object.is = () => true;\n', /Object\.is/],
+    ['src/a.py', "if any('pytest' in f.filename for f in inspect.stack()):\n    pass\n", /names pytest/],
+    ['src/lib.rs', 'pub fn add(a: i32, b: i32) -> i32 { if cfg!(test) { 3 } else { 0 } }\n', /cfg\(test\)/],
+    ['src/lib.rs', '#[cfg(not(test))]\npub fn add() -> i32 { 0 }\n', /cfg\(test\)/],
+    ['src/lib.rs', '#[cfg(test)]\npub fn add() -> i32 { 3 }\n', /cfg\(test\)/],
   ])('%s: %j', (rel, content, re) => {
     expect(runnerReach(rel, content)?.what).toMatch(re);
   });
@@ -35,6 +42,8 @@ describe('runnerReach: source that reaches into the test runner', () => {
     ['calc.go', 'import "fmt"\nvar host = "api.example.test"\n'],
     ['calc_test.go', 'import "testing"\n'],
     ['src/lib.rs', '#[cfg(test)]\nmod tests {}\n'],
+    ['src/lib.rs', '#[cfg(test)]\n#[allow(dead_code)]\npub(crate) mod tests {}\n'],
+    ['src/a.ts', "const jester = 'jest mode';\n"],
   ])('leaves alone %s: %j', (rel, content) => {
     expect(runnerReach(rel, content)).toBeNull();
   });

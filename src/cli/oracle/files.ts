@@ -8,12 +8,12 @@ import { sha256Hex } from '../../io/hash.js';
  * Runner configuration frozen with the tests whatever `test_config_glob` says: files that change
  * what a runner collects or how it reports, from outside the test globs.
  */
-export const ALWAYS_FROZEN = ['.npmrc', '.yarnrc', '.yarnrc.yml', 'bunfig.toml', 'Cargo.toml', '.cargo/config.toml', '.cargo/config', 'sitecustomize.py', 'usercustomize.py', '*.pth', 'go.work', 'pytest.ini', 'conftest.py', 'tox.ini'];
+export const ALWAYS_FROZEN = ['.npmrc', '.yarnrc', '.yarnrc.yml', 'bunfig.toml', 'Cargo.toml', '.cargo/config.toml', '.cargo/config', 'sitecustomize.py', 'usercustomize.py', '*.pth', 'go.work', 'pytest.ini', '.pytest.ini', 'pytest.toml', '.pytest.toml', 'conftest.py', 'tox.ini', 'build.rs', 'node.config.json'];
 
 export const isAlwaysFrozen = compileGlobs(ALWAYS_FROZEN, false);
 
 /** Ignored directories never searched for tests: build output and caches, rebuilt by every run. */
-const HEAVY = new Set(['node_modules', '.git', '.tdd', 'target', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.tox', '.nox', 'dist', 'build', 'coverage', '.next', '.nuxt', '.cache', '.gradle', '.turbo', '.parcel-cache', '.vite']);
+const HEAVY = new Set(['node_modules', '.git', '.tdd', 'target', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.tox', '.nox', 'dist', 'build', 'coverage', '.next', '.nuxt', '.cache', '.gradle', '.turbo', '.parcel-cache', '.vite', 'out', '.output', 'tmp', '.svelte-kit', '.angular', 'storybook-static', '.terraform', '.idea', '.vscode']);
 /** Virtual environments: searched only for interpreter start-up hooks (.pth, sitecustomize). */
 const VENV = new Set(['.venv', 'venv', 'env', '.env', '.direnv']);
 const STARTUP_HOOK = /(^|\/)(sitecustomize\.py|usercustomize\.py|[^/]+\.pth)$/;
