@@ -25,6 +25,8 @@ export interface WriteTarget {
   dependency?: boolean;
   /** The stack's runner_reach_allow lists this source (test helpers shipped as source). */
   runnerReachAllowed?: boolean;
+  /** The write changes a test region frozen inside this source (Rust's inline test module). */
+  testRegionChanged?: boolean;
 }
 
 const TEST_BUG =

@@ -62,8 +62,20 @@ export function runnerReachReason(display: string, r: Reach): string {
   return `${display}:${r.line} ${r.what}. In GREEN and REFACTOR a source file must pass the frozen tests by doing its job, not by talking to the test runner (importing the test framework, rebinding assertions, or checking whether tests are running). Write the production behaviour the tests describe instead. If the project really ships test helpers as source, the user lists them in runner_reach_allow in .tdd/stack.json.`;
 }
 
-/** GREEN/REFACTOR: a source write whose content after the write reaches into the runner is denied. */
-export function decideRunnerReach(t: { display: string; contentAfter?: string | null; runnerReachAllowed?: boolean }, where: string): Decision {
+/**
+ * GREEN/REFACTOR, a source write judged on its content after the write: the test regions inside
+ * it (Rust's inline test modules) are frozen like test files, and it must not reach into the runner.
+ */
+export function decideRunnerReach(
+  t: { display: string; contentAfter?: string | null; runnerReachAllowed?: boolean; testRegionChanged?: boolean },
+  where: string,
+): Decision {
+  if (t.testRegionChanged) {
+    return deny(
+      'tests-frozen',
+      `Blocked write to source file ${t.display} ${where}: it changes the file's inline test module (#[cfg(test)] mod …), and tests are frozen after the freeze. Change the code outside the test module only. If a frozen test is wrong, stop and report \`TEST_BUG: <file>:<line> — <why>\` to the orchestrator instead of changing it.`,
+    );
+  }
   if (t.runnerReachAllowed || t.contentAfter == null) return PASS;
   const r = runnerReach(t.display, t.contentAfter);
   if (r === null) return PASS;

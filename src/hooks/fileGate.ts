@@ -9,7 +9,20 @@ import { resolveTarget } from '../io/canonicalPath.js';
 import { specHash } from '../io/hash.js';
 import type { ActiveCycle } from './cycle.js';
 import { compileGlobs } from '../core/globs.js';
+import { rustTestRegions, testRegionPart } from '../core/testRegions.js';
+import { sha256Hex } from '../io/hash.js';
 import { splitGlobs } from '../schema/stack.js';
+
+/** GREEN/REFACTOR: does this write change a test region frozen inside a source (or add one)? */
+function testRegionChanged(cycle: ActiveCycle, rel: string, after: string): boolean {
+  if (!rel.endsWith('.rs') || (cycle.state.phase !== 'tdd-green' && cycle.state.phase !== 'tdd-refactor')) return false;
+  const frozen = (cycle.state as { frozen?: { parts?: Record<string, string> } }).frozen?.parts;
+  if (!frozen) return false;
+  const regions = rustTestRegions(after);
+  const want = frozen[testRegionPart(rel)];
+  if (want === undefined) return regions !== null;
+  return regions === null || sha256Hex(regions) !== want;
+}
 
 function runnerReachAllow(globs: string | string[], nocase: boolean): (rel: string) => boolean {
   return compileGlobs(splitGlobs(globs), nocase);
@@ -86,7 +99,9 @@ export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision
   if (classes.includes('source') && cycle.state.phase !== 'tdd-plan') {
     // RED: the stub marker; GREEN/REFACTOR: a source must not reach into the test runner.
     target.contentAfter = contentAfter(input, readOrNull(real));
-    target.runnerReachAllowed = cycle.stack.config.runner_reach_allow !== undefined && runnerReachAllow(cycle.stack.config.runner_reach_allow, cycle.nocase)(path.relative(cycle.repo.root, real).split(path.sep).join('/'));
+    const rel = path.relative(cycle.repo.root, real).split(path.sep).join('/');
+    target.runnerReachAllowed = cycle.stack.config.runner_reach_allow !== undefined && runnerReachAllow(cycle.stack.config.runner_reach_allow, cycle.nocase)(rel);
+    target.testRegionChanged = testRegionChanged(cycle, rel, target.contentAfter);
   }
   return decideWrites(facts, [target]);
 }

@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { ev } from '../helpers/events.js';
+import { runHookBundle } from '../helpers/hook.js';
 import { testRepo } from '../helpers/repo.js';
 import { cli, ok, readState, redToGreen, startRed, writeVerdict } from './fixtures.js';
 
@@ -48,7 +50,11 @@ describe.skipIf(!hasCargo)('CLI cycle with a real cargo test project', () => {
     repo.write('.cargo/config.toml', '[target.x86_64-unknown-linux-gnu]\nrunner = "true"\n');
     expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/test files added after the freeze: \.cargo\/config\.toml/);
     spawnSync('rm', ['-r', repo.path('.cargo')]);
-    // the inline test module is frozen too
+    // the inline test module is frozen too: the hook denies the edit, the rest of the file stays editable
+    const implementer = { cwd: repo.root, agent_type: 'tdd-gate:implementer' };
+    const edit = runHookBundle(ev.edit(implementer, repo.path('src/lib.rs'), 'assert_eq!(super::one(), 1)', 'assert!(true)'));
+    expect(edit).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/inline test module/) });
+    expect(runHookBundle(ev.edit(implementer, repo.path('src/lib.rs'), 'pub fn one() -> i32 { 1 }', 'pub fn one() -> i32 { 2 - 1 }')).decision).toBe('pass');
     repo.write('src/lib.rs', LIB_OLD.replace('assert_eq!(super::one(), 1)', 'assert!(true)') + 'pub mod add;\npub use add::add;\n');
     expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/runner's settings changed: src\/lib\.rs#cfg\(test\)/);
     repo.write('src/lib.rs', LIB_OLD + 'pub mod add;\npub use add::add;\n');

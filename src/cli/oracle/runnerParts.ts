@@ -1,4 +1,7 @@
+import { rustTestRegions, testRegionPart } from '../../core/testRegions.js';
 import { sha256Hex } from '../../io/hash.js';
+
+export { rustTestRegions };
 
 /**
  * The runner's settings inside files that otherwise stay editable in GREEN: the package.json
@@ -96,32 +99,13 @@ export function runnerParts(read: (rel: string) => string | null, testCommand: s
   return out;
 }
 
-/** Rust's inline test modules (`#[cfg(test)] mod … { … }`): test regions inside a source file. */
-export function rustTestRegions(text: string): string | null {
-  const out: string[] = [];
-  const re = /#\[cfg\(test\)\]\s*(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*\{/g;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    let depth = 1;
-    let k = m.index + m[0].length;
-    while (k < text.length && depth > 0) {
-      const c = text[k];
-      if (c === '{') depth++;
-      else if (c === '}') depth--;
-      k++;
-    }
-    out.push(text.slice(m.index, k));
-    re.lastIndex = k;
-  }
-  return out.length > 0 ? out.join('\n') : null;
-}
-
 /** Every frozen part of a project: the runner settings, and the test regions of its Rust sources. */
 export function oracleParts(read: (rel: string) => string | null, testCommand: string, sources: readonly string[]): Record<string, string> {
   const out = runnerParts(read, testCommand);
   for (const rel of sources) {
     if (!rel.endsWith('.rs')) continue;
     const regions = rustTestRegions(read(rel) ?? '');
-    if (regions !== null) out[`${rel}#cfg(test)`] = sha256Hex(regions);
+    if (regions !== null) out[testRegionPart(rel)] = sha256Hex(regions);
   }
   return out;
 }
