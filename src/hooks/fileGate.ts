@@ -9,7 +9,7 @@ import { resolveTarget } from '../io/canonicalPath.js';
 import { specHash } from '../io/hash.js';
 import type { ActiveCycle } from './cycle.js';
 import { compileGlobs } from '../core/globs.js';
-import { rustTestRegions, testRegionPart } from '../core/testRegions.js';
+import { onlyRustTestRegionsChange, rustTestRegions, testRegionPart } from '../core/testRegions.js';
 import { sha256Hex } from '../io/hash.js';
 import { splitGlobs } from '../schema/stack.js';
 
@@ -91,7 +91,14 @@ function writeInput(event: FileToolEvent): { path: string; input: WriteInput } {
 
 export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision {
   const { path: raw, input } = writeInput(event);
-  const { classes, real } = classesOf(cycle, event.cwd, raw);
+  const found = classesOf(cycle, event.cwd, raw);
+  const { real } = found;
+  let { classes } = found;
+  if (real.endsWith('.rs') && classes.includes('source') && !classes.includes('test')) {
+    // A write inside a Rust source's inline test module alone is a test write (RED: allowed; GREEN: frozen).
+    const before = readOrNull(real) ?? '';
+    if (onlyRustTestRegionsChange(before, contentAfter(input, before))) classes = classes.map((c) => (c === 'source' ? 'test' : c));
+  }
   const touchesWork = classes.includes('test') || classes.includes('source');
   const facts = cycleFacts(cycle, event.agent_type, touchesWork);
   const inProject = path.relative(cycle.repo.root, real);

@@ -53,7 +53,9 @@ describe.skipIf(!hasCargo)('CLI cycle with a real cargo test project', () => {
     // the inline test module is frozen too: the hook denies the edit, the rest of the file stays editable
     const implementer = { cwd: repo.root, agent_type: 'tdd-gate:implementer' };
     const edit = runHookBundle(ev.edit(implementer, repo.path('src/lib.rs'), 'assert_eq!(super::one(), 1)', 'assert!(true)'));
-    expect(edit).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/inline test module/) });
+    expect(edit).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/tests-frozen/) });
+    const both = LIB_OLD.replace('{ 1 }', '{ 2 - 1 }').replace('assert_eq!(super::one(), 1)', 'assert!(true)') + 'pub mod add;\npub use add::add;\n';
+    expect(runHookBundle(ev.write(implementer, repo.path('src/lib.rs'), both))).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/inline test module/) });
     expect(runHookBundle(ev.edit(implementer, repo.path('src/lib.rs'), 'pub fn one() -> i32 { 1 }', 'pub fn one() -> i32 { 2 - 1 }')).decision).toBe('pass');
     repo.write('src/lib.rs', LIB_OLD.replace('assert_eq!(super::one(), 1)', 'assert!(true)') + 'pub mod add;\npub use add::add;\n');
     expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/runner's settings changed: src\/lib\.rs#cfg\(test\)/);
@@ -67,6 +69,12 @@ describe.skipIf(!hasCargo)('CLI cycle with a real cargo test project', () => {
 
   it('an inline #[cfg(test)] module written in RED is a valid RED', { timeout: 180_000 }, () => {
     const repo = cargoProject();
+    // the test-writer adds a test to the inline module: a test write, no stub marker needed
+    const writer = { cwd: repo.root, agent_type: 'tdd-gate:test-writer' };
+    const addTest = ev.edit(writer, repo.path('src/lib.rs'), '    fn one_is_one() { assert_eq!(super::one(), 1); }\n', '    fn one_is_one() { assert_eq!(super::one(), 1); }\n    #[test]\n    fn one_plus_one() { assert_eq!(super::one() + super::one(), 3); }\n');
+    expect(runHookBundle(addTest).decision).toBe('pass');
+    // production code in the same file still needs the stub marker in RED
+    expect(runHookBundle(ev.edit(writer, repo.path('src/lib.rs'), 'pub fn one() -> i32 { 1 }', 'pub fn one() -> i32 { 2 }')).decision).toBe('deny');
     repo.write('src/lib.rs', LIB_OLD + '\n// STUB:TDD\npub fn two() -> i32 { 0 }\n\n#[cfg(test)]\nmod two_tests {\n    #[test]\n    fn two_is_two() { assert_eq!(super::two(), 2); }\n}\n');
     const red = JSON.parse(ok(cli(repo, 'verify', 'red', '--json')).stdout) as Record<string, unknown>;
     expect(red).toMatchObject({ valid: true, red_tests: ['src/lib.rs::two_tests::two_is_two'] });

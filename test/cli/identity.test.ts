@@ -4,6 +4,7 @@ import { judgeGreen, judgeRed, type FrozenTests, type RunOutcome } from '../../s
 import { messageOnly, parseJestJson, type RunFacts } from '../../src/cli/evidence/report.js';
 import { cargoTests, tapTests } from '../../src/cli/evidence/textReport.js';
 import { cleanEnv } from '../../src/cli/oracle/cleanEnv.js';
+import { onlyRustTestRegionsChange } from '../../src/core/testRegions.js';
 import { reachedScripts, runnerPartTexts, rustTestRegions } from '../../src/cli/oracle/runnerParts.js';
 
 const t = (id: string, status: IdentifiedTest['status'], message = '', file: string | null = 'tests/a.test.ts'): IdentifiedTest => ({ id, file, leaf: id.split('::').pop()!, status, message });
@@ -201,6 +202,9 @@ describe('the runner’s configuration', () => {
     const src = 'pub fn a() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() { if true { } }\n}\npub fn b() {}\n';
     expect(rustTestRegions(src)).toBe('#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() { if true { } }\n}');
     expect(rustTestRegions('pub fn a() {}\n')).toBeNull();
+    expect(onlyRustTestRegionsChange(src, src.replace('if true { }', 'assert!(false);'))).toBe(true);
+    expect(onlyRustTestRegionsChange(src, src.replace('pub fn b() {}', 'pub fn b() { 1; }'))).toBe(false);
+    expect(onlyRustTestRegionsChange(src, src)).toBe(false);
   });
   it('the test environment keeps toolchain homes and drops what steers the runner', () => {
     const env = cleanEnv({ PATH: '/usr/bin:/r/bin:/r/node_modules/.bin', HOME: '/h', NODE_OPTIONS: '--require x', PYTEST_ADDOPTS: '-k x', GOFLAGS: '-run=x', npm_config_node_options: 'x', LD_PRELOAD: 'x', LC_ALL: 'C', CARGO_HOME: '/c', MY_TOKEN: 't' }, '/r', ['MY_TOKEN']);
