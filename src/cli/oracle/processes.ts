@@ -27,12 +27,38 @@ function ancestry(): Set<number> {
   return out;
 }
 
+/** Clock ticks per second of /proc/<pid>/stat times: 100 on every Linux architecture in use. */
+const CLK_TCK = 100;
+
+function bootTimeMs(): number | null {
+  try {
+    const m = /^btime\s+(\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
+    return m?.[1] ? Number(m[1]) * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** When a process started (ms since the epoch), from /proc/<pid>/stat. */
+function startedAtMs(pid: number, boot: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[19]);
+    return Number.isFinite(ticks) ? boot + (ticks * 1000) / CLK_TCK : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Processes of ours (same user) whose working directory is inside the project, other than our
- * own ancestry: a watcher or a background shell that could swap files while the tests run.
- * Linux only (empty elsewhere: no /proc).
+ * Processes of ours (same user) whose working directory is inside the project, started after
+ * `since` (the cycle began), other than our own ancestry: a watcher or a background shell that
+ * could swap files while the tests run. What ran before the cycle (an editor, a terminal, the
+ * client's own servers) is not the cycle's doing. Linux only (empty elsewhere: no /proc).
  */
-export function strayProcesses(root: string, ignore: readonly string[] = []): Stray[] {
+export function strayProcesses(root: string, ignore: readonly string[] = [], since?: Date): Stray[] {
   let pids: number[];
   try {
     pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
@@ -47,6 +73,7 @@ export function strayProcesses(root: string, ignore: readonly string[] = []): St
   }
   const mine = ancestry();
   const uid = process.getuid?.();
+  const boot = since ? bootTimeMs() : null;
   const out: Stray[] = [];
   for (const pid of pids) {
     if (mine.has(pid)) continue;
@@ -71,6 +98,11 @@ export function strayProcesses(root: string, ignore: readonly string[] = []): St
       comm = '?';
     }
     if (ignore.includes(comm)) continue;
+    if (since && boot !== null) {
+      const started = startedAtMs(pid, boot);
+      // A second of slack: /proc's boot time is whole seconds.
+      if (started !== null && started < since.getTime() - 1000) continue;
+    }
     out.push({ pid, comm, cwd });
   }
   return out;

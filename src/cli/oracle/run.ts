@@ -29,8 +29,9 @@ function checkSnapshot(s: Session, frozen: Record<string, string>): void {
   }
 }
 
-function checkProcesses(s: Session, stack: CompiledStack): void {
-  const strays = strayProcesses(s.root, stack.config.oracle_ignore_processes ?? []);
+function checkProcesses(s: Session, stack: CompiledStack, state: CliState): void {
+  const since = new Date(state.started_at);
+  const strays = strayProcesses(s.root, stack.config.oracle_ignore_processes ?? [], Number.isNaN(since.getTime()) ? undefined : since);
   if (strays.length > 0) {
     const list = strays.slice(0, 4).map((p) => `${p.pid} ${p.comm} (in ${p.cwd})`).join(', ');
     throw new RefusalError(
@@ -61,7 +62,7 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
   checkDrift(s, state, stack, tree, '');
   checkSnapshot(s, frozen);
   if (Object.keys(frozen).some((rel) => /[\n\r]/.test(rel))) throw new RefusalError('a frozen path contains a line break; rename it and re-certify in a new cycle');
-  checkProcesses(s, stack);
+  checkProcesses(s, stack, state);
   const isolation = chooseIsolation(stack);
   const prepared: Prepared = isolation === 'namespace' ? prepareNamespace(s.root, frozen) : prepareCopy(s.root, listProjectFiles(s.root), frozen);
   const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
