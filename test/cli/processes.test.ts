@@ -19,12 +19,21 @@ describe.skipIf(process.platform !== 'linux')('processes still running inside th
     // our own direct children are left alone (a test run still exiting)
     expect(strayProcesses(root, [], before).filter((p) => p.pid === child.pid)).toEqual([]);
     const grand = spawn('sh', ['-c', 'sleep 30 & wait'], { cwd: root, stdio: 'ignore', detached: true });
-    onTestFinished(() => process.kill(-grand.pid!, 'SIGKILL'));
+    onTestFinished(() => {
+      process.kill(-grand.pid!, 'SIGKILL');
+    });
     await new Promise((r) => setTimeout(r, 300));
     const strays = strayProcesses(root, [], before);
     expect(strays.map((p) => p.comm)).toContain('sleep');
     expect(strays.every((p) => p.cwd.startsWith(root))).toBe(true);
     expect(strayProcesses(root, ['sleep'], before).map((p) => p.comm)).not.toContain('sleep');
+    // the other commands of our own command line (`tdd-gate verify green | tail`) share our process group
+    const piped = spawn('sh', ['-c', 'sleep 2 & wait'], { cwd: root, stdio: 'ignore' });
+    onTestFinished(() => {
+      piped.kill('SIGKILL');
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(strayProcesses(root, [], before).filter((p) => p.comm === 'sleep')).toHaveLength(1);
     // what was running before the cycle began is not the cycle's doing
     expect(strayProcesses(root, [], new Date(Date.now() + 5_000))).toEqual([]);
   });

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, cpSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunWrap } from '../../io/runner.js';
+import { sha256Hex } from '../../io/hash.js';
 import { snapshotCopyPath } from '../../io/snapshots.js';
 
 export type Isolation = 'namespace' | 'copy';
@@ -55,11 +56,18 @@ export function namespaceWorks(): boolean {
   if (process.platform !== 'linux') return (probed = false);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tdd-gate-probe-'));
   try {
+    // The whole path once: a frozen file copied, checked, bind-mounted read-only, then a command
+    // that must not be able to write it.
     const target = path.join(dir, 'target');
     mkdirSync(target);
     mkdirSync(path.join(dir, 'root', '.tdd', 'snapshots', 'frozen'), { recursive: true });
-    const r = spawnSync('unshare', [...unshareArgs(), 'sh', '-c', SCRIPT, 'tdd-gate-oracle', path.join(dir, 'root'), target, 'true', '0', '0'], {
-      input: '',
+    writeFileSync(path.join(dir, 'root', 'probe.txt'), 'live\n');
+    writeFileSync(path.join(dir, 'root', '.tdd', 'snapshots', 'frozen', 'probe.txt.copy'), 'frozen\n');
+    const uid = String(process.getuid?.() ?? 0);
+    const gid = String(process.getgid?.() ?? 0);
+    const check = 'test "$(cat probe.txt)" = frozen && ! (echo x > probe.txt) 2>/dev/null';
+    const r = spawnSync('unshare', [...unshareArgs(), 'sh', '-c', SCRIPT, 'tdd-gate-oracle', path.join(dir, 'root'), target, check, uid, gid], {
+      input: `${sha256Hex('frozen\n')}  probe.txt\n`,
       stdio: ['pipe', 'ignore', 'ignore'],
       timeout: 10_000,
     });

@@ -39,17 +39,20 @@ function bootTimeMs(): number | null {
   }
 }
 
-/** When a process started (ms since the epoch), from /proc/<pid>/stat. */
-function startedAtMs(pid: number, boot: number): number | null {
+/** Fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses). */
+function statFields(pid: number | 'self'): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[19]);
-    return Number.isFinite(ticks) ? boot + (ticks * 1000) / CLK_TCK : null;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
+}
+
+/** When a process started (ms since the epoch). */
+function startedAtMs(fields: string[], boot: number): number | null {
+  const ticks = Number(fields[19]);
+  return Number.isFinite(ticks) ? boot + (ticks * 1000) / CLK_TCK : null;
 }
 
 /**
@@ -74,6 +77,8 @@ export function strayProcesses(root: string, ignore: readonly string[] = [], sin
   const mine = ancestry();
   const uid = process.getuid?.();
   const boot = since ? bootTimeMs() : null;
+  // The other commands of our own command line (`tdd-gate verify green | tail`) share our process group.
+  const ownGroup = statFields('self')?.[2];
   const out: Stray[] = [];
   for (const pid of pids) {
     if (mine.has(pid)) continue;
@@ -98,8 +103,10 @@ export function strayProcesses(root: string, ignore: readonly string[] = [], sin
       comm = '?';
     }
     if (ignore.includes(comm)) continue;
-    if (since && boot !== null) {
-      const started = startedAtMs(pid, boot);
+    const fields = statFields(pid);
+    if (fields && ownGroup !== undefined && fields[2] === ownGroup) continue;
+    if (since && boot !== null && fields) {
+      const started = startedAtMs(fields, boot);
       // A second of slack: /proc's boot time is whole seconds.
       if (started !== null && started < since.getTime() - 1000) continue;
     }
