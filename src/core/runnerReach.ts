@@ -35,6 +35,7 @@ const RULES: Rule[] = [
   { what: 'reads the test runner’s environment', ext: JS, re: /\b(?:VITEST(?:_\w+)?|JEST_WORKER_ID|NODE_TEST_CONTEXT|TEST_WORKER_INDEX|MOCHA_\w+)\b|import\.meta\.vitest|\b__vitest\w*|globalThis\s*\.\s*(?:expect|jest|vi|__vitest\w*)\b/ },
   { what: 'names the test runner to detect it', ext: JS, re: /['"`](?:vitest|jest|jest-worker|mocha|node:test)['"`]|process\s*\.\s*(?:argv|execArgv)\b[\s\S]{0,120}(?:--test\b|vitest|jest)/ },
   { what: 'rebinds what assertions compare with (Object.is)', ext: JS, re: /\bObject\s*\.\s*is\s*=(?!=)|defineProperty\s*\(\s*Object\s*,\s*['"]is['"]/ },
+  { what: 'rewrites the process’s output or exit (what the runner reports through)', ext: JS, re: /\bprocess\s*\.\s*(?:stdout|stderr)\s*\.\s*write\s*=(?!=)|\bprocess\s*\.\s*(?:exit|reallyExit|_exiting)\s*=(?!=)|\bfs\s*\.\s*(?:writeFileSync|writeFile|createWriteStream|renameSync)\s*=(?!=)|defineProperty\s*\(\s*process\s*,\s*['"](?:exitCode|exit)['"]/ },
   { what: 'reaches into the module loader that runs the tests', ext: JS, re: /\bModule\s*\.\s*_(?:load|resolveFilename|compile)\b|require\s*\.\s*cache\s*\[/ },
   { what: 'imports pytest', ext: PY, re: /^\s*(?:import|from)\s+_?pytest\b|__import__\s*\(\s*['"]_?pytest|import_module\s*\(\s*['"]_?pytest/m },
   { what: 'reads the test runner’s environment', ext: PY, re: /\bPYTEST_(?:CURRENT_TEST|XDIST_WORKER|VERSION)\b|['"]_?pytest['"]\s+in\s+sys\.modules|sys\.modules\s*\[\s*['"]_?pytest['"]\s*\]/ },
@@ -42,6 +43,9 @@ const RULES: Rule[] = [
   { what: 'rebinds the assertion machinery', ext: PY, re: /^\s*(?:builtins\s*\.\s*)?AssertionError\s*=(?!=)|setattr\s*\(\s*builtins\s*,\s*['"]AssertionError/m },
   { what: 'imports Go’s testing package', ext: GO, re: /^\s*(?:import\s+)?(?:\w+\s+)?"testing(?:\/[\w/]+)?"/m },
   { what: 'checks whether it runs under go test', ext: GO, re: /\btesting\s*\.\s*Testing\s*\(|(?:os\s*\.\s*Args\s*\[\s*0\s*\]|os\s*\.\s*Executable\s*\(\s*\))[\s\S]{0,160}\.test(?:\.exe)?["`]|\.test(?:\.exe)?["`][\s\S]{0,160}(?:os\s*\.\s*Args\s*\[\s*0\s*\]|os\s*\.\s*Executable\s*\(\s*\))|flag\s*\.\s*(?:Lookup|Set)\s*\(\s*"test\.|os\s*\.\s*Args\b[\s\S]{0,80}"-test\./ },
+  { what: 'prints the test runner’s own result lines', ext: GO, re: /["`][^"`\n]*(?:---\s*(?:PASS|FAIL|SKIP):|===\s*(?:RUN|PAUSE|CONT)\b)/ },
+  { what: 'rebinds the process’s output (what the runner reports through)', ext: GO, re: /\bos\s*\.\s*(?:Stdout|Stderr)\s*=(?!=)/ },
+  { what: 'prints the test runner’s own result lines', ext: RS, re: /"[^"\n]*(?:test result:|\.\.\. (?:ok|FAILED|ignored)\b)/ },
   { what: 'compiles differently under test (cfg(test) outside a test module)', ext: RS, re: /\bcfg!\s*\(\s*(?:not\s*\(\s*)?test\b|#\[cfg\(\s*not\s*\(\s*test\s*\)|#\[cfg\(test\)\]\s*(?:#\[[^\]]*\]\s*)*(?![\s#])(?!(?:pub(?:\([^)]*\))?\s+)?mod\s)\S/ },
 ];
 

@@ -60,6 +60,7 @@ describe.skipIf(!hasGo)('CLI cycle with a real go test project', () => {
   it.each([
     ['init() exits before any test runs', 'package calc\n\nimport "os"\n\nfunc init() { os.Exit(0) }\n\nfunc Add(a, b int) int { return 0 }\n', /no runner summary|ran no tests|did not run/],
     ['a test-binary check skips the work', 'package calc\n\nimport (\n\t"os"\n\t"strings"\n)\n\nfunc Add(a, b int) int {\n\tif strings.HasSuffix(os.Args[0], ".test") {\n\t\treturn a + b\n\t}\n\treturn 0\n}\n', /checks whether it runs under go test/],
+    ['init() prints passing results for the frozen tests and exits', 'package calc\n\nimport (\n\t"fmt"\n\t"os"\n)\n\nfunc init() {\n\tfmt.Println("=== RUN   TestAdd")\n\tfmt.Println("--- PASS: TestAdd (0.00s)")\n\tos.Exit(0)\n}\n\nfunc Add(a, b int) int { return 0 }\n', /prints the test runner’s own result lines/],
     ['source imports testing', 'package calc\n\nimport "testing"\n\nvar _ = testing.Short\n\nfunc Add(a, b int) int { return a + b }\n', /imports Go’s testing package/],
   ])('refuses GREEN when %s', { timeout: 120_000 }, (_name, source, reason) => {
     const repo = frozenGo();

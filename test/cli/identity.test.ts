@@ -164,6 +164,7 @@ describe('reports by test', () => {
     const out = [
       '     Running unittests src/lib.rs (target/debug/deps/calc-1)',
       'test tests::one ... ok',
+      'test result: ok. 1 passed; 0 failed; 0 ignored',
       '     Running tests/add.rs (target/debug/deps/add-2)',
       'test adds ... FAILED',
       '---- adds stdout ----',
@@ -181,6 +182,13 @@ describe('reports by test', () => {
       ['tests/add.rs', 'adds', 'failed'],
     ]);
     expect(tests[1]!.message).toBe("thread 'adds' panicked at tests/add.rs:2:5:\nassertion `left == right` failed");
+  });
+  it('cargo: a test binary that ends before its summary proves nothing (a source that exits the process)', () => {
+    const out = ['     Running tests/add.rs (target/debug/deps/add-2)', 'running 1 test', 'test adds ... ok', '     Running unittests src/lib.rs (target/debug/deps/calc-1)', 'test tests::one ... ok', 'test result: ok. 1 passed; 0 failed'].join('\n');
+    expect(cargoTests(out)!.map((x) => [x.name, x.status])).toEqual([
+      ['adds', 'failed'],
+      ['tests::one', 'passed'],
+    ]);
   });
 });
 

@@ -27,6 +27,11 @@ describe('runnerReach: source that reaches into the test runner', () => {
     ['calc.go', 'func init() { flag.Set("test.run", "^$") }\n', /go test/],
     ['src/a.js', "if (process.argv.some((a) => a.includes('vitest'))) {}\n", /names the test runner/],
     ['src/a.ts', 'Object.is = () => true;\n', /Object\.is/],
+    ['src/a.ts', 'process.stderr.write = (s) => true;\n', /output or exit/],
+    ['src/a.js', "fs.writeFileSync = () => {};\n", /output or exit/],
+    ['calc.go', 'func init() { fmt.Println("--- PASS: TestAdd (0.00s)"); os.Exit(0) }\n', /result lines/],
+    ['calc.go', 'func init() { os.Stdout = nil }\n', /output/],
+    ['src/lib.rs', 'pub fn add() -> i32 { println!("test adds ... ok"); std::process::exit(0) }\n', /result lines/],
     ['src/a.py', "if any('pytest' in f.filename for f in inspect.stack()):\n    pass\n", /names pytest/],
     ['src/lib.rs', 'pub fn add(a: i32, b: i32) -> i32 { if cfg!(test) { 3 } else { 0 } }\n', /cfg\(test\)/],
     ['src/lib.rs', '#[cfg(not(test))]\npub fn add() -> i32 { 0 }\n', /cfg\(test\)/],
@@ -44,6 +49,8 @@ describe('runnerReach: source that reaches into the test runner', () => {
     ['src/lib.rs', '#[cfg(test)]\nmod tests {}\n'],
     ['src/lib.rs', '#[cfg(test)]\n#[allow(dead_code)]\npub(crate) mod tests {}\n'],
     ['src/a.ts', "const jester = 'jest mode';\n"],
+    ['src/cli.ts', 'process.exitCode = 1;\nprocess.stdout.write("done\\n");\n'],
+    ['calc.go', 'fmt.Fprintln(os.Stdout, "PASS rate: 3")\n'],
   ])('leaves alone %s: %j', (rel, content) => {
     expect(runnerReach(rel, content)).toBeNull();
   });

@@ -192,22 +192,38 @@ export function cargoTests(text: string): TestCase[] | null {
   let file: string | null = null;
   const byName = new Map<string, TestCase[]>();
   const lines = text.split('\n');
+  // A test binary that printed results but never its `test result:` line ended early (a source
+  // that exits the process): what it printed is not a result.
+  let inTarget: TestCase[] = [];
+  let summarized = false;
+  const closeTarget = () => {
+    if (!summarized) {
+      for (const tc of inTarget) {
+        tc.status = 'failed';
+        tc.message = 'the test binary exited before it printed its summary (`test result:`)';
+      }
+    }
+    inTarget = [];
+    summarized = false;
+  };
   for (let k = 0; k < lines.length; k++) {
     const line = lines[k] ?? '';
     const run = /^\s*Running (?:unittests )?(\S+)/.exec(line);
-    if (run) {
-      file = run[1] ?? null;
+    const doc = run ? null : /^\s*Doc-tests (\S+)/.exec(line);
+    if (run || doc) {
+      closeTarget();
+      file = run ? (run[1] ?? null) : `doc-tests:${doc?.[1] ?? ''}`;
       continue;
     }
-    const doc = /^\s*Doc-tests (\S+)/.exec(line);
-    if (doc) {
-      file = `doc-tests:${doc[1] ?? ''}`;
+    if (/^test result: /.test(line)) {
+      summarized = true;
       continue;
     }
     const t = /^test (.+?) \.\.\. (ok|FAILED|ignored)(?:,.*)?$/.exec(line);
     if (t) {
       const tc: TestCase = { file, name: t[1] ?? '', status: t[2] === 'ok' ? 'passed' : t[2] === 'FAILED' ? 'failed' : 'skipped', message: '' };
       tests.push(tc);
+      inTarget.push(tc);
       byName.set(tc.name, [...(byName.get(tc.name) ?? []), tc]);
       continue;
     }
@@ -227,5 +243,6 @@ export function cargoTests(text: string): TestCase[] | null {
       if (owner) owner.message = body.join('\n').trim().slice(0, 2000);
     }
   }
+  closeTarget();
   return tests;
 }
