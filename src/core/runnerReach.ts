@@ -39,7 +39,7 @@ const RULES: Rule[] = [
   { what: 'reaches into the module loader that runs the tests', ext: JS, re: /\bModule\s*\.\s*_(?:load|resolveFilename|compile)\b|require\s*\.\s*cache\s*\[/ },
   { what: 'imports pytest', ext: PY, re: /^\s*(?:import|from)\s+_?pytest\b|__import__\s*\(\s*['"]_?pytest|import_module\s*\(\s*['"]_?pytest/m },
   { what: 'reads the test runner’s environment', ext: PY, re: /\bPYTEST_(?:CURRENT_TEST|XDIST_WORKER|VERSION)\b|['"]_?pytest['"]\s+in\s+sys\.modules|sys\.modules\s*\[\s*['"]_?pytest['"]\s*\]/ },
-  { what: 'names pytest to detect it', ext: PY, re: /['"]_?pytest['"]|['"]_?pytest[./]/ },
+  { what: 'names pytest to detect it', ext: PY, re: /['"]_?pytest(?:[./][\w.]*)?['"]\s*(?:in\b|\))|\bin\s+['"][^'"\n]*pytest|sys\s*\.\s*modules\s*\.\s*get\s*\(\s*['"]_?pytest/ },
   { what: 'rebinds the assertion machinery', ext: PY, re: /^\s*(?:builtins\s*\.\s*)?AssertionError\s*=(?!=)|setattr\s*\(\s*builtins\s*,\s*['"]AssertionError/m },
   { what: 'imports Go’s testing package', ext: GO, re: /^\s*(?:import\s+)?(?:\w+\s+)?"testing(?:\/[\w/]+)?"/m },
   { what: 'checks whether it runs under go test', ext: GO, re: /\btesting\s*\.\s*Testing\s*\(|(?:os\s*\.\s*Args\s*\[\s*0\s*\]|os\s*\.\s*Executable\s*\(\s*\))[\s\S]{0,160}\.test(?:\.exe)?["`]|\.test(?:\.exe)?["`][\s\S]{0,160}(?:os\s*\.\s*Args\s*\[\s*0\s*\]|os\s*\.\s*Executable\s*\(\s*\))|flag\s*\.\s*(?:Lookup|Set)\s*\(\s*"test\.|os\s*\.\s*Args\b[\s\S]{0,80}"-test\./ },

@@ -22,7 +22,10 @@ const STUB = 'package calc\n\n// STUB:TDD\nfunc Add(a, b int) int { return 0 }\n
 const REAL = 'package calc\n\nfunc Add(a, b int) int { return a + b }\n';
 
 function goProject() {
-  const repo = testRepo({ stack: GO_STACK, files: { 'go.mod': 'module example.com/calc\n\ngo 1.19\n', 'helper_test.go': HELPER, 'old_test.go': OLD_TEST, 'calc.go': 'package calc\n' } });
+  // A test-helper package that imports "testing" as source, as real Go projects have: it was there
+  // before the cycle, so it is the project's, not a reach into the runner.
+  const testutil = 'package testutil\n\nimport "testing"\n\nfunc Equal(t *testing.T, got, want int) {\n\tif got != want {\n\t\tt.Errorf("got %d, want %d", got, want)\n\t}\n}\n';
+  const repo = testRepo({ stack: GO_STACK, files: { 'go.mod': 'module example.com/calc\n\ngo 1.19\n', 'helper_test.go': HELPER, 'old_test.go': OLD_TEST, 'calc.go': 'package calc\n', 'internal/testutil/testutil.go': testutil } });
   startRed(repo);
   return repo;
 }

@@ -33,6 +33,8 @@ describe('runnerReach: source that reaches into the test runner', () => {
     ['calc.go', 'func init() { os.Stdout = nil }\n', /output/],
     ['src/lib.rs', 'pub fn add() -> i32 { println!("test adds ... ok"); std::process::exit(0) }\n', /result lines/],
     ['src/a.py', "if any('pytest' in f.filename for f in inspect.stack()):\n    pass\n", /names pytest/],
+    ['src/a.py', "if sys.modules.get('pytest'):\n    pass\n", /names pytest/],
+    ['src/a.py', "if 'pytest' in sys.argv[0]:\n    pass\n", /names pytest/],
     ['src/lib.rs', 'pub fn add(a: i32, b: i32) -> i32 { if cfg!(test) { 3 } else { 0 } }\n', /cfg\(test\)/],
     ['src/lib.rs', '#[cfg(not(test))]\npub fn add() -> i32 { 0 }\n', /cfg\(test\)/],
     ['src/lib.rs', '#[cfg(test)]\npub fn add() -> i32 { 3 }\n', /cfg\(test\)/],
@@ -49,6 +51,7 @@ describe('runnerReach: source that reaches into the test runner', () => {
     ['src/lib.rs', '#[cfg(test)]\nmod tests {}\n'],
     ['src/lib.rs', '#[cfg(test)]\n#[allow(dead_code)]\npub(crate) mod tests {}\n'],
     ['src/a.ts', "const jester = 'jest mode';\n"],
+    ['setup.py', "setup(name='x', extras_require={'test': ['pytest', 'pytest-cov']})\n"],
     ['src/cli.ts', 'process.exitCode = 1;\nprocess.stdout.write("done\\n");\n'],
     ['calc.go', 'fmt.Fprintln(os.Stdout, "PASS rate: 3")\n'],
   ])('leaves alone %s: %j', (rel, content) => {

@@ -20,9 +20,14 @@ export function reachingSources(root: string, stack: CompiledStack, sources: rea
   return out;
 }
 
-/** No run counts while a source reaches into the runner; that is also the first thing to fix. */
-export function reachVerdict(s: Session, stack: CompiledStack, tree: Tree, verdict: Verdict): Verdict {
-  const found = reachingSources(s.root, stack, Object.keys(tree.sources));
+/**
+ * No run counts while a source written or changed in this cycle reaches into the runner; that
+ * is also the first thing to fix. Sources as they were when the cycle began (a Go test-helper
+ * package importing "testing", a setup.py naming pytest) are the project's, not the cycle's.
+ */
+export function reachVerdict(s: Session, stack: CompiledStack, tree: Tree, verdict: Verdict, baseline?: Record<string, string>): Verdict {
+  const changed = Object.keys(tree.sources).filter((rel) => baseline?.[rel] !== tree.sources[rel]);
+  const found = reachingSources(s.root, stack, changed);
   if (found.length === 0) return verdict;
   return { ...verdict, valid: false, reason: `${found[0]}${found.length > 1 ? ` (${found.length - 1} more source files do the same)` : ''}` };
 }

@@ -38,7 +38,7 @@ export const done: Verb = {
 
     // The last word is the oracle's own: the frozen tests, run once more out of reach.
     const { run, outcome, isolation } = await runOracle(s, stack, state, tree, 'done');
-    const verdict = reachVerdict(s, stack, tree, greenVerdict(outcome, run.command, frozenTests(state)));
+    const verdict = reachVerdict(s, stack, tree, greenVerdict(outcome, run.command, frozenTests(state)), state.baseline?.sources);
     const final = { ...makeReceipt(s, run, verdict, tree), oracle: isolation };
     recordReceiptEvent(s, 'final', final);
     if (!verdict.valid) throw new RefusalError(`the final run of the frozen tests does not hold: ${verdict.reason ?? 'unknown'} (log: ${run.log})`);

@@ -32,7 +32,7 @@ export const verifyRefactor: Verb = {
     if (stashes !== base.stash_count) throw new RefusalError(`the git stash changed during REFACTOR (${base.stash_count} → ${stashes} entries); restore it before verifying`);
 
     const { run, outcome, isolation } = await runOracle(s, stack, state, tree, 'refactor');
-    const { verdict } = await runChecks(s, stack, reachVerdict(s, stack, tree, greenVerdict(outcome, run.command, frozenTests(state))));
+    const { verdict } = await runChecks(s, stack, reachVerdict(s, stack, tree, greenVerdict(outcome, run.command, frozenTests(state)), state.baseline?.sources));
     const receipt = { ...makeReceipt(s, run, verdict, tree), oracle: isolation };
     let reverted: { restored: string[]; deleted: string[] } | null = null;
     if (!verdict.valid && values.revert) reverted = restoreSnapshot(s.root, 'refactor', base.files, Object.keys(tree.sources));
