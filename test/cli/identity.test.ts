@@ -183,6 +183,10 @@ describe('reports by test', () => {
     ]);
     expect(tests[1]!.message).toBe("thread 'adds' panicked at tests/add.rs:2:5:\nassertion `left == right` failed");
   });
+  it('cargo: doc-tests are named without their line, which moves as the source above changes', () => {
+    const out = ['   Doc-tests calc', 'test src/lib.rs - add (line 3) ... ok', 'test result: ok. 1 passed; 0 failed'].join('\n');
+    expect(cargoTests(out)!.map((x) => [x.file, x.name])).toEqual([['doc-tests:calc', 'src/lib.rs - add']]);
+  });
   it('cargo: a test binary that ends before its summary proves nothing (a source that exits the process)', () => {
     const out = ['     Running tests/add.rs (target/debug/deps/add-2)', 'running 1 test', 'test adds ... ok', '     Running unittests src/lib.rs (target/debug/deps/calc-1)', 'test tests::one ... ok', 'test result: ok. 1 passed; 0 failed'].join('\n');
     expect(cargoTests(out)!.map((x) => [x.name, x.status])).toEqual([

@@ -221,10 +221,12 @@ export function cargoTests(text: string): TestCase[] | null {
     }
     const t = /^test (.+?) \.\.\. (ok|FAILED|ignored)(?:,.*)?$/.exec(line);
     if (t) {
-      const tc: TestCase = { file, name: t[1] ?? '', status: t[2] === 'ok' ? 'passed' : t[2] === 'FAILED' ? 'failed' : 'skipped', message: '' };
+      // A doc-test is named by its line, which moves whenever the source above it changes.
+      const name = (t[1] ?? '').replace(/ - (.*?) \(line \d+\)$/, ' - $1');
+      const tc: TestCase = { file, name, status: t[2] === 'ok' ? 'passed' : t[2] === 'FAILED' ? 'failed' : 'skipped', message: '' };
       tests.push(tc);
       inTarget.push(tc);
-      byName.set(tc.name, [...(byName.get(tc.name) ?? []), tc]);
+      byName.set(t[1] ?? '', [...(byName.get(t[1] ?? '') ?? []), tc]);
       continue;
     }
     const section = /^---- (.+?) stdout ----$/.exec(line);
