@@ -11,6 +11,7 @@ describe('textCounts reads the summary line of each runner', () => {
     ['node:test spec', 'ℹ tests 2\nℹ suites 0\nℹ pass 1\nℹ fail 1\n', { total: 2, failed: 1, passed: 1 }],
     ['node:test TAP', '1..2\n# tests 2\n# pass 2\n# fail 0\n', { total: 2, failed: 0, passed: 2 }],
     ['pytest', '==================== 1 failed, 4 passed in 0.12s ====================\n', { total: 5, failed: 1, passed: 4 }],
+    ['pytest -q', '1 failed, 4 passed, 1 skipped in 0.12s\n', { total: 5, failed: 1, passed: 4 }],
     ['cargo', 'test result: FAILED. 1 passed; 2 failed; 0 ignored\ntest result: ok. 3 passed; 0 failed; 0 ignored\n', { total: 6, failed: 2, passed: 4 }],
     ['go -v', '--- FAIL: TestAdd (0.00s)\n--- PASS: TestSub (0.00s)\n', { total: 2, failed: 1, passed: 1 }],
     ['mocha', '  2 passing (5ms)\n  1 failing\n', { total: 3, failed: 1, passed: 2 }],

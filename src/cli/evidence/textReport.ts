@@ -36,7 +36,8 @@ export function textCounts(text: string): RunFacts['counts'] {
     return { total: passed + failed, failed, passed };
   }
   // pytest: "==== 1 failed, 2 passed in 0.12s ====" / "no tests ran"
-  m = lastMatch(/^=+ (.*?) in [\d.]+s\b.*=+$/m, text);
+  // (with -q the line has no "=" border)
+  m = lastMatch(/^(?:=+ )?((?:\d+ \w+|no tests ran)(?:, \d+ \w+)*) in [\d.]+s\b.*$/m, text);
   if (m && /passed|failed|error|no tests ran/.test(m[1] ?? '')) {
     const s = m[1] ?? '';
     const failed = num(/(\d+) failed/.exec(s), 1);
