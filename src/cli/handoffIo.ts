@@ -81,7 +81,7 @@ export async function rerun(s: Session, cycle: HandoffCycle, command: string, la
   const { stack } = cycle;
   const state = validateCliState(cycle.state, s.statePath);
   const tree = scanTree(s.root, stack);
-  const { run, outcome } = await runTests(s, stack, label, tree, undefined, command);
+  const { run, outcome } = await runTests(s, stack, label, tree, command);
   const whole = command.trim() === stack.config.test_command.trim();
   const verdict = judge === 'red' ? judgeRedRun(s, stack, state, tree, run, outcome) : judgeGreen(outcome, run.command, whole ? frozenTests(state) : null);
   return { command: run.command, exitCode: run.exitCode, output: run.output, timedOut: run.timedOut, problem: verdict.valid ? null : (verdict.reason ?? 'the run does not hold') };

@@ -1,11 +1,11 @@
-import { appendEvent } from '../io/eventLog.js';
-import type { CompiledStack } from '../io/loadStack.js';
-import { runCommand, type RunResult, type RunWrap } from '../io/runner.js';
-import type { CliState, Receipt, ReceiptKind } from '../schema/cliState.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseGoJson } from './evidence/goJson.js';
+import { appendEvent } from '../io/eventLog.js';
+import type { CompiledStack } from '../io/loadStack.js';
+import { runCommand, type RunResult } from '../io/runner.js';
+import type { CliState, Receipt, ReceiptKind } from '../schema/cliState.js';
 import { baselineText } from './baseline.js';
+import { parseGoJson } from './evidence/goJson.js';
 import { identify, isNewOrChanged } from './evidence/identity.js';
 import { instrumentCommand } from './evidence/instrument.js';
 import { judgeGreen, judgeRed, parseCoverage, type FrozenTests, type RunOutcome, type Verdict } from './evidence/judge.js';
@@ -63,7 +63,8 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
   return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary };
 }
 
-export async function runTests(s: Session, stack: CompiledStack, label: string, tree: Tree, wrap?: RunWrap, command?: string): Promise<{ run: RunResult; outcome: RunOutcome }> {
+/** One run of the test command (or a narrowed form of it) in the work tree: RED, and the hand-off re-runs. */
+export async function runTests(s: Session, stack: CompiledStack, label: string, tree: Tree, command?: string): Promise<{ run: RunResult; outcome: RunOutcome }> {
   const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
   const run = await runCommand({
     root: s.root,
@@ -73,8 +74,7 @@ export async function runTests(s: Session, stack: CompiledStack, label: string, 
     env: testEnv(s, stack),
     instrument: instrumentCommand,
     now: s.now(),
-    ...(wrap ? { wrap } : {}),
-    ...(s.io.stderr ? { progress: s.io.stderr } : {}),
+    progress: s.io.stderr,
   });
   return { run, outcome: outcomeOf(run, s.root, [...Object.keys(tree.tests), ...Object.keys(tree.sources)], timeoutSeconds) };
 }

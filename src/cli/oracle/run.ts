@@ -2,19 +2,19 @@ import { platform } from 'node:os';
 import { RefusalError } from '../../io/errors.js';
 import type { CompiledStack } from '../../io/loadStack.js';
 import { runCommand, type RunResult } from '../../io/runner.js';
-import { hashFile } from '../../io/projectFiles.js';
-import { snapshotDir, COPY_SUFFIX } from '../../io/snapshots.js';
+import { hashFile, listProjectFiles } from '../../io/projectFiles.js';
+import { COPY_SUFFIX, snapshotDir } from '../../io/snapshots.js';
 import type { CliState } from '../../schema/cliState.js';
 import { driftMessage, driftOf } from '../drift.js';
 import type { RunOutcome } from '../evidence/judge.js';
 import { instrumentCommand } from '../evidence/instrument.js';
 import type { Session } from '../session.js';
 import { DEFAULT_TIMEOUT_SECONDS, outcomeOf, testEnv } from '../testRun.js';
-import { listProjectFiles } from '../../io/projectFiles.js';
 import { scanTree, type Tree } from '../tree.js';
 import { namespaceWorks, prepareCopy, prepareNamespace, SNAPSHOT_MISMATCH_EXIT, type Isolation, type Prepared } from './isolate.js';
 import { strayProcesses } from './processes.js';
 
+/** Refuses when the oracle (frozen files, runner settings, the SPEC, tests added since) moved. */
 export function checkDrift(s: Session, state: CliState, stack: CompiledStack, tree: Tree, when: string): void {
   const drift = driftMessage(driftOf(s.root, state, Object.keys(tree.tests), tree.parts));
   if (drift) throw new RefusalError(`the oracle moved${when}: ${drift}`);
