@@ -33,6 +33,20 @@ export function factsOf(run: RunResult): RunFacts {
   return { ...report, loadErrorFiles: [...new Set([...report.loadErrorFiles, ...text.loadErrorFiles])] };
 }
 
+/** The report flags for the test command, reaching through `npm test` to the script it runs. */
+export function instrumentFor(root: string): (command: string, reportFile: string) => { command: string; kind: string } {
+  return (command, reportFile) =>
+    instrumentCommand(command, reportFile, (name) => {
+      try {
+        const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, unknown> };
+        const body = pkg.scripts?.[name];
+        return typeof body === 'string' ? body : null;
+      } catch {
+        return null;
+      }
+    });
+}
+
 /** The environment every project command runs in (docs/evidence.md). */
 export function testEnv(s: Session, stack: CompiledStack): NodeJS.ProcessEnv {
   return cleanEnv(s.io.env, s.root, stack.config.test_env_allow ?? []);
@@ -72,7 +86,7 @@ export async function runTests(s: Session, stack: CompiledStack, label: string, 
     label,
     timeoutSeconds,
     env: testEnv(s, stack),
-    instrument: instrumentCommand,
+    instrument: instrumentFor(s.root),
     now: s.now(),
     progress: s.io.stderr,
   });

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cli, cliEnv, ok, project, readState, redToGreen, startRed } from './fixtures.js';
+import { cli, cliEnv, ok, project, readState, redToGreen, startRed, VITEST } from './fixtures.js';
 
 const ADD_TEST = "import { expect, test } from 'vitest';\nimport { add } from '../src/add.js';\ntest('adds', () => { expect(add(1, 2)).toBe(3); });\n";
 const OLD_TEST = "import { expect, test } from 'vitest';\ntest('old', () => { expect(1).toBe(1); });\n";
@@ -85,5 +85,16 @@ describe('cheats against a real vitest project in GREEN', () => {
     const r = ok(cli(repo, 'verify', 'green'), 1);
     expect(r.stderr).toMatch(/not GREEN: 1 of 2 tests fail|frozen files changed while the tests ran/);
     expect(readState(repo).receipts.green.valid).toBe(false);
+  });
+});
+
+describe('vitest behind `npm test`', () => {
+  it('gets the report flags through npm, so RED and GREEN are judged per test', { timeout: 120_000 }, () => {
+    const repo = project('vitest', { 'tests/old.test.ts': OLD_TEST, 'package.json': JSON.stringify({ type: 'module', private: true, scripts: { test: `node ${VITEST} run` } }) }, { test_command: 'npm test --silent' });
+    startRed(repo);
+    repo.write('tests/add.test.ts', ADD_TEST);
+    repo.write('src/add.ts', STUB);
+    const red = JSON.parse(ok(cli(repo, 'verify', 'red', '--json')).stdout) as Record<string, unknown>;
+    expect(red).toMatchObject({ valid: true, red_tests: ['tests/add.test.ts::adds'] });
   });
 });

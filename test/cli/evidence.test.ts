@@ -143,6 +143,25 @@ describe('helpers', () => {
   });
 });
 
+describe('report flags through a package manager', () => {
+  const scripts: Record<string, string> = { test: 'vitest run', unit: 'jest --ci', py: 'python -m pytest -q', both: 'tsc && vitest run', dot: 'vitest run --reporter=dot', nt: 'node --test' };
+  const script = (name: string) => scripts[name] ?? null;
+  it.each([
+    ['npm test', "npm test -- --reporter=default --reporter=json --outputFile.json='/r/x'", 'vitest-json'],
+    ['npm test --silent', "npm test --silent -- --reporter=default --reporter=json --outputFile.json='/r/x'", 'vitest-json'],
+    ['npm t', "npm t -- --reporter=default --reporter=json --outputFile.json='/r/x'", 'vitest-json'],
+    ['npm run unit', "npm run unit -- --json --outputFile='/r/x'", 'jest-json'],
+    ['yarn unit', "yarn unit --json --outputFile='/r/x'", 'jest-json'],
+    ['pnpm run py', "pnpm run py --junitxml='/r/x'", 'junit-xml'],
+    ['npm run both', 'npm run both', 'none'],
+    ['npm run dot', 'npm run dot', 'none'],
+    ['npm run nt', 'npm run nt', 'none'],
+    ['npm run missing', 'npm run missing', 'none'],
+  ])('%s', (cmd, want, kind) => {
+    expect(instrumentCommand(cmd, '/r/x', script)).toEqual({ command: want, kind });
+  });
+});
+
 describe('go test -json', () => {
   it('is asked for, and its events give the text, counts and failing files', async () => {
     const { parseGoJson } = await import('../../src/cli/evidence/goJson.js');

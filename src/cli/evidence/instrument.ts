@@ -13,10 +13,25 @@ function quote(arg: string): string {
  * runner we know and does not pick its own reporter. Anything else runs as written and is read
  * by the text parsers.
  */
-export function instrumentCommand(command: string, reportFile: string): { command: string; kind: ReportKind } {
+export function instrumentCommand(command: string, reportFile: string, script?: (name: string) => string | null): { command: string; kind: ReportKind } {
   const plain = { command, kind: 'none' as const };
   if (COMPOUND.test(command) || process.platform === 'win32') return plain;
   const f = quote(reportFile);
+  // `npm test` (or `npm run x`, `yarn x`, `pnpm x`) whose script is a plain call of vitest, jest or
+  // pytest: the report flags go through the package manager to the runner.
+  // The package manager's own flags (`npm test --silent`) may come before or after the script's name.
+  const pm = /^(npm|pnpm|yarn)(?:\s+--?[\w-]+)*(?:\s+run(?:-script)?)?\s+([\w:.@/][\w:.@/-]*)(?:\s+--?[\w-]+)*$/.exec(command.trim());
+  if (pm && script) {
+    const name = pm[1] === 'npm' && (pm[2] === 't' || pm[2] === 'tst') ? 'test' : (pm[2] ?? '');
+    const body = script(name)?.trim() ?? null;
+    if (body !== null && !/^(npm|pnpm|yarn)\b/.test(body)) {
+      const inner = instrumentCommand(body, reportFile);
+      if ((inner.kind === 'vitest-json' || inner.kind === 'jest-json' || inner.kind === 'junit-xml') && inner.command.startsWith(body)) {
+        return { command: `${command.trim()}${pm[1] === 'npm' ? ' --' : ''}${inner.command.slice(body.length)}`, kind: inner.kind };
+      }
+    }
+    return plain;
+  }
   if (/(^|[\s/])vitest(\.mjs)?(\s|$)/.test(command) && !/--reporter|--outputFile/.test(command)) {
     return { command: `${command} --reporter=default --reporter=json --outputFile.json=${f}`, kind: 'vitest-json' };
   }

@@ -7,9 +7,8 @@ import { COPY_SUFFIX, snapshotDir } from '../../io/snapshots.js';
 import type { CliState } from '../../schema/cliState.js';
 import { driftMessage, driftOf } from '../drift.js';
 import type { RunOutcome } from '../evidence/judge.js';
-import { instrumentCommand } from '../evidence/instrument.js';
 import type { Session } from '../session.js';
-import { DEFAULT_TIMEOUT_SECONDS, outcomeOf, testEnv } from '../testRun.js';
+import { DEFAULT_TIMEOUT_SECONDS, instrumentFor, outcomeOf, testEnv } from '../testRun.js';
 import { scanTree, type Tree } from '../tree.js';
 import { namespaceWorks, prepareCopy, prepareNamespace, SNAPSHOT_MISMATCH_EXIT, type Isolation, type Prepared } from './isolate.js';
 import { strayProcesses } from './processes.js';
@@ -81,7 +80,7 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
       label,
       timeoutSeconds,
       env: { ...testEnv(s, stack), ...prepared.env },
-      instrument: instrumentCommand,
+      instrument: instrumentFor(s.root),
       now: s.now(),
       progress: s.io.stderr,
       ...(prepared.wrap ? { wrap: prepared.wrap } : {}),
