@@ -30,6 +30,7 @@ describe('judgeGreen holds every frozen test to run and pass', () => {
     ['an old frozen test missing', { tests: [t('tests/a.test.ts::adds', 'passed')], facts: facts({ counts: { total: 1, failed: 0, passed: 1 } }) }, /did not run: tests\/a\.test\.ts::old/],
     ['a count that cannot be read', { facts: facts({ counts: null }), tests: null }, /printed no runner summary/],
     ['zero tests', { facts: facts({ counts: { total: 0, failed: 0, passed: 0 } }), tests: [] }, /ran no tests/],
+    ['a summary that counts a file, but no test by name', { facts: facts({ counts: { total: 1, failed: 0, passed: 1 } }), tests: [] }, /ran no tests/],
     ['no tests by name although RED had them', { tests: null }, /reported no tests by name/],
     ['a report rewritten while the summary says 2 failed', { summary: { total: 2, failed: 2, passed: 0 } }, /report .* and its printed summary .* disagree/],
     ['exit 1', { exitCode: 1, facts: facts({ counts: { total: 2, failed: 1, passed: 1 } }) }, /1 of 2 tests fail/],
@@ -150,6 +151,11 @@ describe('reports by test', () => {
       '  ---',
       "  location: '/r/test/b.test.js:1:1'",
       '  exitCode: 1',
+      '  ...',
+      '# Subtest: /r/test/c.test.js',
+      'ok 3 - /r/test/c.test.js',
+      '  ---',
+      '  duration_ms: 141.2',
       '  ...',
     ].join('\n');
     const r = tapTests(tap)!;

@@ -210,7 +210,10 @@ export function judgeGreen(o: RunOutcome, command: string, frozen: FrozenTests |
   if (o.facts.counts === null) {
     return refuse('the test command exited 0 but printed no runner summary, so how many tests ran cannot be read (a process that exits before the runner reports looks like this); make the tests run and verify again');
   }
-  if (counts.total === 0 || counts.passed === 0) return refuse('the test command passed but ran no tests; check test_command and that nothing in the source ends the run early');
+  const passedByName = tests?.filter((t) => t.status === 'passed').length;
+  if (counts.total === 0 || counts.passed === 0 || passedByName === 0) {
+    return refuse('the test command passed but ran no tests; check test_command and that nothing in the source ends the run early');
+  }
   if (counts.failed > 0) return refuse(`${counts.failed} tests fail although the command exited 0; fix them and verify again`);
   const disagree = disagreement(o);
   if (disagree) return refuse(disagree);

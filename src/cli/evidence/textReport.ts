@@ -176,8 +176,10 @@ export function tapTests(text: string): { tests: TestCase[]; loadErrors: string[
     const status: TestStatus = directive !== '' ? 'skipped' : res[2] === 'ok' ? 'passed' : 'failed';
     const loc = keys.location ? /^(.*?):\d+(?::\d+)?$/.exec(keys.location)?.[1] ?? keys.location : null;
     // A whole test file reported as one result (its process failed to load, or exited early): not a test.
-    if ('exitCode' in keys || (loc !== null && (res[3] ?? '') === loc)) {
-      if (res[2] !== 'ok' && loc !== null) loadErrors.push(loc.replace(/^file:\/\//, ''));
+    const title = res[3] ?? '';
+    const fileLevel = 'exitCode' in keys || (loc !== null && title === loc) || (level === 0 && /^(?:\/|[A-Za-z]:\\)\S*\.[cm]?[jt]sx?$/.test(title));
+    if (fileLevel) {
+      if (res[2] !== 'ok') loadErrors.push((loc ?? title).replace(/^file:\/\//, ''));
       continue;
     }
     const message = status === 'failed' ? [keys.name ? `${keys.name}: ${keys.error ?? ''}` : keys.error ?? '', keys.code ? `code: ${keys.code}` : '', keys.failureType ? `failureType: ${keys.failureType}` : ''].filter(Boolean).join('\n') : '';
