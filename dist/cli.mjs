@@ -89,6 +89,10 @@ while IFS= read -r line; do
   mkdir -p "$mnt/f/$(dirname "$rel")"
   cp "$root/.tdd/snapshots/frozen/$rel.copy" "$mnt/f/$rel"
 done < "$mnt/manifest"
+if [ -d "$root/.tdd/runs" ]; then
+  mkdir "$mnt/runs"
+  mount --bind "$root/.tdd/runs" "$mnt/runs"
+fi
 mount -o remount,bind,ro "$mnt"
 if [ -s "$mnt/manifest" ] && ! (cd "$mnt/f" && sha256sum -c --quiet --strict "$mnt/manifest" >/dev/null 2>&1); then
   echo "tdd-gate: the frozen snapshot copies do not match the freeze" >&2; exit 97
@@ -98,6 +102,17 @@ while IFS= read -r line; do
   mount --bind "$mnt/f/$rel" "$root/$rel"
   mount -o remount,bind,ro "$root/$rel"
 done < "$mnt/manifest"
+# The gate's own files, git's and Claude Code's settings are read-only to the tests too; only
+# the run's report folder stays writable.
+for d in .tdd .git .claude; do
+  if [ -d "$root/$d" ] && [ ! -L "$root/$d" ]; then
+    mount --bind "$root/$d" "$root/$d"
+    mount -o remount,bind,ro "$root/$d"
+  fi
+done
+if [ -d "$mnt/runs" ]; then
+  mount --bind "$mnt/runs" "$root/.tdd/runs"
+fi
 cd "$root"
 if unshare -U -m --map-user="$uid" --map-group="$gid" true 2>/dev/null; then
   exec unshare -U -m --map-user="$uid" --map-group="$gid" sh -c "$cmd" </dev/null 2>&1

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cli, cliEnv, ok, project, readState, redToGreen, startRed, VITEST } from './fixtures.js';
 
@@ -80,11 +80,14 @@ describe('cheats against a real vitest project in GREEN', () => {
     // at import, try to turn the frozen test into one that passes
     repo.write(
       'src/add.ts',
-      "import { writeFileSync } from 'node:fs';\nconst runner = ['vi', 'test'].join('');\ntry { writeFileSync(new URL('../tests/add.test.ts', import.meta.url), `import { test } from '${runner}';\\ntest('adds', () => {});\\n`); } catch {}\nexport function add(_a: number, _b: number): number { return 0; }\n",
+      "import { writeFileSync } from 'node:fs';\nconst runner = ['vi', 'test'].join('');\ntry { writeFileSync(new URL('../tests/add.test.ts', import.meta.url), `import { test } from '${runner}';\\ntest('adds', () => {});\\n`); } catch {}\ntry { writeFileSync(new URL('../.tdd/stack.json', import.meta.url), '{}'); } catch {}\nexport function add(_a: number, _b: number): number { return 0; }\n",
     );
+    const stackBefore = readFileSync(repo.path('.tdd/stack.json'), 'utf8');
     const r = ok(cli(repo, 'verify', 'green'), 1);
     expect(r.stderr).toMatch(/not GREEN: 1 of 2 tests fail|frozen files changed while the tests ran/);
     expect(readState(repo).receipts.green.valid).toBe(false);
+    // the gate's own files are out of the tests' reach as well
+    expect(readFileSync(repo.path('.tdd/stack.json'), 'utf8')).toBe(stackBefore);
   });
 });
 
