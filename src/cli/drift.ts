@@ -1,30 +1,49 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { specHash } from '../io/hash.js';
-import { hashFile } from '../io/projectFiles.js';
 import type { CliState } from '../schema/cliState.js';
-import { driftedFiles } from './tree.js';
+import { entryOf } from './oracle/files.js';
 
 export interface Drift {
-  /** Frozen files whose bytes differ from the freeze, or that are gone. */
+  /** Frozen files whose bytes differ from the freeze, that are gone, or that became (or stopped being) a link. */
   files: string[];
   /** Test files that were not there at the freeze (an unfrozen test is an unreviewed oracle). */
   added: string[];
+  /** Runner settings inside editable files (package.json scripts, pytest sections) that changed. */
+  parts: string[];
   specMoved: boolean;
 }
 
-/** How far the oracle (tests, test configs, the SPEC) moved since the freeze. */
-export function driftOf(root: string, state: CliState, currentTests: readonly string[] = []): Drift {
+/** Frozen files as they are now, compared as what they are: a regular file by content, a link by its target. */
+export function driftedEntries(root: string, frozen: Record<string, string>, links: Record<string, string> = {}): string[] {
+  const out: string[] = [];
+  for (const [rel, hash] of Object.entries(frozen)) {
+    const now = entryOf(root, rel);
+    const link = links[rel];
+    if (link !== undefined ? now.kind !== 'link' || now.target !== link : now.kind !== 'file' || now.sha256 !== hash) out.push(rel);
+  }
+  return out.sort();
+}
+
+/** How far the oracle (tests, test configs, runner settings, the SPEC) moved since the freeze. */
+export function driftOf(root: string, state: CliState, currentTests: readonly string[] = [], currentParts?: Record<string, string>): Drift {
   const frozen = state.frozen?.files ?? {};
-  const files = state.frozen ? driftedFiles(frozen, (rel) => hashFile(root, rel)) : [];
+  const files = state.frozen ? driftedEntries(root, frozen, state.frozen.links ?? {}) : [];
   const added = state.frozen ? currentTests.filter((rel) => !(rel in frozen)) : [];
+  const parts: string[] = [];
+  const frozenParts = state.frozen?.parts;
+  if (frozenParts && currentParts) {
+    for (const [k, h] of Object.entries(frozenParts)) if (currentParts[k] !== h) parts.push(k);
+    // A test region that appeared after the freeze is an unreviewed test, like an added file.
+    for (const k of Object.keys(currentParts)) if (!(k in frozenParts) && k.endsWith('#cfg(test)')) parts.push(k);
+  }
   let live: string | null;
   try {
     live = specHash(readFileSync(path.join(root, state.spec_path), 'utf8'));
   } catch {
     live = null;
   }
-  return { files, added, specMoved: state.spec_hash !== '' && live !== state.spec_hash };
+  return { files, added, parts, specMoved: state.spec_hash !== '' && live !== state.spec_hash };
 }
 
 const list = (xs: string[]) => `${xs.slice(0, 5).join(', ')}${xs.length > 5 ? ` and ${xs.length - 5} more` : ''}`;
@@ -34,6 +53,7 @@ export function driftMessage(d: Drift): string | null {
   if (d.specMoved) parts.push('the SPEC changed since the freeze');
   if (d.files.length > 0) parts.push(`frozen files changed: ${list(d.files)}`);
   if (d.added.length > 0) parts.push(`test files added after the freeze: ${list(d.added)}`);
+  if (d.parts.length > 0) parts.push(`the test runner's settings changed: ${list(d.parts)}`);
   if (parts.length === 0) return null;
   return `${parts.join('; ')}; restore them (\`git checkout -- <file>\`, or the copies in .tdd/snapshots/frozen/), remove added tests, or re-certify in a new cycle`;
 }

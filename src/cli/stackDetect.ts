@@ -6,6 +6,10 @@ export interface ProjectFacts {
   packageJson: string | null;
   /** Any file name in the project matching the regex (for tests/test_*.py and friends). */
   anyFile(re: RegExp): boolean;
+  /** Is this program on PATH (`python` or only `python3`)? Absent: assume it is. */
+  onPath?(program: string): boolean;
+  /** A file's text (Cargo.toml), when detection needs more than its existence. */
+  read?(rel: string): string | null;
 }
 
 interface Pkg {
@@ -57,13 +61,32 @@ export function detectStack(p: ProjectFacts): { stack: StackConfig; runner: stri
         },
       };
     }
-    if (/node\s+(--\S+\s+)*--test\b/.test(testScript) || !('mocha' in deps)) {
+    if ('mocha' in deps || /\bmocha\b/.test(testScript)) {
+      return {
+        runner: 'mocha',
+        stack: {
+          language,
+          test_command: 'npx mocha',
+          test_file_glob: 'test/**|tests/**|**/*.spec.*|**/*.test.*',
+          source_file_glob: JS_SOURCES,
+          red_confirm: 'AssertionError|expected .* to|Expected',
+          build_error_pattern: `SyntaxError|ERR_MODULE_NOT_FOUND|Cannot find module|does not provide an export named${tsErr}`,
+        },
+      };
+    }
+    // node:test as the project runs it: `node --test test/` collects only what the script names
+    // (a bare `node --test` would also run benchmarks and fixtures that match its default patterns).
+    const nodeTest = /(?:^|&&\s*|;\s*)(node\s+(?:--[\w-]+(?:=\S+)?\s+)*--test\b[^&|;]*)/.exec(testScript);
+    if (nodeTest || !('mocha' in deps)) {
+      const command = nodeTest?.[1]?.trim() ?? 'node --test';
+      const targets = command.split(/\s+/).filter((w, k) => k > 0 && !w.startsWith('-'));
+      const dirs = targets.map((t) => t.replace(/^\.\//, '').replace(/\/+$/, '')).filter((t) => t !== '' && !/[*?{]/.test(t));
       return {
         runner: 'node:test',
         stack: {
           language,
-          test_command: 'node --test',
-          test_file_glob: JS_TESTS,
+          test_command: command,
+          test_file_glob: dirs.length > 0 ? dirs.map((d) => (/\.[cm]?[jt]s$/.test(d) ? d : `${d}/**`)).join('|') : JS_TESTS,
           source_file_glob: JS_SOURCES,
           red_confirm: 'AssertionError|ERR_ASSERTION',
           build_error_pattern: 'SyntaxError|ERR_MODULE_NOT_FOUND|Cannot find module|does not provide an export named',
@@ -76,7 +99,7 @@ export function detectStack(p: ProjectFacts): { stack: StackConfig; runner: stri
       runner: 'pytest',
       stack: {
         language: 'python',
-        test_command: 'python -m pytest',
+        test_command: p.onPath && !p.onPath('python') && p.onPath('python3') ? 'python3 -m pytest' : 'python -m pytest',
         test_file_glob: 'test_*.py|*_test.py|tests/**',
         source_file_glob: 'src/**|**/*.py',
         red_confirm: 'AssertionError|assert ',
@@ -98,13 +121,16 @@ export function detectStack(p: ProjectFacts): { stack: StackConfig; runner: stri
     };
   }
   if (p.has('Cargo.toml')) {
+    // A crate whose library is lib.rs at the root (`[lib] path = "lib.rs"`), or any *.rs at the root.
+    const cargo = p.read?.('Cargo.toml') ?? '';
+    const rootLib = p.has('lib.rs') || p.has('main.rs') || /^\s*path\s*=\s*"(?!src\/)[^"]+\.rs"/m.test(cargo);
     return {
       runner: 'cargo test',
       stack: {
         language: 'rust',
         test_command: 'cargo test',
         test_file_glob: 'tests/**|benches/**',
-        source_file_glob: 'src/**',
+        source_file_glob: rootLib ? 'src/**|*.rs' : 'src/**',
         red_confirm: 'panicked at|assertion .*failed',
         build_error_pattern: 'error\\[E\\d+\\]|could not compile',
       },

@@ -1,14 +1,19 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { appendEvent } from '../io/eventLog.js';
 import type { CompiledStack } from '../io/loadStack.js';
 import { runCommand, type RunResult } from '../io/runner.js';
-import type { Receipt, ReceiptKind } from '../schema/cliState.js';
+import type { CliState, Receipt, ReceiptKind } from '../schema/cliState.js';
+import { baselineText } from './baseline.js';
 import { parseGoJson } from './evidence/goJson.js';
+import { identify, isNewOrChanged } from './evidence/identity.js';
 import { instrumentCommand } from './evidence/instrument.js';
-import { judgeGreen, parseCoverage, type RunOutcome, type Verdict } from './evidence/judge.js';
+import { judgeGreen, judgeRed, parseCoverage, type FrozenTests, type RunOutcome, type Verdict } from './evidence/judge.js';
 import { parseJestJson, parseJunitXml, type RunFacts } from './evidence/report.js';
-import { textFacts } from './evidence/textReport.js';
+import { tapTests, textCounts, textFacts } from './evidence/textReport.js';
+import { cleanEnv } from './oracle/cleanEnv.js';
 import type { Session } from './session.js';
-import type { Tree } from './tree.js';
+import { changedFiles, readText, type Tree } from './tree.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 
@@ -19,28 +24,88 @@ export function factsOf(run: RunResult): RunFacts {
   if (run.report.text !== null) {
     if (run.report.kind === 'vitest-json' || run.report.kind === 'jest-json') report = parseJestJson(run.report.text, run.report.kind);
     if (run.report.kind === 'junit-xml') report = parseJunitXml(run.report.text, run.report.kind);
+    if (run.report.kind === 'tap') {
+      const tap = tapTests(run.report.text);
+      if (tap) report = { ...text, loadErrorFiles: [...text.loadErrorFiles, ...tap.loadErrors], tests: tap.tests, source: 'tap-report' };
+    }
   }
   if (report === null) return text;
   return { ...report, loadErrorFiles: [...new Set([...report.loadErrorFiles, ...text.loadErrorFiles])] };
 }
 
-export async function runTests(s: Session, stack: CompiledStack, label: string): Promise<{ run: RunResult; outcome: RunOutcome }> {
-  const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
-  const run = await runCommand({
-    root: s.root,
-    command: stack.config.test_command,
-    label,
-    timeoutSeconds,
-    env: s.io.env,
-    instrument: instrumentCommand,
-    now: s.now(),
-  });
+/** The report flags for the test command, reaching through `npm test` to the script it runs. */
+export function instrumentFor(root: string): (command: string, reportFile: string) => { command: string; kind: string } {
+  return (command, reportFile) =>
+    instrumentCommand(command, reportFile, (name) => {
+      try {
+        const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, unknown> };
+        const body = pkg.scripts?.[name];
+        return typeof body === 'string' ? body : null;
+      } catch {
+        return null;
+      }
+    });
+}
+
+/** The environment every project command runs in (docs/evidence.md). */
+export function testEnv(s: Session, stack: CompiledStack): NodeJS.ProcessEnv {
+  return cleanEnv(s.io.env, s.root, stack.config.test_env_allow ?? []);
+}
+
+/** Read what a run says: the facts, the tests by identity, and the text summary beside a machine report. */
+export function outcomeOf(run: RunResult, root: string, files: readonly string[], timeoutSeconds: number): RunOutcome {
+  const read = (rel: string): string | null => {
+    try {
+      return readFileSync(path.join(root, rel), 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  let output = run.output;
+  let facts: RunFacts;
+  let summary = null;
   if (run.report.kind === 'go-json') {
     // The JSON events replaced the text: judge the text they carry.
     const go = parseGoJson(run.output);
-    return { run, outcome: { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output: go.text, facts: go.facts.counts ? go.facts : textFacts(go.text) } };
+    output = go.text;
+    facts = go.facts.counts ? go.facts : { ...textFacts(go.text), tests: go.facts.tests };
+  } else {
+    facts = factsOf(run);
+    if (['vitest-json', 'jest-json', 'junit-xml'].includes(facts.source)) summary = textCounts(run.output);
   }
-  return { run, outcome: { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output: run.output, facts: factsOf(run) } };
+  const tests = facts.tests ? identify(facts.tests, { root, files, read }) : null;
+  return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary };
+}
+
+/** One run of the test command (or a narrowed form of it) in the work tree: RED, and the hand-off re-runs. */
+export async function runTests(s: Session, stack: CompiledStack, label: string, tree: Tree, command?: string): Promise<{ run: RunResult; outcome: RunOutcome }> {
+  const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
+  const run = await runCommand({
+    root: s.root,
+    command: command ?? stack.config.test_command,
+    label,
+    timeoutSeconds,
+    env: testEnv(s, stack),
+    instrument: instrumentFor(s.root),
+    now: s.now(),
+    progress: s.io.stderr,
+  });
+  return { run, outcome: outcomeOf(run, s.root, [...Object.keys(tree.tests), ...Object.keys(tree.sources)], timeoutSeconds) };
+}
+
+/** RED as `verify red` judges it: per test against the cycle's baseline (docs/evidence.md). */
+export function judgeRedRun(s: Session, stack: CompiledStack, state: CliState, tree: Tree, run: RunResult, outcome: RunOutcome): Verdict {
+  const changed = changedFiles(state.baseline?.files ?? {}, tree.tests);
+  const baseHashes = { ...(state.baseline?.sources ?? {}), ...(state.baseline?.files ?? {}) };
+  const changedAll = new Set([...changed, ...changedFiles(state.baseline?.sources ?? {}, tree.sources)]);
+  return judgeRed(outcome, {
+    command: run.command,
+    redConfirm: stack.redConfirm,
+    buildError: stack.buildError,
+    changedTests: changed,
+    root: s.root,
+    isNew: (t) => isNewOrChanged(t, changedAll, (rel) => baselineText(s.root, baseHashes, rel), (rel) => readText(s.root, rel)),
+  });
 }
 
 /** lint_command and the coverage threshold, after the tests passed. */
@@ -49,14 +114,14 @@ export async function runChecks(s: Session, stack: CompiledStack, verdict: Verdi
   const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
   const { lint_command, coverage_command, coverage_pattern, coverage_threshold } = stack.config;
   if (lint_command) {
-    const lint = await runCommand({ root: s.root, command: lint_command, label: 'lint', timeoutSeconds, env: s.io.env, now: s.now() });
+    const lint = await runCommand({ root: s.root, command: lint_command, label: 'lint', timeoutSeconds, env: testEnv(s, stack), now: s.now() });
     if (lint.exitCode !== 0) {
       const why = lint.timedOut ? 'timed out' : `exited ${String(lint.exitCode ?? lint.signal)}`;
       return { verdict: { ...verdict, valid: false, reason: `lint_command ${why} (see ${lint.log}); fix the lint errors in the source and verify again` } };
     }
   }
   if (coverage_command) {
-    const cov = await runCommand({ root: s.root, command: coverage_command, label: 'coverage', timeoutSeconds, env: s.io.env, now: s.now() });
+    const cov = await runCommand({ root: s.root, command: coverage_command, label: 'coverage', timeoutSeconds, env: testEnv(s, stack), now: s.now() });
     const pattern = new RegExp(coverage_pattern ?? 'All files[^\\d]*([\\d.]+)');
     const value = cov.exitCode === 0 ? parseCoverage(cov.output, pattern) : null;
     if (value === null) {
@@ -84,15 +149,28 @@ export function makeReceipt(s: Session, run: RunResult, verdict: Verdict, tree: 
     tree_sha256: tree.treeDigest,
     ...(verdict.failingFiles.length > 0 ? { failing_files: verdict.failingFiles } : {}),
     ...(coverage !== undefined ? { coverage } : {}),
+    ...(verdict.tests ? { tests: verdict.tests } : {}),
+    ...(verdict.redTests ? { red_tests: verdict.redTests } : {}),
   };
 }
 
-export function recordReceiptEvent(s: Session, kind: ReceiptKind, receipt: Receipt): void {
+export function recordReceiptEvent(s: Session, kind: ReceiptKind | 'final', receipt: Receipt): void {
   appendEvent(s.root, { type: 'receipt', kind, valid: receipt.valid, counts: receipt.counts, log: receipt.log, ...(receipt.reason ? { reason: receipt.reason } : {}) });
 }
 
-export function greenVerdict(outcome: RunOutcome, command: string): Verdict {
-  return judgeGreen(outcome, command);
+export function greenVerdict(outcome: RunOutcome, command: string, frozen: FrozenTests | null): Verdict {
+  return judgeGreen(outcome, command, frozen);
+}
+
+/** What GREEN is held to, from the freeze (or, for a cycle frozen before per-test records, the RED receipt). */
+export function frozenTests(state: CliState): FrozenTests | null {
+  const f = state.frozen;
+  const red = state.receipts?.red;
+  const tests = f?.tests ?? red?.tests ?? null;
+  const redTests = f?.red_tests ?? red?.red_tests ?? [];
+  const counts = f?.red_counts ?? red?.counts ?? null;
+  if (!tests && !counts) return null;
+  return { tests, redTests, counts };
 }
 
 export function countsText(r: Receipt): string {

@@ -1,12 +1,18 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { sha256Hex } from '../io/hash.js';
 import type { CompiledStack } from '../io/loadStack.js';
 import { classifyFiles, hashFiles, listProjectFiles } from '../io/projectFiles.js';
+import { ignoredCandidates, isAlwaysFrozen } from './oracle/files.js';
+import { oracleParts } from './oracle/runnerParts.js';
 import type { FileHashes } from '../schema/cliState.js';
 
 /** The project's test and source files with their hashes, at one moment. */
 export interface Tree {
   tests: FileHashes;
   sources: FileHashes;
+  /** Runner settings and test regions inside editable files: part → sha256. */
+  parts: FileHashes;
   /** Digest of the test + test-config hashes. */
   testsDigest: string;
   /** Digest of every test, test-config and source hash. */
@@ -18,11 +24,27 @@ export function digestOf(...maps: FileHashes[]): string {
   return sha256Hex(lines.map(([rel, h]) => `${rel}\0${h}`).join('\n'));
 }
 
+/**
+ * The tests (with every runner config: the stack's test_config_glob and the files always frozen,
+ * git-ignored ones included) and the sources (tracked or untracked, not ignored).
+ */
 export function scanTree(root: string, stack: CompiledStack): Tree {
-  const { tests, sources } = classifyFiles(stack, listProjectFiles(root));
+  const listed = listProjectFiles(root).filter((rel) => !isCache(rel));
+  const { tests: classified, sources } = classifyFiles(stack, listed);
+  const extra = [...listed, ...ignoredCandidates(root)].filter((rel) => stack.isTest(rel) || stack.isTestConfig(rel) || isAlwaysFrozen(rel));
+  const tests = [...new Set([...classified, ...extra])].sort();
+  const sourceSet = new Set(sources.filter((rel) => !tests.includes(rel)));
   const t = hashFiles(root, tests);
-  const s = hashFiles(root, sources);
-  return { tests: t, sources: s, testsDigest: digestOf(t), treeDigest: digestOf(t, s) };
+  const s = hashFiles(root, [...sourceSet]);
+  // The runner's settings inside editable files are part of the oracle, so part of each digest.
+  const parts = oracleParts((rel) => readText(root, rel), stack.config.test_command, Object.keys(s));
+  return { tests: t, sources: s, parts, testsDigest: digestOf(t, parts), treeDigest: digestOf(t, s, parts) };
+}
+
+/** Bytecode and runner caches: rewritten by every run, never tests or sources. */
+const CACHE_DIRS = new Set(['__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.hypothesis']);
+function isCache(rel: string): boolean {
+  return /\.py[co]$/.test(rel) || rel.split('/').some((p) => CACHE_DIRS.has(p));
 }
 
 /** Files in `now` that are new or different from `base`. */
@@ -36,4 +58,13 @@ export function driftedFiles(frozen: FileHashes, current: (rel: string) => strin
     .filter(([rel, h]) => current(rel) !== h)
     .map(([rel]) => rel)
     .sort();
+}
+
+/** A project file's text, or null when it cannot be read. */
+export function readText(root: string, rel: string): string | null {
+  try {
+    return readFileSync(path.join(root, rel), 'utf8');
+  } catch {
+    return null;
+  }
 }

@@ -3,6 +3,7 @@ import type { PathClass } from './classify.js';
 import { STUB_MARKER } from './contentAfter.js';
 import { type Decision, PASS, deny } from './decision.js';
 import { ROLE, type Role, describeRole, phaseWriter, rolesEnforced } from './roles.js';
+import { decideRunnerReach } from './runnerReach.js';
 
 /** The active cycle as the gate sees it. */
 export interface CycleFacts {
@@ -22,6 +23,10 @@ export interface WriteTarget {
   contentAfter?: string | null;
   /** Inside installed dependencies (node_modules): an edit there could rewrite the test runner. */
   dependency?: boolean;
+  /** The stack's runner_reach_allow lists this source (test helpers shipped as source). */
+  runnerReachAllowed?: boolean;
+  /** The write changes a test region frozen inside this source (Rust's inline test module). */
+  testRegionChanged?: boolean;
 }
 
 const TEST_BUG =
@@ -140,7 +145,7 @@ function decidePhaseTable(c: CycleFacts, t: WriteTarget, cls: 'test' | 'source')
       );
     case 'tdd-green':
     case 'tdd-refactor':
-      if (cls === 'source') return PASS;
+      if (cls === 'source') return decideRunnerReach(t, where(c));
       return deny(
         'tests-frozen',
         `Blocked write to test file ${p} ${where(c)}: the tests were certified and frozen, so they are read-only in ${c.phase}. ${c.phase === 'tdd-green' ? 'Make them pass by changing source files only.' : 'Refactor source files only, keeping the tests green.'} ${TEST_BUG}`,

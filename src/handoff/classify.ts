@@ -1,13 +1,18 @@
 import { blockTemplate, type ParseOutcome, type Role, type TddResult } from './block.js';
-import { failureSignature, retryText, stripAnsi } from './output.js';
+import { failureSignature, retryText } from './output.js';
 import type { Mode } from '../schema/loopState.js';
 
-/** One re-run of a child's command. */
+/**
+ * One re-run of a child's command, judged by the same code as `tdd-gate verify`: `problem` is
+ * why the run does not prove the child's claim (RED for the test-writer, GREEN for the
+ * implementer and the refactorer), null when it does.
+ */
 export interface RunOutcome {
   command: string;
   exitCode: number | null;
   output: string;
   timedOut: boolean;
+  problem: string | null;
 }
 
 /** Everything known about one child's hand-back, gathered by the CLI. */
@@ -21,8 +26,6 @@ export interface Attempt {
   /** The block's command was refused (not the project's test command); a format violation. */
   commandError?: string;
   run?: RunOutcome;
-  redConfirm: RegExp;
-  buildError: RegExp | null;
 }
 
 export const MODE_NAMES: Record<Mode, string> = {
@@ -38,21 +41,6 @@ export type Verdict =
   /** `retryRole` is the child to re-invoke (a validator's BLOCKER sends the test-writer back). */
   | { kind: 'fail'; mode: Mode; retryRole: Role; detail: string; retryText: string; signature: string | null; result?: TddResult }
   | { kind: 'blocked'; result: TddResult };
-
-/** Is this run a valid RED (DESIGN §5 `verify red`): non-zero exit, an assertion failure, no build error? */
-export function redProblem(run: RunOutcome, redConfirm: RegExp, buildError: RegExp | null): string | null {
-  const out = stripAnsi(run.output);
-  if (run.timedOut) return 'the command timed out';
-  if (run.exitCode === 0) return 'the command passes (exit code 0): no test fails';
-  if (buildError?.test(out)) return `the output shows a build or import error (matches ${String(buildError)}), not an assertion failure`;
-  if (!redConfirm.test(out)) return `the output shows no assertion failure (nothing matches ${String(redConfirm)})`;
-  return null;
-}
-
-function greenProblem(run: RunOutcome): string | null {
-  if (run.timedOut) return 'the command timed out';
-  return run.exitCode === 0 ? null : `the command fails (exit code ${String(run.exitCode)})`;
-}
 
 export function formatInstruction(message: string, role: Role, ac: string): string {
   return [
@@ -94,14 +82,14 @@ export function classify(a: Attempt): Verdict {
       if (result.status === 'ok' && result.verdict === 'PASS') return { kind: 'pass', result };
       return semantic('A', 'test-writer', `the test validator returned ${result.verdict ?? 'no verdict'} (status ${result.status})`);
     case 'test-writer': {
-      const problem = run ? redProblem(run, a.redConfirm, a.buildError) : 'the command was not run';
+      const problem = run ? run.problem : 'the command was not run';
       if (result.status === 'ok' && problem === null) return { kind: 'pass', result };
       return semantic('A', 'test-writer', result.status === 'ok' ? `${MODE_NAMES.A}: ${problem ?? ''}` : `the test-writer reports status ${result.status}`);
     }
     case 'implementer':
     case 'refactorer': {
       const mode: Mode = result.role === 'implementer' ? 'B' : 'C';
-      const problem = run ? greenProblem(run) : 'the command was not run';
+      const problem = run ? run.problem : 'the command was not run';
       if (result.status === 'ok' && problem === null) return { kind: 'pass', result };
       return semantic(mode, result.role, result.status === 'ok' ? `${MODE_NAMES[mode]}: ${problem ?? ''}` : `the ${result.role} reports status ${result.status}`);
     }

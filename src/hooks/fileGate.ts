@@ -8,6 +8,25 @@ import type { FileToolEvent } from '../schema/event.js';
 import { resolveTarget } from '../io/canonicalPath.js';
 import { specHash } from '../io/hash.js';
 import type { ActiveCycle } from './cycle.js';
+import { compileGlobs } from '../core/globs.js';
+import { onlyRustTestRegionsChange, rustTestRegions, testRegionPart } from '../core/testRegions.js';
+import { sha256Hex } from '../io/hash.js';
+import { splitGlobs } from '../schema/stack.js';
+
+/** GREEN/REFACTOR: does this write change a test region frozen inside a source (or add one)? */
+function testRegionChanged(cycle: ActiveCycle, rel: string, after: string): boolean {
+  if (!rel.endsWith('.rs') || (cycle.state.phase !== 'tdd-green' && cycle.state.phase !== 'tdd-refactor')) return false;
+  const frozen = (cycle.state as { frozen?: { parts?: Record<string, string> } }).frozen?.parts;
+  if (!frozen) return false;
+  const regions = rustTestRegions(after);
+  const want = frozen[testRegionPart(rel)];
+  if (want === undefined) return regions !== null;
+  return regions === null || sha256Hex(regions) !== want;
+}
+
+function runnerReachAllow(globs: string | string[], nocase: boolean): (rel: string) => boolean {
+  return compileGlobs(splitGlobs(globs), nocase);
+}
 
 function readOrNull(file: string): string | null {
   try {
@@ -108,13 +127,24 @@ function writeInput(event: FileToolEvent): { path: string; input: WriteInput } {
 
 export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision {
   const { path: raw, input } = writeInput(event);
-  const { classes, real } = classesOf(cycle, event.cwd, raw);
+  const found = classesOf(cycle, event.cwd, raw);
+  const { real } = found;
+  let { classes } = found;
+  if (real.endsWith('.rs') && classes.includes('source') && !classes.includes('test')) {
+    // A write inside a Rust source's inline test module alone is a test write (RED: allowed; GREEN: frozen).
+    const before = readOrNull(real) ?? '';
+    if (onlyRustTestRegionsChange(before, contentAfter(input, before))) classes = classes.map((c) => (c === 'source' ? 'test' : c));
+  }
   const touchesWork = classes.includes('test') || classes.includes('source');
   const facts = cycleFacts(cycle, event.agent_type, touchesWork);
   const inProject = path.relative(cycle.repo.root, real);
   const target: WriteTarget = { display: raw, classes, dependency: !inProject.startsWith('..') && inProject.split(path.sep).includes('node_modules') };
-  if (cycle.state.phase === 'tdd-red' && classes.includes('source')) {
+  if (classes.includes('source') && cycle.state.phase !== 'tdd-plan') {
+    // RED: the stub marker; GREEN/REFACTOR: a source must not reach into the test runner.
     target.contentAfter = contentAfter(input, readOrNull(real));
+    const rel = path.relative(cycle.repo.root, real).split(path.sep).join('/');
+    target.runnerReachAllowed = cycle.stack.config.runner_reach_allow !== undefined && runnerReachAllow(cycle.stack.config.runner_reach_allow, cycle.nocase)(rel);
+    target.testRegionChanged = testRegionChanged(cycle, rel, target.contentAfter);
   }
   return decideWrites(facts, [target]);
 }

@@ -77,6 +77,8 @@ export function stripAnsi(text: string): string {
 
 export interface RunOptions {
   root: string;
+  /** Where the command runs, when not at `root` (a private copy of the project). */
+  cwd?: string;
   command: string;
   label: string;
   timeoutSeconds: number;
@@ -84,6 +86,45 @@ export interface RunOptions {
   /** Rewrites the command so the runner also writes a machine-readable report to `reportFile`. */
   instrument?: (command: string, reportFile: string) => { command: string; kind: string };
   now?: Date;
+  /** Run the (instrumented) command through this program instead of a plain shell: the oracle's sandbox. */
+  wrap?: RunWrap;
+  /** Where to show that a long run is still going (what runs, for how long). */
+  progress?: { write(s: string): unknown; isTTY?: boolean };
+}
+
+/** A program that runs `command` for us (in a private mount namespace, say), fed `input` on stdin. */
+export type RunWrap = (command: string) => { file: string; args: string[]; input?: string };
+
+const SPIN = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/** After a few seconds, say what is running and for how long: a spinner on a terminal, a line now and then otherwise. */
+function startProgress(out: RunOptions['progress'], label: string, command: string): () => void {
+  if (!out) return () => undefined;
+  const t0 = Date.now();
+  const tty = out.isTTY === true;
+  const what = command.length > 60 ? command.slice(0, 57) + '...' : command;
+  let frame = 0;
+  let lastLine = 0;
+  let shown = false;
+  const timer = setInterval(
+    () => {
+      const s = Math.round((Date.now() - t0) / 1000);
+      if (tty) {
+        if (s < 3) return;
+        shown = true;
+        out.write(`\r${SPIN[frame++ % SPIN.length]} tdd-gate: ${label}: ${what} (${s}s)\u001b[K`);
+      } else if (s >= 10 && s - lastLine >= 30) {
+        lastLine = s;
+        out.write(`tdd-gate: ${label}: still running ${what} (${s}s)\n`);
+      }
+    },
+    tty ? 120 : 1000,
+  );
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    if (shown) out.write('\r\u001b[K');
+  };
 }
 
 function pruneRuns(dir: string): void {
@@ -112,14 +153,20 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
   const plan = opts.instrument ? opts.instrument(opts.command, reportFile) : { command: opts.command, kind: 'none' };
 
   const capture = new BoundedCapture();
-  // Hardened mode: the command runs behind the same read-only wall as the agent's Bash calls.
-  const walled = walledSpawn(opts.root, plan.command, findRepo);
-  const child = execa(walled?.file ?? plan.command, walled?.args ?? [], {
-    shell: walled === null,
-    cwd: opts.root,
+  const wrapped = opts.wrap ? opts.wrap(plan.command) : null;
+  // One pipe for both streams where the shell allows it: a runner's progress on stderr and its
+  // results on stdout stay in the order they were written (cargo's "Running <target>" lines).
+  const shellCommand = process.platform === 'win32' ? plan.command : `exec 2>&1\n${plan.command}`;
+  // Hardened mode: a run outside the oracle's own namespace goes behind the same read-only wall as
+  // the agent's Bash calls.
+  const walled = wrapped === null ? walledSpawn(opts.root, shellCommand, findRepo) : null;
+  const spawn = wrapped ?? walled;
+  const child = execa(spawn ? spawn.file : shellCommand, spawn ? spawn.args : [], {
+    shell: spawn === null,
+    cwd: opts.cwd ?? opts.root,
     env: opts.env,
     extendEnv: false,
-    stdin: 'ignore',
+    ...(wrapped?.input !== undefined ? { input: wrapped.input } : { stdin: 'ignore' as const }),
     all: true,
     buffer: false,
     reject: false,
@@ -142,7 +189,9 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
     killGroup('SIGTERM');
     setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
   }, opts.timeoutSeconds * 1000);
+  const stopProgress = startProgress(opts.progress, opts.label, opts.command);
   const result = await child;
+  stopProgress();
   clearTimeout(timer);
   // A grandchild that outlived the shell still belongs to the group.
   killGroup('SIGKILL');

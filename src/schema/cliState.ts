@@ -6,7 +6,10 @@ import { baseStateSchema } from './state.js';
 const fileHashes = z.record(z.string(), z.string().check(z.regex(/^[0-9a-f]{64}$/)));
 const iso = () => z.string().check(z.minLength(1));
 
-const countsSchema = z.looseObject({ total: z.number(), failed: z.number(), passed: z.number() });
+const countsSchema = z.looseObject({ total: z.number(), failed: z.number(), passed: z.number(), skipped: z.optional(z.number()) });
+
+/** Test id (`<file or scope>::<full name>`) → its result in one run. */
+const testResults = z.record(z.string(), z.enum(['passed', 'failed', 'skipped']));
 
 /** The result of one verify run (docs/contracts.md), kept whether it held or not. */
 export const receiptSchema = z.looseObject({
@@ -26,6 +29,12 @@ export const receiptSchema = z.looseObject({
   /** Test files with failures (red) that count for this cycle. */
   failing_files: z.optional(z.array(z.string())),
   coverage: z.optional(z.number()),
+  /** Each test's result in this run, by identity (absent when the runner names no tests). */
+  tests: z.optional(testResults),
+  /** RED: the tests that made it valid (new or changed in this cycle, failing on an assertion). */
+  red_tests: z.optional(z.array(z.string())),
+  /** Where the tests ran: `namespace` (frozen bytes, read-only), `copy` (a private copy), `tree` (the work tree). */
+  oracle: z.optional(z.string()),
 });
 
 const snapshotSchema = z.looseObject({ at: iso(), files: fileHashes });
@@ -35,7 +44,21 @@ const snapshotSchema = z.looseObject({ at: iso(), files: fileHashes });
  * LOOSE on purpose: keys owned by other parts (the hand-off's `loop`) survive every update.
  */
 export const cliStateSchema = z.extend(baseStateSchema, {
-  frozen: z.optional(z.looseObject({ at: iso(), spec_hash: z.string(), files: fileHashes })),
+  frozen: z.optional(
+    z.looseObject({
+      at: iso(),
+      spec_hash: z.string(),
+      files: fileHashes,
+      /** The tests of the valid RED run: every one that ran must run and pass in GREEN. */
+      tests: z.optional(testResults),
+      red_tests: z.optional(z.array(z.string())),
+      red_counts: z.optional(countsSchema),
+      /** Runner settings inside files that stay editable (package.json scripts, pyproject's pytest table): part → sha256. */
+      parts: z.optional(fileHashes),
+      /** Frozen files that were symbolic links: path → link target. */
+      links: z.optional(z.record(z.string(), z.string())),
+    }),
+  ),
   receipts: z.optional(
     z.looseObject({ red: z.optional(receiptSchema), green: z.optional(receiptSchema), refactor: z.optional(receiptSchema) }),
   ),

@@ -21,8 +21,26 @@ export const DEFAULT_TEST_CONFIG_GLOB = [
   'karma.conf.*',
   '.mocharc*',
   'pytest.ini',
+  '.pytest.ini',
+  'pytest.toml',
+  '.pytest.toml',
   'conftest.py',
   'tox.ini',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  'bunfig.toml',
+  'Cargo.toml',
+  '.cargo/config.toml',
+  '.cargo/config',
+  'sitecustomize.py',
+  'usercustomize.py',
+  '*.pth',
+  'go.work',
+  'build.rs',
+  'node.config.json',
+  '.babelrc',
+  'babel.config.*',
 ];
 
 /** `.tdd/stack.json` (DESIGN §2): strict, so a typo in a key is an error rather than a silent default. */
@@ -40,6 +58,22 @@ export const stackSchema = z.strictObject({
   coverage_command: doc(z.optional(nonEmpty()), 'Command printing coverage; `verify green` runs it when set.'),
   coverage_pattern: doc(z.optional(nonEmpty()), 'Regex with one capture group: the total coverage percentage in coverage_command output.'),
   coverage_threshold: doc(z.optional(z.number().check(z.minimum(0), z.maximum(100))), 'Minimum coverage percentage required by `verify green`.'),
+  test_env_allow: doc(
+    z.optional(z.array(nonEmpty())),
+    'Environment variables the test command may inherit beyond the base list (PATH, HOME, locale, toolchain homes); everything else (NODE_OPTIONS, PYTEST_ADDOPTS, GOFLAGS, …) is dropped.',
+  ),
+  oracle_isolation: doc(
+    z.optional(z.enum(['auto', 'namespace', 'copy'])),
+    'How `verify green|refactor` and `done` keep the frozen tests out of reach: a private read-only mount namespace (Linux), a private copy, or auto (namespace where the kernel allows it); default auto.',
+  ),
+  oracle_ignore_processes: doc(
+    z.optional(z.array(nonEmpty())),
+    'Process names (as in /proc/<pid>/comm) that may keep running inside the project during an oracle run (an editor, a language server).',
+  ),
+  runner_reach_allow: doc(
+    z.optional(globList),
+    'Source files allowed to import the test framework or read the runner environment (test helpers shipped as source).',
+  ),
 });
 
 export type StackConfig = z.infer<typeof stackSchema>;

@@ -2,18 +2,27 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ev } from '../helpers/events.js';
 import { runHookBundle } from '../helpers/hook.js';
-import { state, testRepo } from '../helpers/repo.js';
-import { cli, ok, project, readState } from './fixtures.js';
+import { testRepo } from '../helpers/repo.js';
+import { cli, ok, project, readState, startRed, writeVerdict } from './fixtures.js';
 
-const PASSING = {
-  'test/a.test.js': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { one } from '../src/one.js';\ntest('one', () => { assert.equal(one(), 1); });\n",
-  'src/one.js': 'export const one = () => 1;\n',
-};
+const TEST_ONE = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { one } from '../src/one.js';\ntest('one', () => { assert.equal(one(), 1); });\n";
+
+/** A genuine RED frozen, then the real implementation: ready for `verify green`. */
+function frozenGreen(stack: Record<string, unknown>) {
+  const repo = project('node-test', {}, stack);
+  startRed(repo);
+  repo.write('test/a.test.js', TEST_ONE);
+  repo.write('src/one.js', '// STUB:TDD\nexport const one = () => 0;\n');
+  ok(cli(repo, 'verify', 'red'));
+  writeVerdict(repo);
+  ok(cli(repo, 'freeze', '--verdict', 'verdict.md'));
+  repo.write('src/one.js', 'export const one = () => 1;\n');
+  return repo;
+}
 
 describe('verify green: lint and coverage', () => {
   it('refuses when lint_command fails, accepts when it passes', { timeout: 60_000 }, () => {
-    const repo = project('node-test', PASSING, { lint_command: 'node -e "process.exit(3)"' });
-    repo.setState(state('tdd-green'));
+    const repo = frozenGreen({ lint_command: 'node -e "process.exit(3)"' });
     expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/lint_command exited 3/);
     expect(readState(repo).receipts.green).toMatchObject({ valid: false, exit_code: 0 });
     repo.setStack({ ...readStack(repo), lint_command: 'node -e ""' });
@@ -21,8 +30,7 @@ describe('verify green: lint and coverage', () => {
   });
 
   it('requires coverage_threshold when coverage_command is set', { timeout: 60_000 }, () => {
-    const repo = project('node-test', PASSING, { coverage_command: 'node -e "console.log(\'All files | 50.00 |\')"', coverage_threshold: 80 });
-    repo.setState(state('tdd-green'));
+    const repo = frozenGreen({ coverage_command: 'node -e "console.log(\'All files | 50.00 |\')"', coverage_threshold: 80 });
     expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/coverage 50% is below coverage_threshold 80%/);
     repo.setStack({ ...readStack(repo), coverage_threshold: 50 });
     const r = JSON.parse(ok(cli(repo, 'verify', 'green', '--json')).stdout);

@@ -11,6 +11,7 @@ describe('textCounts reads the summary line of each runner', () => {
     ['node:test spec', 'ℹ tests 2\nℹ suites 0\nℹ pass 1\nℹ fail 1\n', { total: 2, failed: 1, passed: 1 }],
     ['node:test TAP', '1..2\n# tests 2\n# pass 2\n# fail 0\n', { total: 2, failed: 0, passed: 2 }],
     ['pytest', '==================== 1 failed, 4 passed in 0.12s ====================\n', { total: 5, failed: 1, passed: 4 }],
+    ['pytest -q', '1 failed, 4 passed, 1 skipped in 0.12s\n', { total: 5, failed: 1, passed: 4 }],
     ['cargo', 'test result: FAILED. 1 passed; 2 failed; 0 ignored\ntest result: ok. 3 passed; 0 failed; 0 ignored\n', { total: 6, failed: 2, passed: 4 }],
     ['go -v', '--- FAIL: TestAdd (0.00s)\n--- PASS: TestSub (0.00s)\n', { total: 2, failed: 1, passed: 1 }],
     ['mocha', '  2 passing (5ms)\n  1 failing\n', { total: 3, failed: 1, passed: 2 }],
@@ -52,7 +53,7 @@ describe('machine reports', () => {
       ],
     });
     const f = parseJestJson(json, 'vitest-json')!;
-    expect(f.counts).toEqual({ total: 2, failed: 1, passed: 1 });
+    expect(f.counts).toMatchObject({ total: 2, failed: 1, passed: 1 });
     expect(f.failingFiles).toEqual(['/r/tests/a.test.ts']);
     expect(f.loadErrorFiles).toEqual(['/r/tests/b.test.ts']);
     expect(f.messages[0]).toContain('AssertionError');
@@ -68,7 +69,7 @@ describe('machine reports', () => {
 <testcase classname="" name="tests.test_bad"><error message="collection failure">ModuleNotFoundError: No module named 'x'</error></testcase>
 </testsuite></testsuites>`;
     const f = parseJunitXml(xml, 'junit-xml')!;
-    expect(f.counts).toEqual({ total: 2, failed: 1, passed: 1 });
+    expect(f.counts).toMatchObject({ total: 2, failed: 1, passed: 1 });
     expect(f.failingFiles).toContain('tests/test_cart.py');
     expect(f.loadErrorFiles).toContain('tests/test_bad.py');
   });
@@ -90,7 +91,8 @@ describe('judgeRed: valid RED rules', () => {
     ['load error in a new test file', { facts: facts({ loadErrorFiles: ['/r/tests/new.test.ts'], failingFiles: [] }) }, {}, /failed to load/],
     ['no test collected', { facts: facts({ counts: { total: 0, failed: 0, passed: 0 } }) }, {}, /no test was collected/],
     ['counts unknown', { facts: facts({ counts: null }) }, {}, /how many tests ran/],
-    ['not an assertion', { output: 'TypeError: x is not a function' }, {}, /red_confirm/],
+    ['not an assertion', { output: 'TypeError: x is not a function' }, {}, /missing name/],
+    ['no assertion in the output', { output: 'Error: boom' }, {}, /red_confirm/],
     ['no test changed', {}, { changedTests: [] }, /no test file was written or changed/],
     ['pre-existing failure only', { facts: facts({ failingFiles: ['/r/tests/old.test.ts'] }) }, {}, /not in a test file written or changed/],
   ])('refuses: %s', (_n, o, r, reason) => {
@@ -131,11 +133,32 @@ describe('helpers', () => {
     ['npx vitest run', 'vitest-json'],
     ['npx jest', 'jest-json'],
     ['python -m pytest -q', 'junit-xml'],
-    ['node --test', 'none'],
+    ['node --test', 'tap'],
+    ['npm test', 'none'],
+    ['cargo test', 'cargo'],
     ['npx vitest run && echo hi', 'none'],
     ['npx vitest run --reporter=dot', 'none'],
   ])('instrumentCommand(%s) → %s', (cmd, kind) => {
     expect(instrumentCommand(cmd, '/tmp/r.json').kind).toBe(kind);
+  });
+});
+
+describe('report flags through a package manager', () => {
+  const scripts: Record<string, string> = { test: 'vitest run', unit: 'jest --ci', py: 'python -m pytest -q', both: 'tsc && vitest run', dot: 'vitest run --reporter=dot', nt: 'node --test' };
+  const script = (name: string) => scripts[name] ?? null;
+  it.each([
+    ['npm test', "npm test -- --reporter=default --reporter=json --outputFile.json='/r/x'", 'vitest-json'],
+    ['npm test --silent', "npm test --silent -- --reporter=default --reporter=json --outputFile.json='/r/x'", 'vitest-json'],
+    ['npm t', "npm t -- --reporter=default --reporter=json --outputFile.json='/r/x'", 'vitest-json'],
+    ['npm run unit', "npm run unit -- --json --outputFile='/r/x'", 'jest-json'],
+    ['yarn unit', "yarn unit --json --outputFile='/r/x'", 'jest-json'],
+    ['pnpm run py', "pnpm run py --junitxml='/r/x'", 'junit-xml'],
+    ['npm run both', 'npm run both', 'none'],
+    ['npm run dot', 'npm run dot', 'none'],
+    ['npm run nt', 'npm run nt', 'none'],
+    ['npm run missing', 'npm run missing', 'none'],
+  ])('%s', (cmd, want, kind) => {
+    expect(instrumentCommand(cmd, '/r/x', script)).toEqual({ command: want, kind });
   });
 });
 
@@ -157,7 +180,7 @@ describe('go test -json', () => {
     const { text, facts } = parseGoJson(['# a plain stderr line', ...lines].join('\n'));
     expect(text).toContain('--- FAIL: TestTotal');
     expect(text).toContain('# a plain stderr line');
-    expect(facts.counts).toEqual({ total: 2, failed: 1, passed: 1 });
+    expect(facts.counts).toMatchObject({ total: 2, failed: 1, passed: 1 });
     expect(facts.failingFiles).toEqual(['cart_test.go']);
   });
 });

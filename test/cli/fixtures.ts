@@ -61,13 +61,25 @@ export interface CliRun {
 }
 
 export function cli(repo: TestRepo | string, ...args: string[]): CliRun {
-  const r = runCli(typeof repo === 'string' ? repo : repo.root, args);
+  return cliEnv(repo, {}, ...args);
+}
+
+/** The CLI run with extra environment (what an agent could prefix to its command). */
+export function cliEnv(repo: TestRepo | string, env: NodeJS.ProcessEnv, ...args: string[]): CliRun {
+  const r = runCli(typeof repo === 'string' ? repo : repo.root, args, env);
   return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+}
+
+/** A genuine RED taken through the validator to the freeze. */
+export function redToGreen(repo: TestRepo): void {
+  ok(cli(repo, 'verify', 'red'));
+  writeVerdict(repo);
+  ok(cli(repo, 'freeze', '--verdict', 'verdict.md'));
 }
 
 /** Assert an exit code, showing the output when it differs. */
 export function ok(r: CliRun, status = 0): CliRun {
-  expect({ status: r.status, out: r.stdout + r.stderr }).toMatchObject({ status });
+  if (r.status !== status) expect.fail(`exit ${r.status}, expected ${status}:\n${r.stdout}${r.stderr}`);
   return r;
 }
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readSpecFacts, specEntryProblem } from '../../src/cli/spec.js';
 import { detectStack } from '../../src/cli/stackDetect.js';
 import { stackSchema } from '../../src/schema/stack.js';
+import { DEFAULT_STACK, testRepo } from '../helpers/repo.js';
+import { cli, ok } from './fixtures.js';
 
 describe('C1 entry gate', () => {
   it.each([
@@ -41,7 +43,30 @@ describe('stack detect', () => {
     expect(() => new RegExp(found!.stack.red_confirm)).not.toThrow();
     expect(() => new RegExp(found!.stack.build_error_pattern!)).not.toThrow();
   });
+  it.each([
+    ['node:test from the project script, only what it names', facts(['package.json'], { scripts: { test: 'node --test test/' } }), { test_command: 'node --test test/', test_file_glob: 'test/**' }],
+    ['node:test with flags and a file', facts(['package.json'], { scripts: { test: 'tsc && node --experimental-strip-types --test test/a.test.ts' } }), { test_command: 'node --experimental-strip-types --test test/a.test.ts', test_file_glob: 'test/a.test.ts' }],
+    ['mocha as mocha', facts(['package.json'], { devDependencies: { mocha: '10' }, scripts: { test: 'mocha' } }), { test_command: 'npx mocha' }],
+    ['python3 where python is absent', { ...facts(['pyproject.toml']), onPath: (p: string) => p === 'python3' }, { test_command: 'python3 -m pytest' }],
+    ['a crate with a root lib.rs', { ...facts(['Cargo.toml']), read: () => '[lib]\npath = "lib.rs"\n' }, { source_file_glob: 'src/**|*.rs' }],
+  ])('%s', (_n, f, want) => {
+    expect(detectStack(f)?.stack).toMatchObject(want);
+  });
   it('finds nothing in an empty project', () => {
     expect(detectStack(facts([]))).toBeNull();
+  });
+});
+
+describe('init and the source glob', () => {
+  it('refuses when source_file_glob matches no file but the project has code elsewhere', () => {
+    const repo = testRepo({ stack: { ...DEFAULT_STACK, language: 'rust', source_file_glob: 'src/**' }, files: { 'Cargo.toml': '[package]\nname = "x"\n[lib]\npath = "lib.rs"\n', 'lib.rs': 'pub fn a() {}\n', 'eslint.config.js': 'export default [];\n' } });
+    const r = ok(cli(repo, 'init', '--spec', 'specs/SPEC-001.md'), 1);
+    expect(r.stderr).toMatch(/source_file_glob \(src\/\*\*\) matches no file, but the project has code in lib\.rs: .*Set source_file_glob in \.tdd\/stack\.json/);
+    expect(r.stderr).not.toMatch(/eslint/);
+    repo.setStack({ ...DEFAULT_STACK, language: 'rust', source_file_glob: 'src/**|*.rs' });
+    ok(cli(repo, 'init', '--spec', 'specs/SPEC-001.md'));
+  });
+  it('lets a project without any code yet start', () => {
+    ok(cli(testRepo(), 'init', '--spec', 'specs/SPEC-001.md'));
   });
 });

@@ -21,8 +21,24 @@ function msg(role: Role, extra: string[] = [], status = 'ok'): string {
   return `${F}tdd-result\n${[...lines, ...extra].join('\n')}\n${F}`;
 }
 
-const failing = (text = 'FAIL tests/a.test.ts > adds\nAssertionError: expected 0 to be 3\n  at tests/a.test.ts:4:5 (12ms)'): RunOutcome => ({ command: 'npx vitest run', exitCode: 1, output: text, timedOut: false });
-const passing: RunOutcome = { command: 'npx vitest run', exitCode: 0, output: '✓ tests/a.test.ts (1 test) 3ms\nTests 1 passed', timedOut: false };
+const failing = (text = 'FAIL tests/a.test.ts > adds\nAssertionError: expected 0 to be 3\n  at tests/a.test.ts:4:5 (12ms)'): RunOutcome => ({ command: 'npx vitest run', exitCode: 1, output: text, timedOut: false, problem: null });
+const passing: RunOutcome = { command: 'npx vitest run', exitCode: 0, output: '✓ tests/a.test.ts (1 test) 3ms\nTests 1 passed', timedOut: false, problem: null };
+
+/**
+ * The judge's word on a run, as the CLI hands it to classify (the real judge, shared with
+ * `verify`, is specified in test/cli/evidence.test.ts and identity.test.ts): here a stand-in that
+ * reads the output the way these cases need.
+ */
+function judged(role: Role, run: RunOutcome): RunOutcome {
+  let problem: string | null = null;
+  if (run.timedOut) problem = 'the command timed out';
+  else if (role === 'test-writer' || role === 'test-validator') {
+    if (run.exitCode === 0) problem = 'the command passes (exit code 0): no test fails';
+    else if (BUILD_ERROR.test(run.output)) problem = 'the output shows a build or import error';
+    else if (!RED_CONFIRM.test(run.output)) problem = 'the output shows no assertion failure';
+  } else if (run.exitCode !== 0) problem = `the command fails (exit code ${String(run.exitCode)})`;
+  return { ...run, problem };
+}
 
 /** One hand-back through classify + advanceLoop, as the `result` verb does it. */
 function step(loop: LoopState, role: Role, message: string, run?: RunOutcome, opts: { ac?: string; incomplete?: boolean; commandError?: string } = {}): Next {
@@ -33,9 +49,7 @@ function step(loop: LoopState, role: Role, message: string, run?: RunOutcome, op
     parse: parseResult(message, { role }),
     incomplete: opts.incomplete ?? false,
     ...(opts.commandError !== undefined && { commandError: opts.commandError }),
-    ...(run !== undefined && { run }),
-    redConfirm: RED_CONFIRM,
-    buildError: BUILD_ERROR,
+    ...(run !== undefined && { run: judged(role, run) }),
   });
   return advanceLoop(loop, role, ac, verdict, facts);
 }

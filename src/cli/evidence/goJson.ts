@@ -1,4 +1,4 @@
-import type { RunFacts } from './report.js';
+import type { RunFacts, TestCase } from './report.js';
 
 interface GoEvent {
   Action?: unknown;
@@ -9,12 +9,13 @@ interface GoEvent {
 
 /**
  * `go test -json` output: the human text (every Output field, plus any plain line such as a
- * build error on stderr) and the facts, with a failing test's file taken from its `x_test.go:N:` lines.
+ * build error on stderr) and the facts, one test per (package, test) with its own output as the
+ * message. A failing test's file is also taken from its `x_test.go:N:` lines.
  */
 export function parseGoJson(raw: string): { text: string; facts: RunFacts } {
   let text = '';
   const outputs = new Map<string, string[]>();
-  const finals = new Map<string, string>();
+  const finals = new Map<string, { pkg: string; test: string; action: string }>();
   for (const line of raw.split('\n')) {
     if (line.trim() === '') continue;
     let e: GoEvent;
@@ -24,26 +25,37 @@ export function parseGoJson(raw: string): { text: string; facts: RunFacts } {
       text += line + '\n';
       continue;
     }
-    if (typeof e !== 'object' || e === null) continue;
+    if (typeof e !== 'object' || e === null) {
+      text += line + '\n';
+      continue;
+    }
     if (typeof e.Output === 'string') text += e.Output;
     if (typeof e.Test !== 'string') continue;
     const key = `${String(e.Package)}\0${e.Test}`;
     if (typeof e.Output === 'string') outputs.set(key, [...(outputs.get(key) ?? []), e.Output]);
-    if (e.Action === 'pass' || e.Action === 'fail' || e.Action === 'skip') finals.set(key, e.Action);
+    if (e.Action === 'pass' || e.Action === 'fail' || e.Action === 'skip') finals.set(key, { pkg: String(e.Package), test: e.Test, action: e.Action });
   }
-  const counts = { total: 0, failed: 0, passed: 0 };
+  const counts = { total: 0, failed: 0, passed: 0, skipped: 0 };
   const failing = new Set<string>();
-  for (const [key, action] of finals) {
-    if (action === 'skip') continue;
+  const tests: TestCase[] = [];
+  for (const [key, { pkg, test, action }] of finals) {
+    const out = outputs.get(key) ?? [];
+    // The test's own lines, without the "=== RUN" banner: what t.Errorf and friends printed.
+    const message = out.filter((l) => !/^=== (RUN|PAUSE|CONT)\s/.test(l)).join('').trim().slice(0, 2000);
+    tests.push({ file: null, scope: pkg, name: test, status: action === 'pass' ? 'passed' : action === 'fail' ? 'failed' : 'skipped', message });
+    if (action === 'skip') {
+      counts.skipped++;
+      continue;
+    }
     counts.total++;
     if (action === 'pass') counts.passed++;
     else {
       counts.failed++;
-      for (const out of outputs.get(key) ?? []) {
-        const m = /^\s+(\S+_test\.go):\d+:/.exec(out);
+      for (const o of out) {
+        const m = /^\s+(\S+_test\.go):\d+:/.exec(o);
         if (m?.[1]) failing.add(m[1]);
       }
     }
   }
-  return { text, facts: { counts: finals.size > 0 ? counts : null, failingFiles: [...failing], loadErrorFiles: [], messages: [], source: 'go-json' } };
+  return { text, facts: { counts: finals.size > 0 ? counts : null, failingFiles: [...failing], loadErrorFiles: [], messages: [], source: 'go-json', tests } };
 }

@@ -1,4 +1,5 @@
-import type { RunFacts } from './report.js';
+import type { IdentifiedTest } from './identity.js';
+import type { Counts, RunFacts, TestStatus } from './report.js';
 
 export interface RunOutcome {
   exitCode: number | null;
@@ -6,18 +7,46 @@ export interface RunOutcome {
   timeoutSeconds: number;
   output: string;
   facts: RunFacts;
+  /** Every test the runner reported, by identity; null when it gave no per-test report. */
+  tests?: IdentifiedTest[] | null;
+  /** The counts the runner's text summary printed, when a machine report was read as well. */
+  summary?: Counts | null;
 }
 
 export interface Verdict {
   valid: boolean;
   /** One sentence: why it does not hold and what to do (absent when valid). */
   reason?: string;
-  counts: { total: number; failed: number; passed: number };
+  counts: { total: number; failed: number; passed: number; skipped?: number };
   /** Failing test files that count for this cycle (red). */
   failingFiles: string[];
+  /** Each test's result in this run, by id (absent when the runner reported no tests by name). */
+  tests?: Record<string, TestStatus>;
+  /** RED: the tests that count (new or changed, failing on an assertion). */
+  redTests?: string[];
+}
+
+/** What GREEN is held to: the tests of the frozen RED run. */
+export interface FrozenTests {
+  /** Each test's result in the valid RED run (the tests as they were at the freeze). */
+  tests: Record<string, TestStatus> | null;
+  /** The tests that made RED valid. */
+  redTests: readonly string[];
+  /** RED's counts, for runners that report no tests by name. */
+  counts: { total: number; failed: number; passed: number } | null;
 }
 
 const NOT_FOUND = /command not found|not recognized as an internal or external command|: not found$/m;
+
+/**
+ * A failure that says a name does not exist yet: the test never reached an assertion. JavaScript,
+ * Python, Go (compile errors) and Rust, plus stubs that panic or raise "not implemented".
+ */
+export const MISSING_SYMBOL =
+  /\bis not a (?:function|constructor)\b|\bis not defined\b|does not provide an export named|\bis not exported\b|Cannot find module|\bAttributeError\b|\bImportError\b|\bModuleNotFoundError\b|\bNameError\b|\bNotImplementedError\b|cannot import name|\bundefined: \w|has no field or method|cannot find (?:function|value|type|struct|module|macro|trait|crate)|unresolved import|no (?:method|function|associated item) named|\berror\[E0(?:425|432|433|412|599)\]|not (?:yet )?implemented/;
+
+/** A panic is not an assertion in Go (a nil stub dereferenced); in Rust a panic is how assertions fail. */
+const GO_PANIC = /^panic: |\[recovered\]|runtime error: /m;
 
 function firstLine(re: RegExp, text: string): string {
   const m = re.exec(text);
@@ -47,29 +76,86 @@ export function toCycleFile(reported: string, root: string, candidates: readonly
 
 const ZERO = { total: 0, failed: 0, passed: 0 };
 
+function statusMap(tests: readonly IdentifiedTest[]): Record<string, TestStatus> {
+  const out: Record<string, TestStatus> = {};
+  for (const t of tests) {
+    // The same id twice (a name built from a loop): one failure makes it fail.
+    const prev = out[t.id];
+    out[t.id] = prev === 'failed' || t.status === 'failed' ? 'failed' : prev === 'passed' || t.status === 'passed' ? 'passed' : 'skipped';
+  }
+  return out;
+}
+
+const list = (xs: readonly string[], n = 3) => `${xs.slice(0, n).join(', ')}${xs.length > n ? ` and ${xs.length - n} more` : ''}`;
+
+/** Why one failing test's failure is not an assertion (null when it is one). */
+export function notAnAssertion(t: IdentifiedTest, redConfirm: RegExp, buildError: RegExp | null, runner: string): string | null {
+  const msg = t.message;
+  if (msg.trim() === '') return 'it failed without a message';
+  if (MISSING_SYMBOL.test(msg)) return `it fails on a missing name (${firstLine(MISSING_SYMBOL, msg)}), not an assertion: add a STUB:TDD stub first`;
+  if (buildError?.test(msg)) return `it fails on a compile or import error (${firstLine(buildError, msg)}): add a STUB:TDD stub first`;
+  if (runner === 'go-json' && GO_PANIC.test(msg)) return `it panics (${firstLine(GO_PANIC, msg)}) instead of failing an assertion`;
+  if (runner === 'go-json') return null; // t.Error/t.Fatal: Go's assertion is the failing test itself
+  if (!redConfirm.test(msg)) return `its failure message does not match red_confirm /${redConfirm.source}/ (${msg.split('\n')[0]?.slice(0, 120) ?? ''})`;
+  return null;
+}
+
 /**
- * Valid RED (DESIGN §5): exit ≠ 0, red_confirm matched, no build_error_pattern match, at least
- * one test collected, and failures in test files written or changed during this cycle.
+ * Valid RED (DESIGN §5): exit ≠ 0, at least one test collected, and at least one test written
+ * or changed in this cycle failing on an assertion — judged per test from its own failure
+ * message when the runner reports tests by name, from the files and the output otherwise.
  */
 export function judgeRed(
   o: RunOutcome,
-  rules: { command: string; redConfirm: RegExp; buildError: RegExp | null; changedTests: readonly string[]; root: string },
+  rules: {
+    command: string;
+    redConfirm: RegExp;
+    buildError: RegExp | null;
+    changedTests: readonly string[];
+    root: string;
+    /** Per test: written or changed in this cycle (needs the tests by identity). */
+    isNew?: (t: IdentifiedTest) => boolean;
+  },
 ): Verdict {
   const counts = o.facts.counts ?? ZERO;
-  const refuse = (reason: string): Verdict => ({ valid: false, reason, counts, failingFiles: [] });
+  const tests = o.tests ?? null;
+  const refuse = (reason: string): Verdict => ({ valid: false, reason, counts, failingFiles: [], ...(tests ? { tests: statusMap(tests) } : {}) });
   const broken = brokenRun(o, rules.command);
   if (broken) return refuse(broken);
   if (o.exitCode === 0) return refuse('the test command passed (exit 0): nothing fails, so this is not RED; write a test that fails on an assertion');
-  if (rules.buildError?.test(o.output)) {
-    return refuse(`the run shows a compile or import error (${firstLine(rules.buildError, o.output)}), not a failing assertion; add a STUB:TDD stub so the test loads, then verify red again`);
-  }
   const changedLoadErrors = o.facts.loadErrorFiles.map((f) => toCycleFile(f, rules.root, rules.changedTests)).filter((f) => f !== null);
   if (changedLoadErrors.length > 0) {
     return refuse(`${changedLoadErrors.join(', ')} failed to load (compile or import error), not on an assertion; add a STUB:TDD stub so it loads, then verify red again`);
   }
+  if (tests !== null && rules.isNew) {
+    if (tests.length === 0 || o.facts.counts === null) return refuse(stubOrNothing(o, rules.buildError, 'no test ran'));
+    const failing = tests.filter((t) => t.status === 'failed');
+    const fresh = failing.filter((t) => rules.isNew!(t));
+    if (fresh.length === 0) {
+      if (failing.length === 0) return refuse(stubOrNothing(o, rules.buildError, 'no test failed by name'));
+      if (rules.changedTests.length === 0) return refuse('no test file was written or changed in this cycle; write the failing test first');
+      return refuse(`the failing tests were not written or changed in this cycle (failing: ${list(failing.map((t) => t.id))}); a pre-existing failure is not RED: write a test for the SPEC that fails`);
+    }
+    const problems = fresh.map((t) => ({ t, why: notAnAssertion(t, rules.redConfirm, rules.buildError, o.facts.source) }));
+    const counted = problems.filter((p) => p.why === null).map((p) => p.t);
+    if (counted.length === 0) {
+      const first = problems[0]!;
+      return refuse(`${first.t.id}: ${first.why ?? ''}${problems.length > 1 ? ` (and ${problems.length - 1} more tests like it)` : ''}; make the new test fail on an assertion, then verify red again`);
+    }
+    const files = [...new Set(counted.map((t) => t.file).filter((f): f is string => f !== null))];
+    return { valid: true, counts, failingFiles: files, tests: statusMap(tests), redTests: counted.map((t) => t.id) };
+  }
+
+  // No tests by name: judge the files and the output text.
+  if (rules.buildError?.test(o.output)) {
+    return refuse(`the run shows a compile or import error (${firstLine(rules.buildError, o.output)}), not a failing assertion; add a STUB:TDD stub so the test loads, then verify red again`);
+  }
   if (o.facts.counts === null) return refuse('could not tell from the output how many tests ran; make test_command print its runner summary');
   if (counts.total === 0) return refuse('no test was collected; check test_command and that the new test file is picked up by the runner');
-  const confirmText = o.facts.messages.length > 0 ? o.facts.messages.join('\n') + '\n' + o.output : o.output;
+  if (MISSING_SYMBOL.test(o.output) && !rules.redConfirm.test(o.output.replace(MISSING_SYMBOL, ''))) {
+    return refuse(`the run fails on a missing name (${firstLine(MISSING_SYMBOL, o.output)}), not an assertion; add a STUB:TDD stub first, then verify red again`);
+  }
+  const confirmText = o.facts.messages.length > 0 ? o.facts.messages.join('\n') : o.output;
   if (!rules.redConfirm.test(confirmText)) {
     return refuse(`the failure does not match red_confirm /${rules.redConfirm.source}/, so it is not an assertion failure; make the test fail on an assertion (or fix red_confirm in .tdd/stack.json)`);
   }
@@ -87,10 +173,33 @@ export function judgeRed(
   return { valid: true, counts, failingFiles: failing };
 }
 
-/** GREEN: the whole suite passes and some test ran. */
-export function judgeGreen(o: RunOutcome, command: string): Verdict {
+function stubOrNothing(o: RunOutcome, buildError: RegExp | null, what: string): string {
+  if (MISSING_SYMBOL.test(o.output)) return `${what}: the run fails on a missing name (${firstLine(MISSING_SYMBOL, o.output)}); add a STUB:TDD stub first, then verify red again`;
+  if (buildError?.test(o.output)) return `${what}: the run shows a compile or import error (${firstLine(buildError, o.output)}); add a STUB:TDD stub so the tests build, then verify red again`;
+  return `${what}; check that test_command collects the new test and that it fails on an assertion`;
+}
+
+/** The machine report and the text summary must tell the same story. */
+function disagreement(o: RunOutcome): string | null {
+  const r = o.facts.counts;
+  const t = o.summary;
+  if (!r || !t) return null;
+  if ((r.failed > 0) !== (t.failed > 0) || (o.facts.source !== 'junit-xml' && t.passed !== r.passed)) {
+    return `the runner's report (${r.passed} passed, ${r.failed} failed) and its printed summary (${t.passed} passed, ${t.failed} failed) disagree; something rewrites the report: remove it from the source and verify again`;
+  }
+  return null;
+}
+
+/**
+ * GREEN: the command exits 0, the count is readable and not zero, nothing fails, the report and
+ * the summary agree, and every test that ran in the valid RED (every frozen test, and so every
+ * test that made RED valid) ran again and passed — not skipped, not missing.
+ */
+export function judgeGreen(o: RunOutcome, command: string, frozen: FrozenTests | null = null): Verdict {
   const counts = o.facts.counts ?? ZERO;
-  const refuse = (reason: string): Verdict => ({ valid: false, reason, counts, failingFiles: [] });
+  const tests = o.tests ?? null;
+  const map = tests ? statusMap(tests) : undefined;
+  const refuse = (reason: string): Verdict => ({ valid: false, reason, counts, failingFiles: [], ...(map ? { tests: map } : {}) });
   const broken = brokenRun(o, command);
   if (broken) return refuse(broken);
   if (o.exitCode !== 0) {
@@ -98,9 +207,36 @@ export function judgeGreen(o: RunOutcome, command: string): Verdict {
     const n = o.facts.counts && counts.failed > 0 ? `${counts.failed} of ${counts.total} tests fail` : loadErr || `the test command exited ${o.exitCode}`;
     return refuse(`${n}; fix the source (not the tests) and verify again`);
   }
-  if (o.facts.counts !== null && counts.total === 0) return refuse('the test command passed but ran no tests; check test_command');
-  if (o.facts.counts !== null && counts.failed > 0) return refuse(`${counts.failed} tests fail although the command exited 0; fix them and verify again`);
-  return { valid: true, counts, failingFiles: [] };
+  if (o.facts.counts === null) {
+    return refuse('the test command exited 0 but printed no runner summary, so how many tests ran cannot be read (a process that exits before the runner reports looks like this); make the tests run and verify again');
+  }
+  const passedByName = tests?.filter((t) => t.status === 'passed').length;
+  if (counts.total === 0 || counts.passed === 0 || passedByName === 0) {
+    return refuse('the test command passed but ran no tests; check test_command and that nothing in the source ends the run early');
+  }
+  if (counts.failed > 0) return refuse(`${counts.failed} tests fail although the command exited 0; fix them and verify again`);
+  const disagree = disagreement(o);
+  if (disagree) return refuse(disagree);
+  if (frozen?.tests) {
+    if (!map) return refuse('the runner reported no tests by name this time, but RED did; run the frozen test command unchanged');
+    const missing: string[] = [];
+    const skipped: string[] = [];
+    const failed: string[] = [];
+    const must = new Set([...Object.entries(frozen.tests).filter(([, s]) => s !== 'skipped').map(([id]) => id), ...frozen.redTests]);
+    for (const id of must) {
+      const now = map[id];
+      if (now === undefined) missing.push(id);
+      else if (now === 'skipped') skipped.push(id);
+      else if (now === 'failed') failed.push(id);
+    }
+    if (failed.length > 0) return refuse(`${failed.length} frozen tests fail: ${list(failed)}; fix the source and verify again`);
+    if (skipped.length > 0) return refuse(`${skipped.length} frozen tests were skipped instead of run: ${list(skipped)}; a skipped test is not a passing one: remove what skips it from the source and verify again`);
+    if (missing.length > 0) return refuse(`${missing.length} frozen tests did not run: ${list(missing)}; every test frozen at the freeze must run and pass: remove what deselects them and verify again`);
+  } else if (frozen?.counts) {
+    const ran = frozen.counts.passed + frozen.counts.failed;
+    if (counts.passed < ran) return refuse(`only ${counts.passed} tests passed, but ${ran} ran in RED; every frozen test must run and pass`);
+  }
+  return { valid: true, counts, failingFiles: [], ...(map ? { tests: map } : {}) };
 }
 
 /** Coverage percentage from coverage_command output; null when the pattern finds none. */

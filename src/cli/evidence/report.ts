@@ -1,7 +1,32 @@
+/** One test as the runner reported it. `file` is as the runner named it (absolute or relative). */
+export interface TestCase {
+  file: string | null;
+  /** Other spellings of the file when the runner names a module, not a path (pytest classnames). */
+  candidates?: string[];
+  /** The runner's own scope the file does not already say (a pytest classname, a Go package). */
+  scope?: string;
+  /** The full name within its file: describe blocks joined with " > ", a pytest/Go/cargo test name. */
+  name: string;
+  status: TestStatus;
+  /** The failure message itself (no code frame, no stack), for judging RED. */
+  message: string;
+  /** The runner names the file only for some tests (node:test TAP: failing ones): identify by name alone. */
+  idByName?: boolean;
+}
+
+export type TestStatus = 'passed' | 'failed' | 'skipped';
+
+export interface Counts {
+  total: number;
+  failed: number;
+  passed: number;
+  skipped?: number;
+}
+
 /** What tdd-gate learned about one test run, from a machine report or from the output text. */
 export interface RunFacts {
   /** null when neither the report nor the text said how many tests ran. */
-  counts: { total: number; failed: number; passed: number } | null;
+  counts: Counts | null;
   /** Test files with at least one failing test, as the runner named them (absolute or relative). */
   failingFiles: string[];
   /** Test files that failed to load or collect (compile/import errors). */
@@ -9,11 +34,16 @@ export interface RunFacts {
   /** Failure messages, for red_confirm. */
   messages: string[];
   source: string;
+  /** Every test the runner reported, by identity; null when the runner gave no per-test report. */
+  tests?: TestCase[] | null;
 }
 
 interface JsonAssertion {
   status?: unknown;
   failureMessages?: unknown;
+  fullName?: unknown;
+  title?: unknown;
+  ancestorTitles?: unknown;
 }
 interface JsonFile {
   name?: unknown;
@@ -22,29 +52,56 @@ interface JsonFile {
   assertionResults?: unknown;
 }
 
+/** The message of an Error as printed: everything before the first stack frame. */
+export function messageOnly(text: string): string {
+  const lines = text.replace(/\r/g, '').split('\n');
+  const out: string[] = [];
+  for (const line of lines) {
+    if (/^\s+at\s+\S/.test(line) || /^\s*❯\s/.test(line)) break;
+    out.push(line);
+  }
+  return out.join('\n').trim().slice(0, 2000);
+}
+
+function jestStatus(s: unknown): TestStatus {
+  if (s === 'passed') return 'passed';
+  if (s === 'failed') return 'failed';
+  return 'skipped'; // pending, todo, skipped, disabled, focused-out
+}
+
 /** The vitest and jest JSON reporters share jest's shape. */
 export function parseJestJson(text: string, source: string): RunFacts | null {
-  let json: { numTotalTests?: unknown; numFailedTests?: unknown; numPassedTests?: unknown; testResults?: unknown };
+  let json: { numTotalTests?: unknown; numFailedTests?: unknown; numPassedTests?: unknown; numPendingTests?: unknown; numTodoTests?: unknown; testResults?: unknown };
   try {
     json = JSON.parse(text) as typeof json;
   } catch {
     return null;
   }
-  if (typeof json.numTotalTests !== 'number' || !Array.isArray(json.testResults)) return null;
+  if (typeof json !== 'object' || json === null || typeof json.numTotalTests !== 'number' || !Array.isArray(json.testResults)) return null;
   const facts: RunFacts = {
-    counts: { total: json.numTotalTests, failed: Number(json.numFailedTests) || 0, passed: Number(json.numPassedTests) || 0 },
+    counts: {
+      total: json.numTotalTests,
+      failed: Number(json.numFailedTests) || 0,
+      passed: Number(json.numPassedTests) || 0,
+      skipped: (Number(json.numPendingTests) || 0) + (Number(json.numTodoTests) || 0),
+    },
     failingFiles: [],
     loadErrorFiles: [],
     messages: [],
     source,
+    tests: [],
   };
   for (const file of json.testResults as JsonFile[]) {
     const name = typeof file.name === 'string' ? file.name : '';
     const asserts = Array.isArray(file.assertionResults) ? (file.assertionResults as JsonAssertion[]) : [];
     const failed = asserts.filter((a) => a.status === 'failed');
     if (failed.length > 0) facts.failingFiles.push(name);
-    for (const a of failed) {
-      if (Array.isArray(a.failureMessages)) facts.messages.push(...a.failureMessages.map(String));
+    for (const a of asserts) {
+      const msgs = Array.isArray(a.failureMessages) ? a.failureMessages.map(String) : [];
+      if (a.status === 'failed') facts.messages.push(...msgs);
+      const ancestors = Array.isArray(a.ancestorTitles) ? a.ancestorTitles.map(String) : [];
+      const full = [...ancestors, typeof a.title === 'string' ? a.title : typeof a.fullName === 'string' ? a.fullName : '?'].join(' > ');
+      facts.tests!.push({ file: name, name: full, status: jestStatus(a.status), message: msgs.map(messageOnly).join('\n') });
     }
     if (file.status === 'failed' && failed.length === 0) {
       facts.loadErrorFiles.push(name);
@@ -60,7 +117,14 @@ function attr(tag: string, name: string): string | null {
 }
 
 function unescapeXml(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  return s
+    .replace(/&#(\d+);/g, (_m, d: string) => String.fromCodePoint(Number(d)))
+    .replace(/&#x([0-9a-f]+);/gi, (_m, h: string) => String.fromCodePoint(Number.parseInt(h, 16)))
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 }
 
 /**
@@ -69,30 +133,44 @@ function unescapeXml(s: string): string {
  */
 export function parseJunitXml(text: string, source: string): RunFacts | null {
   if (!/<testsuites?[\s>]/.test(text)) return null;
-  const facts: RunFacts = { counts: { total: 0, failed: 0, passed: 0 }, failingFiles: [], loadErrorFiles: [], messages: [], source };
+  const facts: RunFacts = { counts: { total: 0, failed: 0, passed: 0, skipped: 0 }, failingFiles: [], loadErrorFiles: [], messages: [], source, tests: [] };
+  const counts = facts.counts!;
   const caseRe = /<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g;
   for (let m = caseRe.exec(text); m !== null; m = caseRe.exec(text)) {
     const head = m[1] ?? '';
     const body = m[3] ?? '';
+    const classname = unescapeXml(attr(head, 'classname') ?? '');
+    const name = unescapeXml(attr(head, 'name') ?? '');
+    const file = attr(head, 'file');
     // A pytest collection error has an empty classname and the module as its name.
-    const files = junitFiles(attr(head, 'file'), attr(head, 'classname') || attr(head, 'name'));
+    const files = junitFiles(file, classname || name);
     const failure = /<failure\b([^>]*)>?/.exec(body);
     const error = /<error\b([^>]*)>?/.exec(body);
     const skipped = /<skipped\b/.test(body);
-    if (skipped) continue;
-    const collection = error !== null && /collection failure|error during collection|ImportError|ModuleNotFoundError|SyntaxError/i.test(body);
+    const collection = error !== null && (classname === '' || /collection failure|error during collection/i.test(body));
     if (collection) {
       // A collection error is reported as a case without a real test: not a collected test.
       facts.loadErrorFiles.push(...files);
       facts.messages.push(unescapeXml(body));
       continue;
     }
-    facts.counts!.total++;
+    const test: TestCase = { file: file ?? null, candidates: files, scope: classname, name, status: 'passed', message: '' };
+    facts.tests!.push(test);
+    if (skipped && !failure && !error) {
+      test.status = 'skipped';
+      counts.skipped = (counts.skipped ?? 0) + 1;
+      continue;
+    }
+    counts.total++;
     if (failure || error) {
-      facts.counts!.failed++;
+      counts.failed++;
+      test.status = 'failed';
       facts.failingFiles.push(...files);
-      facts.messages.push(unescapeXml(`${attr((failure ?? error)?.[1] ?? '', 'message') ?? ''}\n${body}`));
-    } else facts.counts!.passed++;
+      const message = unescapeXml(attr((failure ?? error)?.[1] ?? '', 'message') ?? '');
+      // An error outside the test body (a fixture) is not the test's assertion.
+      test.message = failure ? message : `error in setup or teardown: ${message}`;
+      facts.messages.push(unescapeXml(`${message}\n${body}`));
+    } else counts.passed++;
   }
   return facts;
 }

@@ -1,4 +1,4 @@
-import type { RunFacts } from './report.js';
+import type { RunFacts, TestCase, TestStatus } from './report.js';
 
 function num(m: RegExpExecArray | null, i: number): number {
   return m ? Number(m[i] ?? 0) || 0 : 0;
@@ -36,7 +36,8 @@ export function textCounts(text: string): RunFacts['counts'] {
     return { total: passed + failed, failed, passed };
   }
   // pytest: "==== 1 failed, 2 passed in 0.12s ====" / "no tests ran"
-  m = lastMatch(/^=+ (.*?) in [\d.]+s\b.*=+$/m, text);
+  // (with -q the line has no "=" border)
+  m = lastMatch(/^(?:=+ )?((?:\d+ \w+|no tests ran)(?:, \d+ \w+)*) in [\d.]+s\b.*$/m, text);
   if (m && /passed|failed|error|no tests ran/.test(m[1] ?? '')) {
     const s = m[1] ?? '';
     const failed = num(/(\d+) failed/.exec(s), 1);
@@ -92,5 +93,161 @@ export function textLoadErrorFiles(text: string): string[] {
 }
 
 export function textFacts(text: string): RunFacts {
-  return { counts: textCounts(text), failingFiles: textFailingFiles(text), loadErrorFiles: textLoadErrorFiles(text), messages: [], source: 'text' };
+  const tap = tapTests(text);
+  const cargo = tap === null ? cargoTests(text) : null;
+  const loadErrorFiles = [...textLoadErrorFiles(text), ...(tap?.loadErrors ?? [])];
+  return { counts: textCounts(text), failingFiles: textFailingFiles(text), loadErrorFiles, messages: [], source: tap ? 'tap' : cargo ? 'cargo' : 'text', tests: tap?.tests ?? cargo };
+}
+
+function unquoteYaml(v: string): string {
+  const t = v.trim();
+  if (t.startsWith("'") && t.endsWith("'")) return t.slice(1, -1).replace(/''/g, "'");
+  if (t.startsWith('"') && t.endsWith('"')) {
+    try {
+      return JSON.parse(t) as string;
+    } catch {
+      return t.slice(1, -1);
+    }
+  }
+  return t;
+}
+
+/** The YAML diagnostics block of a TAP result: the keys we use, block scalars included. */
+function tapYaml(lines: readonly string[], from: number, indent: number): { keys: Record<string, string>; next: number } {
+  const keys: Record<string, string> = {};
+  let k = from;
+  if (lines[k]?.trim() !== '---') return { keys, next: k };
+  k++;
+  const pad = ' '.repeat(indent + 2);
+  while (k < lines.length) {
+    const line = lines[k] ?? '';
+    if (line.trim() === '...') return { keys, next: k + 1 };
+    const m = new RegExp(`^${pad}(\\w+):\\s?(.*)$`).exec(line);
+    if (m?.[1]) {
+      const key = m[1];
+      let value = m[2] ?? '';
+      if (/^[|>][-+]?$/.test(value.trim())) {
+        const block: string[] = [];
+        while (k + 1 < lines.length && ((lines[k + 1] ?? '').startsWith(pad + '  ') || (lines[k + 1] ?? '').trim() === '')) {
+          k++;
+          block.push((lines[k] ?? '').slice(pad.length + 2));
+        }
+        value = block.join('\n').trim();
+      } else value = unquoteYaml(value);
+      keys[key] = value;
+    }
+    k++;
+  }
+  return { keys, next: k };
+}
+
+/**
+ * node:test TAP (the default reporter off a TTY, or the report file): every leaf test with its
+ * nesting as the name, its file from `location:`, the error name and message. null without TAP.
+ */
+export function tapTests(text: string): { tests: TestCase[]; loadErrors: string[] } | null {
+  if (!/^TAP version \d+$/m.test(text)) return null;
+  const loadErrors: string[] = [];
+  const lines = text.split('\n');
+  const names: string[] = [];
+  const children: number[] = [];
+  const tests: TestCase[] = [];
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k] ?? '';
+    const sub = /^(\s*)# Subtest: (.*)$/.exec(line);
+    if (sub) {
+      const level = Math.floor((sub[1] ?? '').length / 4);
+      names[level] = sub[2] ?? '';
+      names.length = level + 1;
+      continue;
+    }
+    const res = /^(\s*)(not ok|ok) \d+(?: - (.*?))?(?: # (SKIP|TODO)\b.*)?$/i.exec(line);
+    if (!res) continue;
+    const indent = (res[1] ?? '').length;
+    const level = Math.floor(indent / 4);
+    const leaf = (children[level + 1] ?? 0) === 0;
+    children[level + 1] = 0;
+    children[level] = (children[level] ?? 0) + 1;
+    const { keys, next } = tapYaml(lines, k + 1, indent);
+    k = next - 1;
+    if (!leaf || keys.type === 'suite') continue;
+    const name = [...names.slice(0, level), res[3] ?? names[level] ?? '?'].join(' > ');
+    const directive = (res[4] ?? '').toUpperCase();
+    const status: TestStatus = directive !== '' ? 'skipped' : res[2] === 'ok' ? 'passed' : 'failed';
+    const loc = keys.location ? /^(.*?):\d+(?::\d+)?$/.exec(keys.location)?.[1] ?? keys.location : null;
+    // A whole test file reported as one result (its process failed to load, or exited early): not a test.
+    const title = res[3] ?? '';
+    const fileLevel = 'exitCode' in keys || (loc !== null && title === loc) || (level === 0 && /^(?:\/|[A-Za-z]:\\)\S*\.[cm]?[jt]sx?$/.test(title));
+    if (fileLevel) {
+      if (res[2] !== 'ok') loadErrors.push((loc ?? title).replace(/^file:\/\//, ''));
+      continue;
+    }
+    const message = status === 'failed' ? [keys.name ? `${keys.name}: ${keys.error ?? ''}` : keys.error ?? '', keys.code ? `code: ${keys.code}` : '', keys.failureType ? `failureType: ${keys.failureType}` : ''].filter(Boolean).join('\n') : '';
+    tests.push({ file: loc ? loc.replace(/^file:\/\//, '') : null, name, status, message, idByName: true });
+  }
+  return { tests, loadErrors };
+}
+
+/** cargo test's text: "Running <target> (…)" then "test <name> ... ok|FAILED|ignored", failure sections by name. */
+export function cargoTests(text: string): TestCase[] | null {
+  if (!/^test result: /m.test(text)) return null;
+  const tests: TestCase[] = [];
+  let file: string | null = null;
+  const byName = new Map<string, TestCase[]>();
+  const lines = text.split('\n');
+  // A test binary that printed results but never its `test result:` line ended early (a source
+  // that exits the process): what it printed is not a result.
+  let inTarget: TestCase[] = [];
+  let summarized = false;
+  const closeTarget = () => {
+    if (!summarized) {
+      for (const tc of inTarget) {
+        tc.status = 'failed';
+        tc.message = 'the test binary exited before it printed its summary (`test result:`)';
+      }
+    }
+    inTarget = [];
+    summarized = false;
+  };
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k] ?? '';
+    const run = /^\s*Running (?:unittests )?(\S+)/.exec(line);
+    const doc = run ? null : /^\s*Doc-tests (\S+)/.exec(line);
+    if (run || doc) {
+      closeTarget();
+      file = run ? (run[1] ?? null) : `doc-tests:${doc?.[1] ?? ''}`;
+      continue;
+    }
+    if (/^test result: /.test(line)) {
+      summarized = true;
+      continue;
+    }
+    const t = /^test (.+?) \.\.\. (ok|FAILED|ignored)(?:,.*)?$/.exec(line);
+    if (t) {
+      // A doc-test is named by its line, which moves whenever the source above it changes.
+      const name = (t[1] ?? '').replace(/ - (.*?) \(line \d+\)$/, ' - $1');
+      const tc: TestCase = { file, name, status: t[2] === 'ok' ? 'passed' : t[2] === 'FAILED' ? 'failed' : 'skipped', message: '' };
+      tests.push(tc);
+      inTarget.push(tc);
+      byName.set(t[1] ?? '', [...(byName.get(t[1] ?? '') ?? []), tc]);
+      continue;
+    }
+    const section = /^---- (.+?) stdout ----$/.exec(line);
+    if (section) {
+      const body: string[] = [];
+      while (k + 1 < lines.length && !/^---- .+ stdout ----$/.test(lines[k + 1] ?? '') && !/^(failures:|test result: )/.test(lines[k + 1] ?? '')) {
+        k++;
+        if (/^stack backtrace:/.test(lines[k] ?? '')) {
+          while (k + 1 < lines.length && /^\s+(\d+:|at )|^note: /.test(lines[k + 1] ?? '')) k++;
+          continue;
+        }
+        body.push(lines[k] ?? '');
+      }
+      const owners = (byName.get(section[1] ?? '') ?? []).filter((tc) => tc.status === 'failed' && tc.message === '');
+      const owner = owners[owners.length - 1];
+      if (owner) owner.message = body.join('\n').trim().slice(0, 2000);
+    }
+  }
+  closeTarget();
+  return tests;
 }

@@ -5,6 +5,7 @@ import { parseFlags, requireFlag } from '../args.js';
 import { loadStack, openSession, out, transition } from '../session.js';
 import { criteriaMissingFromPlan } from '../spec.js';
 import { scanTree } from '../tree.js';
+import { writeBaseline } from '../baseline.js';
 import type { Verb } from '../verb.js';
 import { syncHardening } from './harden.js';
 
@@ -30,6 +31,7 @@ export const advanceRed: Verb = {
     const stack = loadStack(s);
     // What the tests look like before RED: "written in this cycle" is measured against this.
     const tree = scanTree(s.root, stack);
+    writeBaseline(s.root, Object.keys(tree.tests));
     const next = await transition(s, 'advance red', ['tdd-plan'], 'tdd-red', (_state, at) => ({ plan_artifact: planRel, baseline: { at, files: tree.tests, sources: tree.sources } }));
     out(s, `tdd-gate: tdd-plan → tdd-red (plan ${planRel}).`);
     const missing = criteriaMissingFromPlan(s.root, next.spec_path, text);

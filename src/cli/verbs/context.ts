@@ -3,7 +3,7 @@ import path from 'node:path';
 import { appendEvent } from '../../io/eventLog.js';
 import { RefusalError, UsageError } from '../../io/errors.js';
 import { AC_PATTERN, isRole, ROLES, type Role } from '../../handoff/block.js';
-import { activeCycle, canonicalRel } from '../../handoff/io.js';
+import { activeCycle, canonicalRel } from '../handoffIo.js';
 import { NO_AC, readLoop } from '../../handoff/loop.js';
 import { isolationViolations, manifestSchema, type HandoffKind, type Manifest } from '../../handoff/manifest.js';
 import { formatIssues } from '../../schema/format.js';

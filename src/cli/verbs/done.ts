@@ -2,7 +2,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RefusalError } from '../../io/errors.js';
 import { parseFlags } from '../args.js';
-import { driftMessage, driftOf } from '../drift.js';
+import { reachVerdict } from '../oracle/reach.js';
+import { checkDrift, runOracle } from '../oracle/run.js';
+import { frozenTests, greenVerdict, makeReceipt, recordReceiptEvent } from '../testRun.js';
+import type { Receipt } from '../../schema/cliState.js';
 import { loadStack, loadState, openSession, out, requirePhase, transition } from '../session.js';
 import { filesWithStubs, STUB_MARKER } from '../stubs.js';
 import { changedFiles, scanTree } from '../tree.js';
@@ -23,9 +26,9 @@ export const done: Verb = {
     const { values } = parseFlags(args, { json: { type: 'boolean' } }, USAGE);
     const s = openSession(io);
     const state = requirePhase(loadState(s), ['tdd-green', 'tdd-refactor'], 'done');
-    const tree = scanTree(s.root, loadStack(s));
-    const drift = driftMessage(driftOf(s.root, state, Object.keys(tree.tests)));
-    if (drift) throw new RefusalError(`the oracle moved: ${drift}`);
+    const stack = loadStack(s);
+    const tree = scanTree(s.root, stack);
+    checkDrift(s, state, stack, tree, '');
     const receipts = state.receipts ?? {};
     const candidates = state.phase === 'tdd-refactor' ? [receipts.refactor, receipts.green] : [receipts.green];
     const fresh = candidates.find((r) => r?.valid && r.tree_sha256 === tree.treeDigest);
@@ -35,6 +38,16 @@ export const done: Verb = {
     }
     const stubs = filesWithStubs(s.root, Object.keys(tree.sources));
     if (stubs.length > 0) throw new RefusalError(`${STUB_MARKER} markers are left in ${stubs.join(', ')}; implement the stubs (GREEN) and verify again`);
+
+    // The last word is the oracle's own: the frozen tests, run once more out of reach.
+    const { run, outcome, isolation } = await runOracle(s, stack, state, tree, 'done');
+    const verdict = reachVerdict(s, stack, tree, greenVerdict(outcome, run.command, frozenTests(state)), state.baseline?.sources);
+    const final = { ...makeReceipt(s, run, verdict, tree), oracle: isolation };
+    recordReceiptEvent(s, 'final', final);
+    if (!verdict.valid) throw new RefusalError(`the final run of the frozen tests does not hold: ${verdict.reason ?? 'unknown'} (log: ${run.log})`);
+    const red = receipts.red;
+    const ids = [...new Set([...Object.keys(red?.tests ?? {}), ...Object.keys(final.tests ?? {})])].sort();
+    const perTest = ids.map((id) => ({ id, red: red?.tests?.[id] ?? null, green: final.tests?.[id] ?? null, counted_red: red?.red_tests?.includes(id) ?? false }));
 
     const at = s.now();
     const evidenceRel = `.tdd/evidence/${state.spec_id.replace(/[^A-Za-z0-9._-]/g, '-')}-${at.toISOString().replace(/[:.]/g, '-')}.json`;
@@ -49,7 +62,8 @@ export const done: Verb = {
       plan_artifact: state.plan_artifact,
       criteria: criteriaEvidence(s.root, state, readLoop(state).acs),
       validator: state.verdict ?? null,
-      runs: { red: receipts.red ?? null, green: receipts.green ?? null, refactor: receipts.refactor ?? null, final: fresh },
+      runs: { red: stripTests(receipts.red), green: stripTests(receipts.green), refactor: stripTests(receipts.refactor), final: stripTests(final) },
+      tests: perTest,
       files_changed: {
         tests: changedFiles(state.baseline?.files ?? {}, tree.tests),
         sources: changedFiles(state.baseline?.sources ?? {}, tree.sources),
@@ -68,10 +82,19 @@ export const done: Verb = {
     }
     const minutes = Math.round((at.getTime() - Date.parse(state.started_at)) / 60000);
     out(s, `tdd-gate: ${state.spec_id} done in ${minutes} min.`);
-    out(s, `  RED:   ${receipts.red ? `${receipts.red.counts.failed}/${receipts.red.counts.total} failing (${receipts.red.command})` : 'no receipt'}`);
-    out(s, `  GREEN: ${fresh.counts.passed}/${fresh.counts.total} passing${fresh.coverage !== undefined ? `, coverage ${fresh.coverage}%` : ''}`);
+    const redIds = red?.red_tests ?? [];
+    out(s, `  RED:   ${red ? `${red.counts.failed}/${red.counts.total} failing (${red.command})${redIds.length > 0 ? `; counted: ${redIds.slice(0, 3).join(', ')}${redIds.length > 3 ? ` and ${redIds.length - 3} more` : ''}` : ''}` : 'no receipt'}`);
+    const held = redIds.filter((id) => final.tests?.[id] === 'passed').length;
+    out(s, `  GREEN: ${final.counts.passed}/${final.counts.total} passing${redIds.length > 0 ? `; ${held}/${redIds.length} RED tests now pass` : ''}${fresh.coverage !== undefined ? `, coverage ${fresh.coverage}%` : ''} (run ${isolation === 'namespace' ? 'read-only against the frozen tests' : 'in a private copy of the frozen tests'})`);
     out(s, `  changed: ${evidence.files_changed.tests.length} test files, ${evidence.files_changed.sources.length} source files; hook denials: ${evidence.hook_denies}`);
     out(s, `  evidence: ${evidenceRel}`);
     return 0;
   },
 };
+
+/** The evidence lists the tests once, per test; the receipts keep their summaries. */
+function stripTests(r: Receipt | undefined): Omit<Receipt, 'tests'> | null {
+  if (!r) return null;
+  const { tests: _tests, ...rest } = r;
+  return rest;
+}

@@ -7,6 +7,7 @@ import { resultDigest } from '../../handoff/digest.js';
 import { parseResult } from '../../handoff/block.js';
 import { parseFlags, requireFlag } from '../args.js';
 import { loadStack, loadState, openSession, out, readSpec, requirePhase, transition } from '../session.js';
+import { entryOf } from '../oracle/files.js';
 import { scanTree } from '../tree.js';
 import { readEvents } from '../events.js';
 import type { Verb } from '../verb.js';
@@ -50,6 +51,13 @@ export const freeze: Verb = {
     const specText = readSpec(s, state.spec_path);
     const hash = specHash(specText);
     const frozenFiles = { ...tree.tests, [state.spec_path]: sha256Hex(readFileSync(path.join(s.root, state.spec_path))) };
+    // Frozen links are compared as links: a test replaced by a link to the same bytes is a change.
+    const links: Record<string, string> = {};
+    for (const rel of Object.keys(frozenFiles)) {
+      const e = entryOf(s.root, rel);
+      if (e.kind === 'link') links[rel] = e.target;
+    }
+    const parts = tree.parts;
     writeSnapshot(s.root, 'frozen', Object.keys(frozenFiles));
     writeSnapshot(s.root, 'green-entry', Object.keys(tree.sources));
     // Who the validator was: the SubagentStop hook logs each child's result with its agent id and
@@ -69,7 +77,17 @@ export const freeze: Verb = {
       if (current.receipts?.red?.at !== red.at) throw new RefusalError('a new RED run was recorded meanwhile; run `tdd-gate freeze` again');
       return {
         spec_hash: hash,
-        frozen: { at, spec_hash: hash, files: frozenFiles },
+        frozen: {
+          at,
+          spec_hash: hash,
+          files: frozenFiles,
+          parts,
+          ...(Object.keys(links).length > 0 ? { links } : {}),
+          // The tests of the valid RED run: GREEN must run every one of them and pass.
+          ...(red.tests ? { tests: red.tests } : {}),
+          ...(red.red_tests ? { red_tests: red.red_tests } : {}),
+          red_counts: red.counts,
+        },
         green_entry: { at, files: tree.sources },
         verdict: {
           at,
@@ -82,7 +100,8 @@ export const freeze: Verb = {
         },
       };
     });
-    out(s, `tdd-gate: tdd-red → tdd-green. Frozen ${Object.keys(frozenFiles).length} files (tests, test configs, the SPEC); spec_hash ${hash.slice(0, 12)}…`);
+    const nTests = red.tests ? Object.keys(red.tests).length : red.counts.total;
+    out(s, `tdd-gate: tdd-red → tdd-green. Frozen ${Object.keys(frozenFiles).length} files (tests, test configs, the SPEC), the runner's settings and ${nTests} tests; spec_hash ${hash.slice(0, 12)}…`);
     await syncHardening(s);
     out(s, 'next: implement until `tdd-gate verify green` passes (tests are read-only now)');
     return 0;

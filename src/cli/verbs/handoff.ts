@@ -3,8 +3,7 @@ import path from 'node:path';
 import { appendEvent } from '../../io/eventLog.js';
 import { RefusalError, UsageError } from '../../io/errors.js';
 import { AC_PATTERN } from '../../handoff/block.js';
-import { redProblem } from '../../handoff/classify.js';
-import { activeCycle, changedFiles, rerun } from '../../handoff/io.js';
+import { activeCycle, changedFiles, rerun } from '../handoffIo.js';
 import { NO_AC, readLoop } from '../../handoff/loop.js';
 import { buildManifest, type HandoffKind } from '../../handoff/manifest.js';
 import { parseFlags } from '../args.js';
@@ -30,7 +29,8 @@ export const handoffVerb: Verb = {
     if (kind !== 'red' && kind !== 'green') throw new UsageError(`say which hand-off: red (to the implementer) or green (to the refactorer). Usage: ${USAGE}`);
     if (values.ac !== undefined && !AC_PATTERN.test(values.ac)) throw new UsageError(`--ac must look like AC-1. Usage: ${USAGE}`);
     const s = openSession(io);
-    const { state, stack, rules } = activeCycle(s);
+    const cycle = activeCycle(s);
+    const { state, stack, rules } = cycle;
     if (!PHASES[kind].includes(state.phase)) {
       throw new RefusalError(`handoff ${kind} needs phase ${PHASES[kind].join(' or ')}, but the cycle is in ${state.phase}`);
     }
@@ -43,8 +43,8 @@ export const handoffVerb: Verb = {
     if (testFiles.length === 0) throw new RefusalError(`no test files for ${ac}: none reported by the test-writer and none changed since HEAD`);
 
     // The manifest is evidence: the suite must really be RED (or GREEN) right now.
-    const run = await rerun(s, stack, stack.config.test_command, `handoff-${kind}`);
-    const problem = kind === 'red' ? redProblem(run, stack.redConfirm, stack.buildError) : run.exitCode === 0 && !run.timedOut ? null : `the tests fail (exit code ${String(run.exitCode)})`;
+    const run = await rerun(s, cycle, stack.config.test_command, `handoff-${kind}`, kind);
+    const problem = run.problem;
     if (problem !== null) throw new RefusalError(`handoff ${kind}: ${problem}; the manifest was not written (see the log under .tdd/runs/)`);
 
     const { manifest, excluded } = buildManifest(

@@ -9,11 +9,26 @@ import { parseFlags, requireFlag } from '../args.js';
 import { loadStack, loadState, openSession, out, readSpec, updateState, type Session } from '../session.js';
 import { readSpecFacts, specEntryProblem } from '../spec.js';
 import { scanTree } from '../tree.js';
+import { listProjectFiles } from '../../io/projectFiles.js';
 import type { Verb } from '../verb.js';
 import { assertWallAvailable, syncHardening } from './harden.js';
 
 const USAGE = 'tdd-gate init --spec <path> [--spec-id ID] [--mode standard|light-dispatch|light-inline|prototype-inline] [--force]';
 
+
+const CODE = /\.(?:[cm]?[jt]sx?|py|go|rs|rb|java|kt|cs|php|swift|c|cc|cpp|h|hpp|ex|exs|scala|clj|dart|lua)$/;
+/** Build and tool configuration at the root: code, but not the project's sources. */
+const TOOLING = /(?:^|\/)(?:[^/]*\.config\.[^/]+|\.[^/]*rc(?:\.[^/]+)?|setup\.py|build\.rs|noxfile\.py|tasks\.py|[Gg]ulpfile\.[^/]+|[Gg]runtfile\.[^/]+)$/;
+const SOURCE_DIRS = new Set(['src', 'lib', 'app', 'pkg', 'internal', 'cmd', 'crates', 'source']);
+
+/** Code at the root or in the usual source folders that is neither a test nor a source. */
+function unclassifiedCode(files: readonly string[], tree: { tests: Record<string, string>; sources: Record<string, string> }): string[] {
+  return files.filter((rel) => {
+    if (!CODE.test(rel) || rel in tree.tests || rel in tree.sources || TOOLING.test(rel)) return false;
+    const parts = rel.split('/');
+    return parts.length === 1 || SOURCE_DIRS.has(parts[0]!);
+  });
+}
 
 /** Keep a corrupt state file under another name instead of overwriting it. */
 function setAside(s: Session): string {
@@ -62,6 +77,12 @@ export const init: Verb = {
     if (!existsSync(path.join(tdd, '.gitignore'))) writeFileSync(path.join(tdd, '.gitignore'), GITIGNORE);
     rmSync(path.join(tdd, 'snapshots'), { recursive: true, force: true });
     const tree = scanTree(s.root, stack);
+    const missed = unclassifiedCode(listProjectFiles(s.root), tree);
+    if (Object.keys(tree.sources).length === 0 && missed.length > 0) {
+      throw new RefusalError(
+        `source_file_glob (${String(stack.config.source_file_glob)}) matches no file, but the project has code in ${missed.slice(0, 3).join(', ')}${missed.length > 3 ? ` and ${missed.length - 3} more` : ''}: it would be neither test nor source, writable in RED without a stub. Set source_file_glob in .tdd/stack.json to match it (\`tdd-gate stack detect\` prints a guess), then init again`,
+      );
+    }
     const at = s.now().toISOString();
     const specId = values['spec-id'] ?? facts.id ?? path.basename(specRel).replace(/\.[^.]*$/, '');
     const state: CliState = {

@@ -4,7 +4,7 @@ import { withState } from '../../io/stateStore.js';
 import { CODE_ROLES, isRole, parseResult, ROLES, type ParseOutcome, type Role } from '../../handoff/block.js';
 import { classify, MODE_NAMES, type RunOutcome } from '../../handoff/classify.js';
 import { checkCommand } from '../../handoff/command.js';
-import { activeCycle, readInput, rerun } from '../../handoff/io.js';
+import { activeCycle, readInput, rerun } from '../handoffIo.js';
 import { advanceLoop, NO_AC, readLoop, resumeLoop, type Next } from '../../handoff/loop.js';
 import { AC_PATTERN } from '../../handoff/block.js';
 import { isLaunchNotice, LAUNCH_NOTICE_HELP } from '../../handoff/launchNotice.js';
@@ -77,7 +77,8 @@ export const resultVerb: Verb = {
     const before = readLoop(cycle.state);
     const plan = before.halted !== null ? {} : commandFor(parse, incomplete, cycle.stack.config.test_command);
     let run: RunOutcome | undefined;
-    if (plan.command !== undefined) run = await rerun(s, cycle.stack, plan.command, `result-${role}`);
+    // Judged as the role claims: RED for the test-writer (and a validator sending it back), GREEN otherwise.
+    if (plan.command !== undefined) run = await rerun(s, cycle, plan.command, `result-${role}`, role === 'test-writer' || role === 'test-validator' ? 'red' : 'green');
     const verdict = classify({
       role,
       ac: values.ac ?? (parse.ok ? parse.result.ac : undefined) ?? before.current_ac ?? NO_AC,
@@ -85,8 +86,6 @@ export const resultVerb: Verb = {
       incomplete,
       ...(plan.error !== undefined && { commandError: plan.error }),
       ...(run !== undefined && { run }),
-      redConfirm: cycle.stack.redConfirm,
-      buildError: cycle.stack.buildError,
     });
 
     let next: Next | undefined;

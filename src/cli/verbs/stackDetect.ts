@@ -11,6 +11,14 @@ import { ensureTddDir } from '../../io/tddDir.js';
 
 const USAGE = 'tdd-gate stack detect [--write [--force]]';
 
+function onPath(program: string, pathVar: string): boolean {
+  const exts = process.platform === 'win32' ? ['.exe', '.cmd', ''] : [''];
+  return pathVar
+    .split(path.delimiter)
+    .filter(Boolean)
+    .some((dir) => exts.some((e) => existsSync(path.join(dir, program + e))));
+}
+
 export const stackDetect: Verb = {
   name: 'stack detect',
   summary: 'guess .tdd/stack.json from the project (vitest, jest, node:test, pytest, go test, cargo test); --write saves it',
@@ -32,6 +40,14 @@ export const stackDetect: Verb = {
       has: (rel) => names.has(rel) || existsSync(path.join(s.root, rel)),
       packageJson,
       anyFile: (re) => files.some((f) => re.test(path.posix.basename(f))),
+      onPath: (program) => onPath(program, io.env.PATH ?? ''),
+      read: (rel) => {
+        try {
+          return readFileSync(path.join(s.root, rel), 'utf8');
+        } catch {
+          return null;
+        }
+      },
     });
     if (!found) throw new RefusalError(`no known test runner found in ${s.root}; write ${STACK_REL} by hand (see \`tdd-gate stack check\` for the keys)`);
     const text = JSON.stringify(found.stack, null, 2) + '\n';

@@ -1,8 +1,9 @@
 import { RefusalError } from '../../io/errors.js';
 import { parseFlags } from '../args.js';
-import { driftMessage, driftOf } from '../drift.js';
+import { runOracle } from '../oracle/run.js';
+import { reachVerdict } from '../oracle/reach.js';
 import { loadStack, loadState, openSession, out, requirePhase, updateState } from '../session.js';
-import { countsText, greenVerdict, makeReceipt, recordReceiptEvent, runChecks, runTests } from '../testRun.js';
+import { countsText, frozenTests, greenVerdict, makeReceipt, recordReceiptEvent, runChecks } from '../testRun.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
 
@@ -19,11 +20,10 @@ export const verifyGreen: Verb = {
     const state = requirePhase(loadState(s), ['tdd-green'], 'verify green');
     const stack = loadStack(s);
     const tree = scanTree(s.root, stack);
-    const drift = driftMessage(driftOf(s.root, state, Object.keys(tree.tests)));
-    if (drift) throw new RefusalError(`the oracle moved: ${drift}`);
-    const { run, outcome } = await runTests(s, stack, 'green');
-    const { verdict, coverage } = await runChecks(s, stack, greenVerdict(outcome, run.command));
-    const receipt = makeReceipt(s, run, verdict, tree, coverage);
+    const { run, outcome, isolation } = await runOracle(s, stack, state, tree, 'green');
+    const reach = reachVerdict(s, stack, tree, greenVerdict(outcome, run.command, frozenTests(state)), state.baseline?.sources);
+    const { verdict, coverage } = await runChecks(s, stack, reach);
+    const receipt = { ...makeReceipt(s, run, verdict, tree, coverage), oracle: isolation };
     await updateState(s, (current) => {
       const now = requirePhase(current, ['tdd-green'], 'verify green');
       if (now.started_at !== state.started_at) throw new RefusalError('the cycle was restarted while the tests ran; run `tdd-gate verify green` again');

@@ -1,9 +1,8 @@
 import { RefusalError } from '../../io/errors.js';
 import { parseFlags } from '../args.js';
-import { judgeRed } from '../evidence/judge.js';
 import { loadStack, loadState, openSession, out, requirePhase, updateState } from '../session.js';
-import { countsText, makeReceipt, recordReceiptEvent, runTests } from '../testRun.js';
-import { changedFiles, scanTree } from '../tree.js';
+import { countsText, judgeRedRun, makeReceipt, recordReceiptEvent, runTests } from '../testRun.js';
+import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
 
 const USAGE = 'tdd-gate verify red [--json]';
@@ -19,15 +18,9 @@ export const verifyRed: Verb = {
     const state = requirePhase(loadState(s), ['tdd-red'], 'verify red');
     const stack = loadStack(s);
     const tree = scanTree(s.root, stack);
-    const changed = changedFiles(state.baseline?.files ?? {}, tree.tests);
-    const { run, outcome } = await runTests(s, stack, 'red');
-    const verdict = judgeRed(outcome, {
-      command: run.command,
-      redConfirm: stack.redConfirm,
-      buildError: stack.buildError,
-      changedTests: changed,
-      root: s.root,
-    });
+    const { run, outcome } = await runTests(s, stack, 'red', tree);
+    // Per test: its declaration block against the baseline (tests, and sources for inline test modules).
+    const verdict = judgeRedRun(s, stack, state, tree, run, outcome);
     const receipt = makeReceipt(s, run, verdict, tree);
     // The run took time: record it only if the cycle is still where it was.
     await updateState(s, (current) => {
@@ -39,7 +32,8 @@ export const verifyRed: Verb = {
     if (values.json) out(s, JSON.stringify({ kind: 'red', ...receipt }));
     if (!verdict.valid) throw new RefusalError(`invalid RED: ${verdict.reason ?? 'unknown'} (log: ${run.log})`);
     if (!values.json) {
-      out(s, `tdd-gate: valid RED (${countsText(receipt)}; failing in ${verdict.failingFiles.join(', ')}). Log: ${run.log}`);
+      const which = verdict.redTests ? `failing: ${verdict.redTests.slice(0, 5).join(', ')}${verdict.redTests.length > 5 ? ` and ${verdict.redTests.length - 5} more` : ''}` : `failing in ${verdict.failingFiles.join(', ')}`;
+      out(s, `tdd-gate: valid RED (${countsText(receipt)}; ${which}). Log: ${run.log}`);
       out(s, 'next: have the test-validator review the tests, then `tdd-gate freeze --verdict <file>`');
     }
     return 0;

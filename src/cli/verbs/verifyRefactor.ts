@@ -3,9 +3,10 @@ import { gitHead, gitStashCount } from '../../io/git.js';
 import { restoreSnapshot, writeSnapshot } from '../../io/snapshots.js';
 import { appendEvent } from '../../io/eventLog.js';
 import { parseFlags } from '../args.js';
-import { driftMessage, driftOf } from '../drift.js';
+import { checkDrift, runOracle } from '../oracle/run.js';
+import { reachVerdict } from '../oracle/reach.js';
 import { loadStack, loadState, openSession, out, requirePhase, updateState } from '../session.js';
-import { countsText, greenVerdict, makeReceipt, recordReceiptEvent, runChecks, runTests } from '../testRun.js';
+import { countsText, frozenTests, greenVerdict, makeReceipt, recordReceiptEvent, runChecks } from '../testRun.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
 
@@ -24,16 +25,15 @@ export const verifyRefactor: Verb = {
     if (!base) throw new RefusalError('the refactor snapshot is missing from the state; go back with `tdd-gate abort` or restart the phase');
     const stack = loadStack(s);
     const tree = scanTree(s.root, stack);
-    const drift = driftMessage(driftOf(s.root, state, Object.keys(tree.tests)));
-    if (drift) throw new RefusalError(`the oracle moved: ${drift}`);
+    checkDrift(s, state, stack, tree, '');
     const head = gitHead(s.root);
     if (head !== base.head) throw new RefusalError(`git HEAD moved during REFACTOR (${base.head?.slice(0, 8) ?? 'none'} → ${head?.slice(0, 8) ?? 'none'}); move it back (\`git reset --soft ${base.head ?? ''}\`) before verifying`);
     const stashes = gitStashCount(s.root);
     if (stashes !== base.stash_count) throw new RefusalError(`the git stash changed during REFACTOR (${base.stash_count} → ${stashes} entries); restore it before verifying`);
 
-    const { run, outcome } = await runTests(s, stack, 'refactor');
-    const { verdict } = await runChecks(s, stack, greenVerdict(outcome, run.command));
-    const receipt = makeReceipt(s, run, verdict, tree);
+    const { run, outcome, isolation } = await runOracle(s, stack, state, tree, 'refactor');
+    const { verdict } = await runChecks(s, stack, reachVerdict(s, stack, tree, greenVerdict(outcome, run.command, frozenTests(state)), state.baseline?.sources));
+    const receipt = { ...makeReceipt(s, run, verdict, tree), oracle: isolation };
     let reverted: { restored: string[]; deleted: string[] } | null = null;
     if (!verdict.valid && values.revert) reverted = restoreSnapshot(s.root, 'refactor', base.files, Object.keys(tree.sources));
     if (verdict.valid) writeSnapshot(s.root, 'refactor', Object.keys(tree.sources));

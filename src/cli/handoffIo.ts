@@ -4,11 +4,13 @@ import path from 'node:path';
 import { canonicalize, isCaseInsensitive } from '../io/canonicalPath.js';
 import { RefusalError } from '../io/errors.js';
 import { compileStack, readStack, type CompiledStack } from '../io/loadStack.js';
-import { runCommand } from '../io/runner.js';
 import { readState, type StoredState } from '../io/stateStore.js';
-import type { Session } from '../cli/session.js';
-import type { RunOutcome } from './classify.js';
-import type { PathRules } from './manifest.js';
+import type { RunOutcome } from '../handoff/classify.js';
+import type { PathRules } from '../handoff/manifest.js';
+import { judgeGreen } from './evidence/judge.js';
+import { validateCliState, type Session } from './session.js';
+import { frozenTests, judgeRedRun, runTests } from './testRun.js';
+import { scanTree } from './tree.js';
 
 /** I/O glue shared by the hand-off verbs: the active cycle, changed files, re-runs. */
 export interface HandoffCycle {
@@ -70,20 +72,17 @@ export function readInput(arg: string, cwd: string): string {
   }
 }
 
-/** Colour codes make signatures unstable; both variables set at once makes node warn on stderr. */
-function plainEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...env, NO_COLOR: '1' };
-  delete out.FORCE_COLOR;
-  return out;
-}
-
-export async function rerun(s: Session, stack: CompiledStack, command: string, label: string): Promise<RunOutcome> {
-  const r = await runCommand({
-    root: s.root,
-    command,
-    label,
-    timeoutSeconds: stack.config.test_timeout_seconds ?? 600,
-    env: plainEnv(s.io.env),
-  });
-  return { command: r.command, exitCode: r.exitCode, output: r.output, timedOut: r.timedOut };
+/**
+ * Re-run a child's command through the one runner `verify` uses (clean environment, the
+ * runner's machine report) and judge it with the same code: `red` as `verify red` does, `green`
+ * as `verify green` does (held to the frozen tests when the command is the whole test command).
+ */
+export async function rerun(s: Session, cycle: HandoffCycle, command: string, label: string, judge: 'red' | 'green'): Promise<RunOutcome> {
+  const { stack } = cycle;
+  const state = validateCliState(cycle.state, s.statePath);
+  const tree = scanTree(s.root, stack);
+  const { run, outcome } = await runTests(s, stack, label, tree, command);
+  const whole = command.trim() === stack.config.test_command.trim();
+  const verdict = judge === 'red' ? judgeRedRun(s, stack, state, tree, run, outcome) : judgeGreen(outcome, run.command, whole ? frozenTests(state) : null);
+  return { command: run.command, exitCode: run.exitCode, output: run.output, timedOut: run.timedOut, problem: verdict.valid ? null : (verdict.reason ?? 'the run does not hold') };
 }

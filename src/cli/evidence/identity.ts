@@ -1,0 +1,118 @@
+import path from 'node:path';
+import type { TestCase, TestStatus } from './report.js';
+
+/** A test with a stable identity: the same test has the same id in every run of the same command. */
+export interface IdentifiedTest {
+  /** `<root-relative file or runner scope>::<full name>`. */
+  id: string;
+  /** Root-relative file the test is declared in, when known. */
+  file: string | null;
+  /** The last part of the name: what its declaration spells (a test title, a function name). */
+  leaf: string;
+  status: TestStatus;
+  message: string;
+}
+
+export interface IdentityContext {
+  root: string;
+  /** Root-relative test and source files (for pytest candidates, Go packages, Rust inline tests). */
+  files: readonly string[];
+  /** Reads a root-relative file; null when it cannot be read. */
+  read: (rel: string) => string | null;
+}
+
+/** A runner-reported path as a root-relative one; null when it is outside the project. */
+export function toRel(reported: string, root: string): string | null {
+  let norm = reported.replace(/\\/g, '/').replace(/^file:\/\//, '');
+  if (path.isAbsolute(norm)) {
+    const rel = path.relative(root, norm).split(path.sep).join('/');
+    if (rel.startsWith('..')) return null;
+    norm = rel;
+  }
+  return norm.replace(/^\.\//, '');
+}
+
+function goModule(ctx: IdentityContext): string | null {
+  const mod = ctx.read('go.mod');
+  return mod ? (/^module\s+(\S+)/m.exec(mod)?.[1] ?? null) : null;
+}
+
+/** The Go test file declaring `func Top(` in the package's directory. */
+function goFile(pkg: string, test: string, ctx: IdentityContext, mod: string | null): string | null {
+  const dir = mod !== null && (pkg === mod || pkg.startsWith(mod + '/')) ? pkg.slice(mod.length + 1) : null;
+  if (dir === null) return null;
+  const top = test.split('/')[0] ?? test;
+  const decl = new RegExp(`^func\\s+${top.replace(/[^\w]/g, '')}\\s*\\(`, 'm');
+  for (const f of ctx.files) {
+    if (!f.endsWith('_test.go') || path.posix.dirname(f) !== (dir === '' ? '.' : dir)) continue;
+    if (decl.test(ctx.read(f) ?? '')) return f;
+  }
+  return null;
+}
+
+/** Give each reported test its id and root-relative file. */
+export function identify(tests: readonly TestCase[], ctx: IdentityContext): IdentifiedTest[] {
+  const known = new Set(ctx.files);
+  const mod = tests.some((t) => t.file === null && t.scope !== undefined && !t.candidates) ? goModule(ctx) : null;
+  return tests.map((t) => {
+    let file: string | null = t.file !== null ? toRel(t.file, ctx.root) : null;
+    let scope = '';
+    if (t.candidates && t.file === null) {
+      // pytest: the classname names the module; what remains of it is the class path.
+      const hit = t.candidates.find((c) => known.has(c)) ?? t.candidates.find((c) => ctx.read(c) !== null) ?? null;
+      file = hit;
+      const dotted = hit ? hit.replace(/\.py$/, '').split('/').join('.') : '';
+      const rest = t.scope && dotted && t.scope.startsWith(dotted) ? t.scope.slice(dotted.length).replace(/^\./, '') : hit ? '' : (t.scope ?? '');
+      scope = rest.split('.').filter(Boolean).join('::');
+      const name = [scope, t.name].filter(Boolean).join('::');
+      return { id: `${file ?? t.scope ?? '?'}::${name}`, file, leaf: t.name.replace(/\[.*$/, ''), status: t.status, message: t.message };
+    }
+    if (t.file === null && t.scope !== undefined) {
+      // go test: package import path + test name; the file from the declaration.
+      file = goFile(t.scope, t.name, ctx, mod);
+      const leaf = t.name.split('/')[0] ?? t.name;
+      return { id: `${t.scope}::${t.name}`, file, leaf, status: t.status, message: t.message };
+    }
+    const parts = t.name.split(/ > |::/);
+    const leaf = parts[parts.length - 1] ?? t.name;
+    if (t.idByName) return { id: t.name, file, leaf, status: t.status, message: t.message };
+    return { id: `${file ?? t.file ?? '?'}::${t.name}`, file, leaf, status: t.status, message: t.message };
+  });
+}
+
+/** Lines that start a test (or the next one) in each language, for a test's block. */
+const DECL = /^\s*(?:(?:it|test|describe|suite|specify|context|bench)(?:\.\w+)*\s*\(|(?:async\s+)?def\s+\w|class\s+\w|func\s+\w|#\[(?:test|tokio::test)|(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+\w)/;
+
+/** The block of lines declaring `leaf`: from its declaration to the next declaration. */
+export function testBlock(text: string, leaf: string): string | null {
+  const lines = text.split('\n');
+  const esc = leaf.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const decl = new RegExp(`(['"\`])${esc}\\1|\\bdef\\s+${esc}\\b|\\bfunc\\s+${esc}\\s*\\(|\\bfn\\s+${esc}\\s*[(<]`);
+  const at = lines.findIndex((l) => decl.test(l));
+  if (at === -1) return null;
+  let end = at + 1;
+  while (end < lines.length && !DECL.test(lines[end] ?? '')) end++;
+  return lines.slice(at, end).map((l) => l.trimEnd()).join('\n').trimEnd();
+}
+
+/**
+ * Was this test written or changed in this cycle? A test in an unchanged file is not; a test in a
+ * new file is; in a changed file, a test whose declaration block differs from the baseline's (or
+ * that the baseline does not declare) is. A test whose declaration cannot be found in a changed
+ * file counts as changed: the file changed, and its name is built at run time.
+ */
+export function isNewOrChanged(
+  t: IdentifiedTest,
+  changed: ReadonlySet<string>,
+  baseline: (rel: string) => string | null | undefined,
+  current: (rel: string) => string | null,
+): boolean {
+  if (t.file === null || !changed.has(t.file)) return false;
+  const before = baseline(t.file);
+  if (before === null) return true; // a new file
+  const now = current(t.file);
+  const blockNow = now === null ? null : testBlock(now, t.leaf);
+  if (blockNow === null) return true;
+  if (before === undefined) return true; // changed, but the old text is not known
+  return testBlock(before, t.leaf) !== blockNow;
+}

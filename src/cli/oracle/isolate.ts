@@ -1,0 +1,164 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { RunWrap } from '../../io/runner.js';
+import { sha256Hex } from '../../io/hash.js';
+import { snapshotCopyPath } from '../../io/snapshots.js';
+
+export type Isolation = 'namespace' | 'copy';
+
+/**
+ * Runs inside a private mount namespace: a tmpfs only this namespace sees gets the frozen copies
+ * (checked against the freeze's hashes after it is made read-only), each frozen path in the
+ * project is bind-mounted read-only from there, and the test command runs in a nested user
+ * namespace, where those mounts are locked (it cannot remount them writable).
+ * Arguments: $1 project root, $2 mount point, $3 command, $4 uid, $5 gid; stdin: the manifest.
+ */
+const SCRIPT = `set -eu
+root=$1; mnt=$2; cmd=$3; uid=$4; gid=$5
+mount -t tmpfs -o mode=0700 tdd-gate-oracle "$mnt"
+cat > "$mnt/manifest"
+mkdir "$mnt/f"
+while IFS= read -r line; do
+  rel=\${line#*  }
+  mkdir -p "$mnt/f/$(dirname "$rel")"
+  cp "$root/.tdd/snapshots/frozen/$rel.copy" "$mnt/f/$rel"
+done < "$mnt/manifest"
+if [ -d "$root/.tdd/runs" ]; then
+  mkdir "$mnt/runs"
+  mount --bind "$root/.tdd/runs" "$mnt/runs"
+fi
+mount -o remount,bind,ro "$mnt"
+if [ -s "$mnt/manifest" ] && ! (cd "$mnt/f" && sha256sum -c --quiet --strict "$mnt/manifest" >/dev/null 2>&1); then
+  echo "tdd-gate: the frozen snapshot copies do not match the freeze" >&2; exit 97
+fi
+while IFS= read -r line; do
+  rel=\${line#*  }
+  mount --bind "$mnt/f/$rel" "$root/$rel"
+  mount -o remount,bind,ro "$root/$rel"
+done < "$mnt/manifest"
+# The gate's own files, git's and Claude Code's settings are read-only to the tests too; only
+# the run's report folder stays writable.
+for d in .tdd .git .claude; do
+  if [ -d "$root/$d" ] && [ ! -L "$root/$d" ]; then
+    mount --bind "$root/$d" "$root/$d"
+    mount -o remount,bind,ro "$root/$d"
+  fi
+done
+if [ -d "$mnt/runs" ]; then
+  mount --bind "$mnt/runs" "$root/.tdd/runs"
+fi
+cd "$root"
+if unshare -U -m --map-user="$uid" --map-group="$gid" true 2>/dev/null; then
+  exec unshare -U -m --map-user="$uid" --map-group="$gid" sh -c "$cmd" </dev/null 2>&1
+fi
+exec sh -c "$cmd" </dev/null 2>&1
+`;
+
+/** The exit code the script uses when the snapshot copies are not the frozen bytes. */
+export const SNAPSHOT_MISMATCH_EXIT = 97;
+
+function unshareArgs(): string[] {
+  return process.getuid?.() === 0 ? ['-m', '--propagation', 'private'] : ['-r', '-m', '--propagation', 'private'];
+}
+
+let probed: boolean | null = null;
+
+/** Does this kernel let us make a private mount namespace (as root, or through a user namespace)? */
+export function namespaceWorks(): boolean {
+  if (probed !== null) return probed;
+  if (process.platform !== 'linux') return (probed = false);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tdd-gate-probe-'));
+  try {
+    // The whole path once: a frozen file copied, checked, bind-mounted read-only, then a command
+    // that must not be able to write it.
+    const target = path.join(dir, 'target');
+    mkdirSync(target);
+    mkdirSync(path.join(dir, 'root', '.tdd', 'snapshots', 'frozen'), { recursive: true });
+    writeFileSync(path.join(dir, 'root', 'probe.txt'), 'live\n');
+    writeFileSync(path.join(dir, 'root', '.tdd', 'snapshots', 'frozen', 'probe.txt.copy'), 'frozen\n');
+    const uid = String(process.getuid?.() ?? 0);
+    const gid = String(process.getgid?.() ?? 0);
+    const check = 'test "$(cat probe.txt)" = frozen && ! (echo x > probe.txt) 2>/dev/null';
+    const r = spawnSync('unshare', [...unshareArgs(), 'sh', '-c', SCRIPT, 'tdd-gate-oracle', path.join(dir, 'root'), target, check, uid, gid], {
+      input: `${sha256Hex('frozen\n')}  probe.txt\n`,
+      stdio: ['pipe', 'ignore', 'ignore'],
+      timeout: 10_000,
+    });
+    probed = r.status === 0;
+  } catch {
+    probed = false;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return probed;
+}
+
+export interface Prepared {
+  isolation: Isolation;
+  /** Where the command runs (the project itself, or the private copy). */
+  cwd: string;
+  wrap?: RunWrap;
+  /** Extra environment for the run. */
+  env: NodeJS.ProcessEnv;
+  cleanup: () => void;
+}
+
+function manifestOf(frozen: Record<string, string>): string {
+  return Object.entries(frozen)
+    .map(([rel, h]) => `${h}  ${rel}\n`)
+    .join('');
+}
+
+/** The namespace run: the project as it is, the frozen paths replaced by read-only frozen bytes. */
+export function prepareNamespace(root: string, frozen: Record<string, string>): Prepared {
+  const mnt = mkdtempSync(path.join(os.tmpdir(), 'tdd-gate-oracle-'));
+  const uid = String(process.getuid?.() ?? 0);
+  const gid = String(process.getgid?.() ?? 0);
+  return {
+    isolation: 'namespace',
+    cwd: root,
+    env: {},
+    wrap: (command) => ({ file: 'unshare', args: [...unshareArgs(), 'sh', '-c', SCRIPT, 'tdd-gate-oracle', root, mnt, command, uid, gid], input: manifestOf(frozen) }),
+    cleanup: () => rmSync(mnt, { recursive: true, force: true }),
+  };
+}
+
+/** Top-level directories linked, not copied, into the private copy: dependencies and build caches. */
+const LINKED = new Set(['node_modules', 'target', '.venv', 'venv']);
+
+/**
+ * The copy run: a private copy of the project's files, the frozen paths written from the
+ * snapshot copies (already checked against the freeze by the caller).
+ */
+export function prepareCopy(root: string, files: readonly string[], frozen: Record<string, string>): Prepared {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tdd-gate-oracle-copy-'));
+  const copy = path.join(dir, path.basename(root));
+  mkdirSync(copy, { mode: 0o700 });
+  for (const rel of files) {
+    if (rel in frozen || rel.startsWith('.tdd/')) continue;
+    const top = rel.split('/')[0] ?? '';
+    if (LINKED.has(top)) continue;
+    const dest = path.join(copy, rel);
+    try {
+      mkdirSync(path.dirname(dest), { recursive: true });
+      cpSync(path.join(root, rel), dest, { verbatimSymlinks: true });
+    } catch {
+      // a file that vanished meanwhile
+    }
+  }
+  for (const top of LINKED) {
+    try {
+      if (lstatSync(path.join(root, top))) symlinkSync(path.join(root, top), path.join(copy, top));
+    } catch {
+      // not there
+    }
+  }
+  for (const rel of Object.keys(frozen)) {
+    const dest = path.join(copy, rel);
+    mkdirSync(path.dirname(dest), { recursive: true });
+    copyFileSync(snapshotCopyPath(root, 'frozen', rel), dest);
+  }
+  return { isolation: 'copy', cwd: copy, env: { CARGO_TARGET_DIR: path.join(root, 'target') }, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,33 @@
+import { compileGlobs } from '../../core/globs.js';
+import { runnerReach, runnerReachReason } from '../../core/runnerReach.js';
+import type { CompiledStack } from '../../io/loadStack.js';
+import { splitGlobs } from '../../schema/stack.js';
+import type { Verdict } from '../evidence/judge.js';
+import type { Session } from '../session.js';
+import { readText, type Tree } from '../tree.js';
+
+/** Source files that reach into the test runner (a Bash-written one the hook never saw included). */
+export function reachingSources(root: string, stack: CompiledStack, sources: readonly string[]): string[] {
+  const allow = stack.config.runner_reach_allow ? compileGlobs(splitGlobs(stack.config.runner_reach_allow), false) : () => false;
+  const out: string[] = [];
+  for (const rel of sources) {
+    if (allow(rel)) continue;
+    const text = readText(root, rel);
+    if (text === null) continue;
+    const r = runnerReach(rel, text);
+    if (r) out.push(runnerReachReason(rel, r));
+  }
+  return out;
+}
+
+/**
+ * No run counts while a source written or changed in this cycle reaches into the runner; that
+ * is also the first thing to fix. Sources as they were when the cycle began (a Go test-helper
+ * package importing "testing", a setup.py naming pytest) are the project's, not the cycle's.
+ */
+export function reachVerdict(s: Session, stack: CompiledStack, tree: Tree, verdict: Verdict, baseline?: Record<string, string>): Verdict {
+  const changed = Object.keys(tree.sources).filter((rel) => baseline?.[rel] !== tree.sources[rel]);
+  const found = reachingSources(s.root, stack, changed);
+  if (found.length === 0) return verdict;
+  return { ...verdict, valid: false, reason: `${found[0]}${found.length > 1 ? ` (${found.length - 1} more source files do the same)` : ''}` };
+}

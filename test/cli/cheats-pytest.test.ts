@@ -1,0 +1,76 @@
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { testRepo } from '../helpers/repo.js';
+import { cli, cliEnv, ok, readState, redToGreen, startRed } from './fixtures.js';
+
+const hasPytest = spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: 'utf8' }).status === 0;
+
+const PYTEST_STACK = {
+  language: 'python',
+  test_command: 'python3 -m pytest -q -p no:cacheprovider',
+  test_file_glob: 'tests/**',
+  source_file_glob: 'src/**',
+  red_confirm: 'AssertionError|assert ',
+  build_error_pattern: 'SyntaxError|IndentationError|ModuleNotFoundError|ImportError',
+};
+const TEST = 'from src.calc import add, sub\n\ndef test_add():\n    assert add(1, 2) == 3\n\ndef test_sub():\n    assert sub(3, 1) == 2\n';
+const STUB = '# STUB:TDD\ndef add(a, b):\n    return 0\n\ndef sub(a, b):\n    return a - b\n';
+const REAL = 'def add(a, b):\n    return a + b\n\ndef sub(a, b):\n    return a - b\n';
+const PYPROJECT = '[project]\nname = "calc"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\nminversion = "7.0"\n';
+
+describe.skipIf(!hasPytest)('cheats against a real pytest project in GREEN', () => {
+  it('RED is per test; each way around a failing frozen test is refused; the real implementation reaches done', { timeout: 240_000 }, () => {
+    const repo = testRepo({ stack: PYTEST_STACK, files: { 'pyproject.toml': PYPROJECT, 'src/__init__.py': '', 'tests/__init__.py': '' } });
+    startRed(repo);
+    // a missing attribute is no RED
+    repo.write('tests/test_calc.py', TEST);
+    repo.write('src/calc.py', '# STUB:TDD\nclass _Nothing: pass\n');
+    expect(ok(cli(repo, 'verify', 'red'), 1).stderr).toMatch(/ImportError|missing name|failed to load/);
+    repo.write('src/calc.py', STUB);
+    const red = JSON.parse(ok(cli(repo, 'verify', 'red', '--json')).stdout) as Record<string, unknown>;
+    expect(red).toMatchObject({ valid: true, red_tests: ['tests/test_calc.py::test_add'], tests: { 'tests/test_calc.py::test_add': 'failed', 'tests/test_calc.py::test_sub': 'passed' } });
+    redToGreen(repo);
+    const refused = (re: RegExp) => expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(re);
+
+    // the interpreter exits before pytest reports
+    repo.write('src/calc.py', 'import os\nos._exit(0)\n' + STUB);
+    refused(/printed no runner summary|did not run|ran no tests/);
+    // the failing test is skipped from the source, without naming pytest
+    repo.write('src/calc.py', 'import unittest\n\ndef add(a, b):\n    raise unittest.SkipTest("later")\n\ndef sub(a, b):\n    return a - b\n');
+    refused(/frozen tests were skipped instead of run: tests\/test_calc\.py::test_add/);
+    // pytest from the source
+    repo.write('src/calc.py', 'import pytest\n\ndef add(a, b):\n    pytest.skip("later")\n\ndef sub(a, b):\n    return a - b\n');
+    refused(/imports pytest/);
+    repo.write('src/calc.py', STUB);
+    // deselected from configuration outside the test globs
+    repo.write('pyproject.toml', PYPROJECT + 'addopts = "-k not test_add"\n');
+    refused(/runner's settings changed: pyproject\.toml#pytest/);
+    repo.write('pyproject.toml', PYPROJECT);
+    repo.write('setup.cfg', '[tool:pytest]\naddopts = --deselect tests/test_calc.py::test_add\n');
+    refused(/runner's settings changed: setup\.cfg#pytest/);
+    rmSync(repo.path('setup.cfg'));
+    // interpreter start-up hooks and a root conftest written after the freeze
+    for (const f of ['sitecustomize.py', 'calc.pth', 'conftest.py']) {
+      repo.write(f, 'import os\n');
+      refused(new RegExp(`added after the freeze: ${f.replace('.', '\\.')}`));
+      rmSync(repo.path(f));
+    }
+    // PYTEST_ADDOPTS from the caller never reaches the run
+    expect(ok(cliEnv(repo, { PYTEST_ADDOPTS: '-k test_sub' }, 'verify', 'green'), 1).stderr).toMatch(/not GREEN: 1 of 2 tests fail/);
+
+    repo.write('src/calc.py', REAL);
+    ok(cli(repo, 'verify', 'green'));
+    const done = JSON.parse(ok(cli(repo, 'done', '--json')).stdout) as { tests: unknown[] };
+    expect(done.tests).toContainEqual({ id: 'tests/test_calc.py::test_add', red: 'failed', green: 'passed', counted_red: true });
+    expect(readState(repo).phase).toBe('done');
+  });
+
+  it('a new passing test beside old tests broken through shared setup is no RED', { timeout: 120_000 }, () => {
+    const OLD = 'import pytest\n\n@pytest.fixture\ndef base():\n    return 1\n\ndef test_old(base):\n    assert base == 1\n';
+    const repo = testRepo({ stack: PYTEST_STACK, files: { 'tests/__init__.py': '', 'tests/test_old.py': OLD } });
+    startRed(repo);
+    repo.write('tests/test_old.py', OLD.replace('return 1', 'return 2') + '\ndef test_new():\n    assert 1 + 1 == 2\n');
+    expect(ok(cli(repo, 'verify', 'red'), 1).stderr).toMatch(/not written or changed in this cycle \(failing: tests\/test_old\.py::test_old\)/);
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { decideWrites, type CycleFacts } from '../../src/core/decideWrite.js';
+import { runnerReach } from '../../src/core/runnerReach.js';
+import { ev } from '../helpers/events.js';
+import { runHookBundle } from '../helpers/hook.js';
+import { state, testRepo } from '../helpers/repo.js';
+
+describe('runnerReach: source that reaches into the test runner', () => {
+  it.each([
+    ['src/a.ts', "import { expect } from 'vitest';\n", /imports the test framework/],
+    ['src/a.ts', "import { vi } from '@vitest/spy';\n", /imports the test framework/],
+    ['src/a.js', "const { test } = require('node:test');\n", /imports the test framework/],
+    ['src/a.js', "const j = await import('@jest/globals');\n", /imports the test framework/],
+    ['src/a.ts', 'expect.extend({ toBe() { return { pass: true } } });\n', /test framework/],
+    ['src/a.ts', "import assert from 'node:assert';\nassert.strictEqual = () => {};\n", /rebinds the assertion library/],
+    ['src/a.js', "require('assert').equal = () => {};\n", /rebinds the assertion library/],
+    ['src/a.ts', 'if (process.env.VITEST) return 3;\n', /environment/],
+    ['src/a.ts', 'if (process.env.JEST_WORKER_ID !== undefined) {}\n', /environment/],
+    ['src/a.ts', "const ctx = process.env['NODE_TEST_CONTEXT'];\n", /environment/],
+    ['src/a.py', 'import pytest\n', /imports pytest/],
+    ['src/a.py', 'from _pytest.runner import x\n', /imports pytest/],
+    ['src/a.py', "if os.environ.get('PYTEST_CURRENT_TEST'):\n    pass\n", /environment/],
+    ['src/a.py', "if 'pytest' in sys.modules:\n    pass\n", /environment/],
+    ['calc.go', 'import "testing"\n', /testing package/],
+    ['calc.go', 'if strings.HasSuffix(os.Args[0], ".test") {}\n', /go test/],
+    ['calc.go', 'if testing.Testing() {}\n', /testing package|go test/],
+    ['calc.go', 'func init() { flag.Set("test.run", "^$") }\n', /go test/],
+    ['src/a.js', "if (process.argv.some((a) => a.includes('vitest'))) {}\n", /names the test runner/],
+    ['src/a.ts', 'Object.is = () => true;\n', /Object\.is/],
+    ['src/a.ts', 'process.stderr.write = (s) => true;\n', /output or exit/],
+    ['src/a.js', "fs.writeFileSync = () => {};\n", /output or exit/],
+    ['calc.go', 'func init() { fmt.Println("--- PASS: TestAdd (0.00s)"); os.Exit(0) }\n', /result lines/],
+    ['calc.go', 'func init() { os.Stdout = nil }\n', /output/],
+    ['src/lib.rs', 'pub fn add() -> i32 { println!("test adds ... ok"); std::process::exit(0) }\n', /result lines/],
+    ['src/a.py', "if any('pytest' in f.filename for f in inspect.stack()):\n    pass\n", /names pytest/],
+    ['src/a.py', "if sys.modules.get('pytest'):\n    pass\n", /names pytest/],
+    ['src/a.py', "if 'pytest' in sys.argv[0]:\n    pass\n", /names pytest/],
+    ['src/lib.rs', 'pub fn add(a: i32, b: i32) -> i32 { if cfg!(test) { 3 } else { 0 } }\n', /cfg\(test\)/],
+    ['src/lib.rs', '#[cfg(not(test))]\npub fn add() -> i32 { 0 }\n', /cfg\(test\)/],
+    ['src/lib.rs', '#[cfg(test)]\npub fn add() -> i32 { 3 }\n', /cfg\(test\)/],
+  ])('%s: %j', (rel, content, re) => {
+    expect(runnerReach(rel, content)?.what).toMatch(re);
+  });
+  it.each([
+    ['src/a.ts', "import assert from 'node:assert';\nassert.ok(x > 0);\n"],
+    ['src/a.ts', 'config.strict = true;\nconst expected = 3;\n'],
+    ['src/a.ts', "const url = 'https://api.example.test/v1';\n"],
+    ['src/a.py', 'import os\nassert x > 0\n'],
+    ['calc.go', 'import "fmt"\nvar host = "api.example.test"\n'],
+    ['calc_test.go', 'import "testing"\n'],
+    ['src/lib.rs', '#[cfg(test)]\nmod tests {}\n'],
+    ['src/lib.rs', '#[cfg(test)]\n#[allow(dead_code)]\npub(crate) mod tests {}\n'],
+    ['src/a.ts', "const jester = 'jest mode';\n"],
+    ['setup.py', "setup(name='x', extras_require={'test': ['pytest', 'pytest-cov']})\n"],
+    ['src/cli.ts', 'process.exitCode = 1;\nprocess.stdout.write("done\\n");\n'],
+    ['calc.go', 'fmt.Fprintln(os.Stdout, "PASS rate: 3")\n'],
+  ])('leaves alone %s: %j', (rel, content) => {
+    expect(runnerReach(rel, content)).toBeNull();
+  });
+  it('names the line', () => {
+    expect(runnerReach('src/a.ts', "const a = 1;\n\nimport { test } from 'vitest';\n")?.line).toBe(3);
+  });
+});
+
+describe('the hook denies a source write that reaches into the runner in GREEN and REFACTOR', () => {
+  const facts = (phase: 'tdd-red' | 'tdd-green' | 'tdd-refactor'): CycleFacts => ({ phase, mode: 'light-inline', role: null, specRel: 'specs/SPEC-001.md', specDrift: null });
+  const reach = "import { expect } from 'vitest';\nexport const a = 1;\n";
+  it.each([
+    ['tdd-green', reach, undefined, 'deny'],
+    ['tdd-refactor', reach, undefined, 'deny'],
+    ['tdd-green', reach, true, 'pass'],
+    ['tdd-green', 'export const a = 1;\n', undefined, 'pass'],
+    ['tdd-red', '// STUB:TDD\n' + reach, undefined, 'pass'],
+  ] as const)('%s %j (allowed: %s) → %s', (phase, contentAfter, allowed, want) => {
+    const d = decideWrites(facts(phase), [{ display: 'src/a.ts', classes: ['source'], contentAfter, ...(allowed ? { runnerReachAllowed: true } : {}) }]);
+    expect(d.kind).toBe(want);
+    if (want === 'deny') expect(d).toMatchObject({ ruleId: 'runner-reach', reason: expect.stringMatching(/src\/a\.ts:1 imports the test framework.*runner_reach_allow/) });
+  });
+
+  it('through the built hook: an Edit that adds a vitest import to a source in GREEN', () => {
+    const repo = testRepo({ files: { 'src/a.ts': 'export const a = 1;\n' } });
+    repo.setState(state('tdd-green', { mode: 'light-inline' }));
+    const r = runHookBundle(ev.edit({ cwd: repo.root }, repo.path('src/a.ts'), 'export const a = 1;', "import { vi } from 'vitest';\nexport const a = 1;"));
+    expect(r.decision).toBe('deny');
+    expect(r.reason).toMatch(/imports the test framework/);
+    expect(runHookBundle(ev.edit({ cwd: repo.root }, repo.path('src/a.ts'), 'export const a = 1;', 'export const a = 2;')).decision).toBe('pass');
+  });
+});
