@@ -85,7 +85,7 @@ describe('word resolution', () => {
     expect(analyzeBash('TMPDIR=tests; echo > "$TMPDIR/x"', { ...ctx, inherited: { TMPDIR: '/t' } }).writes.map(show)).toEqual(['/r|tests/x']);
   });
 
-  it.each(['echo > $UNSET', 'echo > "${X:-d}"', 'rm "$(cat list)"', 'echo > $((1+1))'])('%s is unknown', (cmd) => {
+  it.each(['echo > $UNSET', 'echo > "${X:-d}"', 'rm "$(cat list)"'])('%s is unknown', (cmd) => {
     expect(unknown(cmd)).toHaveLength(1);
   });
 });
@@ -207,7 +207,7 @@ describe('writer table', () => {
     ]),
   )('$cmd writes $expected', ({ cmd, expected }) => expect(writes(cmd)).toEqual(expected));
 
-  it.each(['ls | xargs rm', 'patch -p1 < fix.diff', 'git apply p.diff', "awk '{print > $1}' f"])('%s writes something unknown', (cmd) => {
+  it.each(['cat list | xargs rm', 'patch -p1 <<< "$X"', 'cat p.diff | git apply', "awk '{print > $1}' f"])('%s writes something unknown', (cmd) => {
     expect(unknown(cmd).length).toBeGreaterThan(0);
   });
 });
