@@ -87,6 +87,10 @@ class Analyzer implements Sink {
       arithText: (text, scope, what) => this.arith_.text(text, scope, what),
       promptCode: (value, scope, what) => this.promptCode(value, scope, what),
       taint: (scope, reason) => this.taint(scope, reason),
+      unparsed: (text, scope) => {
+        this.mention(scope, `the expansion ${text.slice(0, 60)} could not be parsed as bash reads it`, [text]);
+        this.taint(scope, `the expansion ${text.slice(0, 60)} could not be parsed as bash reads it`);
+      },
     };
     this.arith_ = new Arith(this.env);
   }
@@ -121,10 +125,11 @@ class Analyzer implements Sink {
     });
   }
 
-  private script(script: ParsedScript | undefined, scope: Scope, text: string, via: string): void {
+  /** Walk a parsed script; returns what its only statement prints, when known (for substitutions). */
+  private script(script: ParsedScript | undefined, scope: Scope, text: string, via: string): Output {
     if (script === undefined) {
       this.mention(scope, `${via} could not be parsed`, [text]);
-      return;
+      return null;
     }
     if (script.errors && script.errors.length > 0) {
       const msg = script.errors.map((e) => e.message).slice(0, 3).join('; ');
@@ -135,15 +140,17 @@ class Analyzer implements Sink {
         this.mention(scope, `${via} could not be parsed (${msg})`, [text]);
       }
     }
-    this.statements(script.commands, scope);
+    return this.statements(script.commands, scope);
   }
 
-  private statements(list: readonly Statement[], scope: Scope): void {
+  private statements(list: readonly Statement[], scope: Scope): Output {
+    let out: Output = null;
     for (const st of list) {
-      if (!scope.live) return;
+      if (!scope.live) return null;
       if (st.background) this.node(st.command, scope.fork(), { kind: 'terminal' });
-      else this.node(st.command, scope, { kind: 'terminal' });
+      else out = this.node(st.command, scope, { kind: 'terminal' });
     }
+    return list.length === 1 ? out : null;
   }
 
   /** Walk one node; returns the node's stdout when statically known (for pipes). */
@@ -800,9 +807,10 @@ class Analyzer implements Sink {
 
   private substitute(script: ParsedScript | undefined, text: string, scope: Scope): Output {
     const s = scope.fork();
-    this.script(script, s, text, `the substitution ${text.slice(0, 80)}`);
+    const printed = this.script(script, s, text, `the substitution ${text.slice(0, 80)}`);
     if (s.tainted !== null) scope.tainted ??= s.tainted;
-    return knownOutput(script, scope, this.ctx, this.env);
+    // `$(git ls-files src)`, `$(find src -name '*.ts')`: the lines are paths under known directories.
+    return knownOutput(script, scope, this.ctx, this.env) ?? (printed !== null && typeof printed === 'object' ? printed : null);
   }
 }
 

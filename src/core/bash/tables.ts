@@ -116,7 +116,7 @@ export const moreWriters: Record<string, Handler> = {
     const verb = words.find((w) => w.text !== null && verbs.test(w.text));
     if (verb === undefined) return null;
     const at = words.indexOf(verb);
-    const argv = parseArgv(words.slice(at + 1), ['-t', '-s', '-n', '-c', '-x', '-y', '-e', '-F', '-l', '-p', '-d', '-w', '-h', '-T', '-X', '-N'], { stopAtOperand: true });
+    const argv = parseArgv(words.slice(at + 1), ['-t', '-s', '-n', '-c', '-x', '-y', '-e', '-F', '-l', '-p', '-w', '-h', '-T', '-N'], { stopAtOperand: true });
     const cmd = argv.operands;
     if (cmd.length === 0) return null;
     if (/^send/.test(verb.text ?? '')) {
@@ -158,26 +158,22 @@ export const moreWriters: Record<string, Handler> = {
   },
   /**
    * `rename 's/a/b/' files` (perl) or `rename from to files` (util-linux): each file moves to a
-   * name computed from it; the new name stays in the file's directory unless the expression adds a `/`.
+   * name computed from its path. A plain `s///` or a from/to pair is applied here (to the glob
+   * text when the files are a glob); anything else is a name computed at run time.
    */
   rename: (call, sink) => {
     const argv = parseArgv(call.args, ['-e', '--expression']);
     if (has(argv, '-n', '--no-act', '--dry-run', '-h', '--help', '-V', '--version')) return null;
     const exprs = argv.all.get('-e') ?? argv.all.get('--expression') ?? [];
     let ops = argv.operands;
-    const perl = exprs.length > 0 || /^[sy]\W|^tr\W/.test(ops[0]?.text ?? '');
+    const perl = exprs.length > 0 || /^(?:s|y|tr)\W/.test(ops[0]?.text ?? '');
     const rules = perl ? (exprs.length > 0 ? exprs : ops.slice(0, 1)) : ops.slice(0, 2);
     ops = perl ? (exprs.length > 0 ? ops : ops.slice(1)) : ops.slice(2);
-    const to = perl ? null : rules[1];
     for (const f of ops) {
       sink.write(call.scope, f, 'rename (source)');
-      if (f.text === null || f.glob) {
-        sink.write(call.scope, f.glob ? { ...f, text: `${f.text}*` } : f, 'rename (new name)');
-        continue;
-      }
-      const dir = f.text.includes('/') ? f.text.slice(0, f.text.lastIndexOf('/')) : '.';
-      if (rules.some((r) => r.text === null || (perl && /\//.test(r.text.replace(/^[sy](.)[^]*?\1/, ''))) || (to && (to.text ?? '/').includes('/')))) sink.unknown(`rename moves ${f.raw} to a name computed at run time`);
-      else sink.write(call.scope, { text: `${escapeGlob(dir)}/*`, glob: true, raw: f.raw }, 'rename (new name)');
+      const renamed = f.text === null ? null : perl ? perlRename(rules, f.text) : rules[0]?.text != null && rules[1]?.text != null ? f.text.replace(rules[0].text, rules[1].text) : null;
+      if (renamed === null) sink.unknown(`rename moves ${f.raw} to a name computed at run time`);
+      else sink.write(call.scope, { ...f, text: renamed }, 'rename (new name)');
     }
     return null;
   },
@@ -250,3 +246,20 @@ export function findListing(call: Parameters<Handler>[0], starts: readonly Arg[]
 }
 
 export { writeAll };
+
+/** Apply perl-rename expressions (`s/pat/rep/flags` only) to a path; null when one is not that simple. */
+function perlRename(rules: readonly Arg[], path: string): string | null {
+  let out = path;
+  for (const r of rules) {
+    const m = r.text === null ? null : /^s(.)((?:\\.|(?!\1).)*)\1((?:\\.|(?!\1).)*)\1([gi]*)$/s.exec(r.text);
+    if (m === null) return null;
+    const [, , pat = '', rep = '', flags = ''] = m;
+    if (/\(\?[^:]|\\[GKQE]|\$\{|@/.test(pat) || /[\\$](?![1-9]\b)|[@%]/.test(rep.replace(/\\([1-9])/g, '$$$1').replace(/\$[1-9]/g, ''))) return null;
+    try {
+      out = out.replace(new RegExp(pat, flags), rep.replace(/\\([1-9])/g, '$$$1'));
+    } catch {
+      return null;
+    }
+  }
+  return out;
+}

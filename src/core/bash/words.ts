@@ -36,6 +36,8 @@ export interface WordEnv {
   promptCode(value: string | null, scope: Scope, what: string): void;
   /** A construct the analysis does not model: the rest of the command is unknown. */
   taint(scope: Scope, reason: string): void;
+  /** Text the parser split wrongly: judged by the paths it names, and the rest of the command is unknown. */
+  unparsed(text: string, scope: Scope): void;
 }
 
 interface Field {
@@ -227,6 +229,8 @@ function addPart(b: Builder, part: WordPart, quoted: boolean, first: boolean, sc
       parameterExpansion(b, part, quoted, scope, env);
       return;
     case 'CommandExpansion': {
+      // A substitution cut short by the parser (`${x/$(cmd a/b)/y}` splits at the inner slash) is not what bash runs.
+      if (!/^(?:\$\([\s\S]*\)|`[\s\S]*`)$/.test(part.text)) env.unparsed(part.text, scope);
       const out = env.substitute(part.script, part.text, scope);
       if (out === null) b.unknown();
       else if (typeof out === 'string') b.value([out], quoted);
