@@ -97,6 +97,8 @@ export const MUST_DENY: Case[] = d([
   'git apply ~/tests.patch',
   'patch -p1 < ~/evil.diff',
   'git stash push -q -- tests/a.test.ts',
+  `git ls-files tests | while read -r f; do sed -i 's/3/4/' "$f"; done`,
+  `for f in $(git ls-files tests); do sed -i 's/3/4/' "$f"; done`,
   'touch tests/new.test.ts',
 ]);
 
@@ -122,6 +124,8 @@ export const MUST_PASS: Case[] = [
     'patch -p1 -i ~/fix.diff',
     `for f in $(git ls-files src); do sed -i 's/add/sum/g' "$f"; done`,
     "git ls-files src | xargs sed -i 's/add/sum/g'",
+    `git ls-files src | while read -r f; do sed -i 's/add/sum/g' "$f"; done`,
+    `while IFS= read -r f; do sed -i 's/add/sum/g' "$f"; done < <(git ls-files src)`,
     "grep -rl add src | xargs sed -i 's/add/sum/g'",
     "find src -name '*.ts' | xargs sed -i 's/add/sum/g'",
     "find src -name '*.ts' -exec sed -i 's/add/sum/' {} +",

@@ -11,10 +11,10 @@ interface World {
   agent?: string | undefined;
   /** Class of each absolute path; anything else is `other` (outside the project when not under /p). */
   classes?: Record<string, PathClass>;
-  existing?: string[];
+  existing?: readonly string[];
   content?: Record<string, string>;
   /** Paths a tree or glob write expands to. */
-  expands?: Record<string, string[]>;
+  expands?: Readonly<Record<string, readonly string[]>>;
   unresolved?: Record<string, string>;
   tooMany?: boolean;
 }

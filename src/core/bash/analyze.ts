@@ -248,6 +248,9 @@ class Analyzer implements Sink {
         return null;
       }
       case 'While': {
+        // `… | while read f; do …; done`: the lines read are the listed paths.
+        const savedList = scope.readList;
+        if (stdin.kind === 'list') scope.readList = stdin.patterns;
         this.statements(c.clause.commands, scope);
         const body = scope.fork();
         this.statements(c.body.commands, body);
@@ -256,6 +259,7 @@ class Analyzer implements Sink {
         this.statements(c.body.commands, again);
         scope.absorb(body);
         scope.absorb(again);
+        scope.readList = savedList;
         return null;
       }
       case 'ArithmeticFor': {
@@ -452,7 +456,11 @@ class Analyzer implements Sink {
       runScope.fds = head.text === 'exec' && nameArgs.length + args.length === 1 ? fds : saved;
       if (runScope !== scope) {
         // A prefix assignment is undone after the command, but what the command did to the shell stays.
+        const prefixed = new Set(assigned.map((a) => a.name));
         const keep = new Map(scope.vars);
+        for (const [name, v] of runScope.vars) if (!prefixed.has(name)) keep.set(name, v);
+        for (const name of prefixed) if (!scope.vars.has(name)) keep.delete(name);
+        for (const g of runScope.globVars) if (!prefixed.has(g)) scope.globVars.add(g);
         scope.cwds = runScope.cwds;
         scope.oldCwds = runScope.oldCwds;
         scope.dirStack = runScope.dirStack;
@@ -517,6 +525,13 @@ class Analyzer implements Sink {
         const v = r.target ? resolveSingle(r.target, scope, this.env).text : null;
         if (fd === 0) input = { kind: 'text', text: v === null ? null : v + '\n', from: 'a here-string' };
       } else if (r.operator === '<' || r.operator === '<>') {
+        const only = r.target?.parts?.length === 1 ? r.target.parts[0] : undefined;
+        if (only?.type === 'ProcessSubstitution' && fd === 0) {
+          // `done < <(git ls-files src)`: what the substitution prints is the input.
+          const out = this.substitute(only.script, only.text, scope);
+          input = out !== null && typeof out === 'object' ? { kind: 'list', patterns: out.patterns, from: only.text } : { kind: 'text', text: out, from: only.text };
+          continue;
+        }
         const target = r.target ? resolveSingle(r.target, scope, this.env) : null;
         if (fd === 0) input = { kind: 'file', path: target };
       }

@@ -52,9 +52,23 @@ const exitCmd: Handler = (call) => {
   return null;
 };
 
-const read: Handler = (call) => {
-  const argv = parseArgv(call.args, ['-a', '-d', '-i', '-n', '-N', '-p', '-t', '-u']);
-  for (const v of argv.operands) if (v.text !== null) call.scope.vars.set(v.text, null);
+const read: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, ['-a', '-d', '-i', '-n', '-N', '-p', '-t', '-u', '-C', '-c', '-O', '-s']);
+  const list = call.scope.readList;
+  for (const v of argv.operands) {
+    if (v.text === null) continue;
+    // `read 'a[$(cmd)]'`: the subscript is arithmetic.
+    if (v.text.includes('[')) sink.arith(v.text.slice(v.text.indexOf('[') + 1, v.text.lastIndexOf(']') > 0 ? v.text.lastIndexOf(']') : undefined), call.scope, `read ${v.raw}`);
+    // `git ls-files src | while read -r f`: one variable takes each listed path.
+    if (list !== null && argv.operands.length === 1 && !argv.values.has('-d')) {
+      call.scope.vars.set(v.text, list);
+      call.scope.globVars.add(v.text);
+    } else {
+      call.scope.vars.set(v.text, null);
+      call.scope.globVars.delete(v.text);
+    }
+    call.scope.numeric.delete(v.text);
+  }
   const arr = argv.values.get('-a')?.text;
   if (arr) call.scope.vars.set(arr, null);
   return null;

@@ -44,6 +44,8 @@ export class Scope {
    * variable holding unknown code, an unknown shell option): what later writes name is not known.
    */
   tainted: string | null = null;
+  /** Inside `… | while read f`: the lines `read` takes are paths matching these globs. */
+  readList: string[] | null = null;
   /** False after `exit`/`return`: this path of the script ends here. */
   live = true;
 
@@ -68,6 +70,7 @@ export class Scope {
     s.nocaseglob = this.nocaseglob;
     s.cdableVars = this.cdableVars;
     s.tainted = this.tainted;
+    s.readList = this.readList;
     return s;
   }
 
