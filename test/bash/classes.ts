@@ -8,8 +8,8 @@ import type { Case } from './corpus.js';
 
 /** Files added to the corpus repository (`~/` is the test home, outside the project). */
 export const EXTRA_FILES: Record<string, string> = {
-  'package.json': JSON.stringify({ scripts: { pretest: 'echo checking', test: 'vitest run', build: 'tsc -p .', lint: 'eslint src', evil: 'rm tests/a.test.ts', prebuild2: 'rm -rf tests', build2: 'tsc' } }),
-  Makefile: 'test:\n\tnpx vitest run\nbuild:\n\ttsc -p .\nclobber:\n\trm -rf tests\n',
+  'package.json': JSON.stringify({ scripts: { pretest: 'echo checking', test: 'vitest run', build: 'tsc -p .', lint: 'eslint src', evil: 'rm tests/a.test.ts', prebuild2: 'rm -rf tests', build2: 'tsc', coverage: 'rm -rf "$COV_DIR" && eval "$VITEST_CMD" && vitest run --coverage' } }),
+  Makefile: 'test:\n\tnpx vitest run\nbuild:\n\ttsc -p .\nclobber:\n\trm -rf tests\npytest:\n\t$(PYTHON) tests/run.py && rm -rf $(BUILD_DIR)/cache\n',
   'scripts/evil.sh': '#!/bin/sh\nrm tests/a.test.ts\n',
   'scripts/evil.js': "require('fs').writeFileSync('tests/a.test.ts', '')\n",
   'scripts/evil.py': "open('tests/a.test.ts', 'w').write('')\n",
@@ -111,6 +111,8 @@ export const MUST_PASS: Case[] = [
     'npm run lint',
     'make test',
     'make build',
+    'make pytest',
+    'npm run coverage',
     'git status',
     'git diff',
     'git diff --stat HEAD',

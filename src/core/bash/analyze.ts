@@ -69,6 +69,11 @@ const TEST_ARITH = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 class Analyzer implements Sink {
   readonly result: BashAnalysis = { writes: [], unknown: [], mentions: [], cliCalls: [], headMoves: [], parseErrors: [] };
   private depth = 0;
+  /**
+   * Above zero while code read from disk is followed (a script, a package.json script, a recipe):
+   * what cannot be resolved there passes like a script that cannot be read; known writes still count.
+   */
+  private lenient = 0;
   private callDepth = 0;
   private readonly unparsed: string[] = [];
   private readonly env: WordEnv;
@@ -653,6 +658,7 @@ class Analyzer implements Sink {
   }
 
   unknown(reason: string): void {
+    if (this.lenient > 0) return;
     if (!this.result.unknown.includes(reason)) this.result.unknown.push(reason);
   }
 
@@ -665,6 +671,7 @@ class Analyzer implements Sink {
   }
 
   mention(scope: Scope, reason: string, texts: readonly string[]): void {
+    if (this.lenient > 0) return;
     const candidates = [...new Set(texts.flatMap((t) => t.split(/[\s'"`;|&<>()=,]+/)).filter((t) => t !== '' && !t.startsWith('-')))];
     if (candidates.length === 0) return;
     if (candidates.length > MAX_MENTIONS) {
@@ -686,7 +693,7 @@ class Analyzer implements Sink {
     this.result.cliCalls.push({ verb, args: args.map((a) => a.text ?? a.raw), text });
   }
 
-  shell(code: string | null, scope: Scope, via: string, sameScope: boolean): void {
+  shell(code: string | null, scope: Scope, via: string, sameScope: boolean, followed = false): void {
     if (code === null) {
       this.unknown(`${via} runs shell code that is not statically known`);
       return;
@@ -696,10 +703,12 @@ class Analyzer implements Sink {
       return;
     }
     this.depth++;
+    if (followed) this.lenient++;
     try {
       this.source(code, sameScope ? scope : scope.fork(), via);
     } finally {
       this.depth--;
+      if (followed) this.lenient--;
     }
   }
 
@@ -763,6 +772,9 @@ class Analyzer implements Sink {
     if (this.following.has(got.abs) || this.depth >= MAX_REPARSE_DEPTH) return true; // already being followed: its effects count once
     this.following.add(got.abs);
     this.depth++;
+    // A script this command wrote is the command's own code (strict); one read from disk is followed leniently.
+    const fromDisk = made === undefined;
+    if (fromDisk) this.lenient++;
     try {
       const what = `${via} (${file.text})`;
       if (lang === 'shell') {
@@ -775,6 +787,7 @@ class Analyzer implements Sink {
       return true;
     } finally {
       this.depth--;
+      if (fromDisk) this.lenient--;
       this.following.delete(got.abs);
     }
   }

@@ -105,7 +105,8 @@ function expand(text: string, vars: Map<string, string>, target: string, rule: R
       else if (fn) out += UNKNOWN;
       else {
         const v = vars.get(inner) ?? DEFAULTS[inner];
-        out += v === undefined ? UNKNOWN : expand(v, vars, target, rule, depth + 1);
+        // `$(PYTHON) tests/run.py`: an unknown program in command position is an unknown runner, not a dynamic name.
+        out += v !== undefined ? expand(v, vars, target, rule, depth + 1) : /(?:^|&&|\|\||[;|(]|\bthen|\bdo)\s*$/.test(out) ? 'make-variable' : UNKNOWN;
       }
     } else if (next === '@') {
       out += target;

@@ -302,7 +302,7 @@ function runScripts(call: Call, sink: Sink, names: readonly string[], extra: rea
     found = true;
     // Arguments after `--` go to the main script only.
     const args = i === names.length - 1 || !name.startsWith('pre') ? extra.map((a) => (a.text === null ? a.raw : shellWord(a.text))).join(' ') : '';
-    sink.shell(args === '' ? body : `${body} ${args}`, scope, `${call.name} script "${name}" (package.json)`, false);
+    sink.shell(args === '' ? body : `${body} ${args}`, scope, `${call.name} script "${name}" (package.json)`, false, true);
   });
   return found;
 }
@@ -404,6 +404,8 @@ export const make: Handler = (call, sink) => {
   if (text === null) return null;
   const recipes = makeRecipes(text, targets.map((t) => t.text as string));
   if (recipes === null) return null;
-  for (const line of recipes) sink.shell(line, scope, `${call.name} recipe`, false);
+  // A Makefile from the command's own input is the command's code; one on disk is followed.
+  const fromInput = files.some((f) => f.text === '-' || f.text === '/dev/stdin');
+  for (const line of recipes) sink.shell(line, scope, `${call.name} recipe`, false, !fromInput);
   return null;
 };

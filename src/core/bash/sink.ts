@@ -38,8 +38,11 @@ export interface Sink {
   /** A git command that moves HEAD, run in `scope`; with `unlessPaths`, a file restore when they all exist. */
   headMove(text: string, scope: Scope, unlessPaths?: Arg[]): void;
   cli(verb: string | null, args: readonly Arg[], text: string): void;
-  /** Shell code to analyse as if typed (`bash -c`, `eval`, a heredoc-fed shell); null = unknown code. */
-  shell(code: string | null, scope: Scope, via: string, sameScope: boolean): void;
+  /**
+   * Shell code to analyse as if typed (`bash -c`, `eval`, a heredoc-fed shell); null = unknown code.
+   * `followed`: the code was read from disk (package.json, a Makefile): what it leaves unresolved passes.
+   */
+  shell(code: string | null, scope: Scope, via: string, sameScope: boolean, followed?: boolean): void;
   /** Inline interpreter code (`node -e`, `python -c`); null = the program is not statically known. */
   inline(lang: string, code: string | null, scope: Scope, via: string, argv?: readonly Arg[]): void;
   /** Analyse a nested command (wrappers, `xargs`, `find -exec`); returns its stdout when known. */
