@@ -37,6 +37,8 @@ import { knownOutput } from './substitutions.js';
 const MAX_REPARSE_DEPTH = 8;
 /** Candidate words checked when text cannot be parsed; beyond this the text is unknown. */
 const MAX_MENTIONS = 2000;
+/** Nested loops deeper than this are walked once (a second pass doubles the work at every level). */
+const MAX_LOOP_PASSES = 3;
 /** Function calls nested deeper than this (recursion) are not followed again. */
 const MAX_CALL_DEPTH = 8;
 
@@ -69,6 +71,8 @@ const TEST_ARITH = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 class Analyzer implements Sink {
   readonly result: BashAnalysis = { writes: [], unknown: [], mentions: [], cliCalls: [], headMoves: [], parseErrors: [] };
   private depth = 0;
+  /** Loops being walked inside each other: only the outer few get a second pass. */
+  private loops = 0;
   /**
    * Above zero while code read from disk is followed (a script, a package.json script, a recipe):
    * what cannot be resolved there passes like a script that cannot be read; known writes still count.
@@ -244,10 +248,10 @@ class Analyzer implements Sink {
         body.vars.set(c.name.value, values.every((v) => v.text !== null) ? values.map((v) => v.text as string) : null);
         if (values.some((v) => v.glob)) body.globVars.add(c.name.value);
         else body.globVars.delete(c.name.value);
-        this.statements(c.body.commands, body);
+        this.loop(() => this.statements(c.body.commands, body));
         // A second pass sees what the first left behind (a variable changed in the body).
         const again = body.fork();
-        this.statements(c.body.commands, again);
+        if (this.loops < MAX_LOOP_PASSES) this.loop(() => this.statements(c.body.commands, again));
         scope.absorb(body);
         scope.absorb(again);
         return null;
@@ -258,10 +262,10 @@ class Analyzer implements Sink {
         if (stdin.kind === 'list') scope.readList = stdin.patterns;
         this.statements(c.clause.commands, scope);
         const body = scope.fork();
-        this.statements(c.body.commands, body);
+        this.loop(() => this.statements(c.body.commands, body));
         this.statements(c.clause.commands, body);
         const again = body.fork();
-        this.statements(c.body.commands, again);
+        if (this.loops < MAX_LOOP_PASSES) this.loop(() => this.statements(c.body.commands, again));
         scope.absorb(body);
         scope.absorb(again);
         scope.readList = savedList;
@@ -272,11 +276,11 @@ class Analyzer implements Sink {
         this.arithExpr(c.initialize, scope, header);
         this.arithExpr(c.test, scope, header);
         const body = scope.fork();
-        this.statements(c.body.commands, body);
+        this.loop(() => this.statements(c.body.commands, body));
         this.arithExpr(c.update, body, header);
         this.arithExpr(c.test, body, header);
         const again = body.fork();
-        this.statements(c.body.commands, again);
+        if (this.loops < MAX_LOOP_PASSES) this.loop(() => this.statements(c.body.commands, again));
         scope.absorb(body);
         scope.absorb(again);
         return null;
@@ -330,6 +334,15 @@ class Analyzer implements Sink {
     }
   }
 
+  private loop(walk: () => void): void {
+    this.loops++;
+    try {
+      walk();
+    } finally {
+      this.loops--;
+    }
+  }
+
   private arithExpr(e: ArithmeticExpression | undefined, scope: Scope, text: string): void {
     if (e === undefined && text === 'for ((…))') return; // an empty header part
     this.arith_.expr(e, scope, text);
@@ -350,7 +363,10 @@ class Analyzer implements Sink {
         const l = resolveWord(e.left, scope, this.env);
         const r = resolveWord(e.right, scope, this.env);
         if (TEST_ARITH.has(e.operator)) {
-          for (const side of [l, r]) this.arith_.text(side.length === 1 ? (side[0]?.text ?? null) : null, scope, `[[ ${e.left.text} ${e.operator} ${e.right.text} ]]`);
+          for (const [side, word] of [[l, e.left], [r, e.right]] as const) {
+            if (this.numericWord(word, scope)) continue;
+            this.arith_.text(side.length === 1 ? (side[0]?.text ?? null) : null, scope, `[[ ${e.left.text} ${e.operator} ${e.right.text} ]]`);
+          }
         }
         return;
       }
@@ -364,6 +380,18 @@ class Analyzer implements Sink {
         this.testExpr(e.expression, scope);
         return;
     }
+  }
+
+  /** `$(… | wc -l)`, `"$n"` for a numeric n: a word that is known to be a number. */
+  private numericWord(word: Word, scope: Scope): boolean {
+    let parts = word.parts ?? [];
+    if (parts.length === 1 && parts[0]?.type === 'DoubleQuoted') parts = parts[0].parts;
+    if (parts.length !== 1) return false;
+    const only = parts[0];
+    if (only?.type === 'CommandExpansion') return this.numericSub(only.script);
+    if (only?.type === 'SimpleExpansion') return scope.numeric.has(only.text.slice(1)) || /^\$[#?$!]$/.test(only.text);
+    if (only?.type === 'ParameterExpansion') return only.operation === undefined && only.index === undefined && (scope.numeric.has(only.parameter) || only.prefix === '#');
+    return only?.type === 'ArithmeticExpansion';
   }
 
   private assignment(a: Assignment, scope: Scope, store: boolean): void {
@@ -752,9 +780,16 @@ class Analyzer implements Sink {
   }
 
   read(scope: Scope, file: string): { text: string; abs: string } | null {
-    if (this.ctx.read === undefined) return null;
     const abs = this.absolute(file, scope);
     if (abs === null) return null;
+    // A file this command changed before reading it (`sed -i … package.json && npm test`): what is on disk is not what runs.
+    const made = this.written.get(abs);
+    if (made === null) {
+      this.unknown(`the command reads ${file} after changing it, so what it runs from there is not known`);
+      return null;
+    }
+    if (made !== undefined) return { text: made, abs };
+    if (this.ctx.read === undefined) return null;
     const text = this.ctx.read(abs);
     return text === null ? null : { text, abs };
   }
