@@ -96,7 +96,7 @@ export const MUST_DENY: Case[] = d([
   "echo 'rm tests/a.test.ts' > /tmp/tdd-gate-s.sh; bash /tmp/tdd-gate-s.sh",
   'git apply ~/tests.patch',
   'patch -p1 < ~/evil.diff',
-  `sed -i 's/echo checking/rm tests\/a.test.ts/' package.json && npm test`,
+  "sed -i 's/echo checking/rm tests\\/a.test.ts/' package.json && npm test",
   'git stash push -q -- tests/a.test.ts',
   `git ls-files tests | while read -r f; do sed -i 's/3/4/' "$f"; done`,
   `for f in $(git ls-files tests); do sed -i 's/3/4/' "$f"; done`,
