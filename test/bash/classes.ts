@@ -101,6 +101,18 @@ export const MUST_DENY: Case[] = d([
   `git ls-files tests | while read -r f; do sed -i 's/3/4/' "$f"; done`,
   `for f in $(git ls-files tests); do sed -i 's/3/4/' "$f"; done`,
   'touch tests/new.test.ts',
+  'a=(rm tests/a.test.ts); "${a[@]}"',
+  'set -- rm tests/a.test.ts; "$@"',
+  'f() { "$@"; }; f rm tests/a.test.ts',
+  "echo 'rm -rf tests' | at now",
+  "echo '* * * * * rm -rf tests' | crontab -",
+  "gdb -batch -ex 'shell rm tests/a.test.ts'",
+  "vim -es -c '!rm tests/a.test.ts' -c q",
+  "less +'!rm tests/a.test.ts' README.md",
+  'chmod -w tests/a.test.ts',
+  'mkfifo tests/pipe.test.ts',
+  "git -c diff.x.textconv='rm tests/a.test.ts' diff",
+  "git -c filter.x.smudge='rm tests/a.test.ts' checkout -- src/a.ts",
 ]);
 
 export const MUST_PASS: Case[] = [
@@ -173,6 +185,11 @@ export const MUST_PASS: Case[] = [
     'f() { echo "$1" > /tmp/out.txt; }; f hello',
     "for f in src/*.ts; do mv \"$f\" \"${f%.ts}.mts\"; done",
     'tdd-gate status',
+    "files=(src/a.ts src/lib/b.ts); sed -i 's/add/sum/' \"${files[@]}\"",
+    'crontab -l',
+    'less README.md',
+    'chmod +x scripts/ok.sh',
+    "vim -es -c '%s/add/sum/g' -c wq src/a.ts",
   ]),
   ...p(
     [

@@ -402,13 +402,19 @@ class Analyzer implements Sink {
     if (a.value.type === 'ArrayValue') {
       const elems = a.value.elements.flatMap((w) => resolveWord(w, scope, this.env));
       if (!store) return;
-      scope.vars.set(a.name, null);
+      // `a=(x y)`: its elements when all are known (globs stay unknown: they expand on disk).
+      const known = elems.every((e) => e.text !== null && !e.glob);
+      const before = a.append ? scope.arrays.get(a.name) : [];
+      scope.arrays.set(a.name, known && before !== null && before !== undefined ? [...before, ...elems.map((e) => e.text)] : null);
+      scope.vars.set(a.name, known && elems[0]?.text != null && !a.append ? [elems[0].text] : null);
       if (elems.every((e) => e.text !== null && /^-?\d+$/.test(e.text))) scope.numeric.add(a.name);
       else scope.numeric.delete(a.name);
       return;
     }
     const value = resolveWord(a.value, scope, this.env);
     if (!store) return;
+    if (a.index !== undefined) scope.arrays.set(a.name, null);
+    else scope.arrays.delete(a.name);
     if (a.index !== undefined || a.append) {
       scope.vars.set(a.name, a.append && !a.index ? appendValue(scope.vars.get(a.name), value) : null);
       scope.numeric.delete(a.name);

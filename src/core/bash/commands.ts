@@ -70,7 +70,10 @@ const read: Handler = (call, sink) => {
     call.scope.numeric.delete(v.text);
   }
   const arr = argv.values.get('-a')?.text;
-  if (arr) call.scope.vars.set(arr, null);
+  if (arr) {
+    call.scope.vars.set(arr, null);
+    call.scope.arrays.set(arr, null);
+  }
   return null;
 };
 
@@ -79,7 +82,10 @@ const unset: Handler = (call) => {
   for (const v of call.args) {
     if (v.text === null || v.text.startsWith('-')) continue;
     if (fns) call.scope.functions.delete(v.text);
-    else call.scope.vars.delete(v.text);
+    else {
+      call.scope.vars.delete(v.text);
+      call.scope.arrays.delete(v.text);
+    }
   }
   return null;
 };

@@ -26,6 +26,8 @@ export class Scope {
   aliases = new Map<string, string>();
   /** Functions defined so far, by name (shared like aliases: a definition is seen by later calls). */
   functions = new Map<string, FunctionDef>();
+  /** Indexed arrays with known elements (`a=(x y)`); null = not known. */
+  arrays = new Map<string, (string | null)[] | null>();
   /** Variables holding glob patterns (for-loop lists): they expand to the matches, quoted or not. */
   globVars = new Set<string>();
   /** Variables known to hold integers (arithmetic results, `wc -l` output): safe in arithmetic. */
@@ -62,6 +64,7 @@ export class Scope {
     s.live = this.live;
     s.globVars = new Set(this.globVars);
     s.numeric = new Set(this.numeric);
+    s.arrays = new Map(this.arrays);
     s.aliases = this.aliases;
     s.functions = this.functions;
     s.positional = this.positional;
@@ -89,6 +92,7 @@ export class Scope {
       this.dirStack = [...other.dirStack];
       this.globVars = new Set(other.globVars);
       this.numeric = new Set(other.numeric);
+      this.arrays = new Map(other.arrays);
       this.fds = new Map(other.fds);
       this.links = [...other.links];
       this.nocaseglob = other.nocaseglob;
@@ -101,6 +105,12 @@ export class Scope {
     this.oldCwds = capped([...this.oldCwds, ...other.oldCwds]);
     for (const g of other.globVars) this.globVars.add(g);
     for (const n of [...this.numeric]) if (!other.numeric.has(n)) this.numeric.delete(n);
+    for (const [n, a] of [...this.arrays, ...other.arrays]) {
+      const x = this.arrays.get(n);
+      const y = other.arrays.get(n);
+      if (x === undefined || y === undefined || JSON.stringify(x) !== JSON.stringify(y)) this.arrays.set(n, null);
+      else this.arrays.set(n, a);
+    }
     if (this.dirStack.length !== other.dirStack.length || this.dirStack.some((d, i) => d !== other.dirStack[i])) {
       const n = Math.max(this.dirStack.length, other.dirStack.length);
       this.dirStack = Array.from({ length: n }, (_, i) => (this.dirStack[i] === other.dirStack[i] ? (this.dirStack[i] ?? null) : null));

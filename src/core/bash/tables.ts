@@ -186,11 +186,92 @@ export const moreWriters: Record<string, Handler> = {
     sink.link(call.scope, target, name, false);
     return null;
   },
+  mkfifo: (call, sink) => writeAll(call, sink, parseArgv(call.args, ['-m', '--mode', '-Z', '--context']).operands, 'mkfifo'),
+  mknod: (call, sink) => {
+    const ops = parseArgv(call.args, ['-m', '--mode', '-Z', '--context']).operands;
+    if (ops[0]) sink.write(call.scope, ops[0], 'mknod');
+    return null;
+  },
+  /** `at`/`batch` run shell code later: from `-f file` or their input. */
+  at: scheduled('at'),
+  batch: scheduled('batch'),
+  /** `crontab file|-`: each entry's command runs later; `-l`, `-r` and `-e` install nothing from here. */
+  crontab: (call, sink) => {
+    const argv = parseArgv(call.args, ['-u']);
+    if (has(argv, '-l', '-r', '-e', '-i', '-T')) return null;
+    const src = argv.operands[0];
+    const text = src === undefined || src.text === '-' ? (call.stdin.kind === 'text' ? call.stdin.text : null) : src.text === null ? null : (sink.read(call.scope, src.text)?.text ?? null);
+    if (text === null) {
+      sink.unknown('crontab installs entries that are not statically known');
+      return null;
+    }
+    for (const line of text.split('\n')) {
+      const m = /^\s*(?:@\w+|(?:\S+\s+){5})(.+)$/.exec(line);
+      if (m && !line.trim().startsWith('#') && !/^\s*\w+=/.test(line)) sink.shell(m[1] ?? null, call.scope, 'crontab entry', false);
+    }
+    return null;
+  },
+  /** gdb's `shell`/`!` commands and expect's `spawn`/`exec` run programs. */
+  gdb: (call, sink) => {
+    // gdb spells its long options with one dash (`-batch`, `-ex`): scanned by hand.
+    const args = call.args;
+    for (let i = 0; i < args.length; i++) {
+      const t = (args[i]?.text ?? '').replace(/^--/, '-');
+      const v = args[i + 1];
+      if (['-ex', '-iex', '-eval-command', '-init-eval-command'].includes(t) && v !== undefined) {
+        i++;
+        const m = v.text === null ? null : /^\s*(?:shell|!|pipe\b[^|]*\|)\s*(.*)$/.exec(v.text);
+        if (v.text === null) sink.unknown('gdb runs commands that are not statically known');
+        else if (m) sink.shell(m[1] ?? null, call.scope, 'gdb shell', false);
+      } else if (['-x', '-ix', '-command', '-init-command'].includes(t) && v !== undefined) {
+        i++;
+        if (v.text !== null) sink.mention(call.scope, 'a gdb command file runs commands', [sink.read(call.scope, v.text)?.text ?? '']);
+      }
+    }
+    return null;
+  },
+  expect: (call, sink) => {
+    const argv = parseArgv(call.args, ['-c', '-f']);
+    const code = [...(argv.all.get('-c') ?? []).map((c) => c.text), ...(argv.all.get('-f') ?? []).map((f) => (f.text === null ? null : (sink.read(call.scope, f.text)?.text ?? '')))];
+    const file = argv.operands[0];
+    if (file?.text != null && !argv.values.has('-c')) code.push(sink.read(call.scope, file.text)?.text ?? '');
+    for (const c of code) {
+      if (c === null) sink.unknown('expect runs a script that is not statically known');
+      else sink.mention(call.scope, 'an expect script spawns programs', [c]);
+    }
+    return null;
+  },
+  less: pager,
+  more: pager,
   busybox: (call, sink) => {
     const [name, ...rest] = call.args;
     return name?.text != null ? sink.run({ ...call, name: name.text, args: rest }) : null;
   },
 };
+
+/** `at now`, `batch`: the job is shell code from `-f file` or standard input, run later. */
+function scheduled(name: string): Handler {
+  return (call, sink) => {
+    const argv = parseArgv(call.args, ['-f', '-q', '-t', '-M', '-m']);
+    if (has(argv, '-l', '-d', '-r', '-c')) return null;
+    const f = argv.values.get('-f');
+    if (f) {
+      if (!sink.follow(call.scope, f, 'shell', name)) sink.unknown(`${name} -f ${f.raw} schedules a script the gate cannot read`);
+      return null;
+    }
+    sink.shell(call.stdin.kind === 'text' ? call.stdin.text : null, call.scope, `${name} job`, false);
+    return null;
+  };
+}
+
+/** `less +'!cmd'`: a pager's `!` runs a shell command. */
+function pager(call: Parameters<Handler>[0], sink: Parameters<Handler>[1]): Output {
+  for (const a of call.args) {
+    const m = a.text === null ? null : /^\+.*?!(.*)$/.exec(a.text);
+    if (m) sink.shell(m[1] ?? null, call.scope, `${call.name} !`, false);
+  }
+  return null;
+}
 
 /** The directories a listing covers, as glob patterns of the paths it prints. */
 function under(call: Parameters<Handler>[0], roots: readonly Arg[], name: string | null): Output {

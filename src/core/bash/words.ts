@@ -119,6 +119,25 @@ class Builder {
     );
   }
 
+  /** `"${a[@]}"`, `"$@"`: each element is its own field (unquoted ones split further). */
+  fields(list: readonly string[], quoted: boolean): void {
+    if (list.length === 0) return;
+    this.each((fields) => {
+      let copy: Field[][] = [fields.map((f) => ({ ...f }))];
+      list.forEach((v, i) => {
+        copy = copy.map((fs) => {
+          if (i > 0) fs.push({ text: '', glob: false, unknown: false });
+          return fs;
+        });
+        const sub = new Builder();
+        sub.alts = copy;
+        sub.value([v], quoted);
+        copy = sub.alts;
+      });
+      return copy;
+    });
+  }
+
   alternatives(variants: readonly string[]): void {
     this.each((fields) =>
       variants.map((v) => {
@@ -222,9 +241,13 @@ function addPart(b: Builder, part: WordPart, quoted: boolean, first: boolean, sc
       else b.alternatives(variants);
       return;
     }
-    case 'SimpleExpansion':
-      expandVar(b, part.text.slice(1), quoted, scope, env);
+    case 'SimpleExpansion': {
+      const name = part.text.slice(1);
+      const list = name === '@' || name === '*' ? scope.positional : null;
+      if (list !== null && list !== undefined && list.every((v) => v !== null)) b.fields(name === '*' && quoted ? [list.join(' ')] : (list), quoted);
+      else expandVar(b, name, quoted, scope, env);
       return;
+    }
     case 'ParameterExpansion':
       parameterExpansion(b, part, quoted, scope, env);
       return;
@@ -309,6 +332,15 @@ function parameterExpansion(b: Builder, part: ParamPart, quoted: boolean, scope:
       case 'Unknown':
         env.taint(scope, `the expansion ${part.text} is not modelled`);
         break;
+    }
+  }
+  // `${a[@]}`, `${@}`: every element, as separate fields.
+  const whole = part.index?.text === '@' || part.index?.text === '*' || ((name === '@' || name === '*') && part.index === undefined);
+  if (whole && op === undefined && part.prefix === undefined && name !== null) {
+    const list = name === '@' || name === '*' ? scope.positional : scope.arrays.get(name);
+    if (list !== null && list !== undefined && list.every((v) => v !== null)) {
+      b.fields(name === '*' || part.index?.text === '*' ? (quoted ? [list.join(' ')] : (list)) : (list), quoted);
+      return;
     }
   }
   if (name === null || part.prefix === '#' || part.index !== undefined || (part.prefix === '!' && part.parameter === name)) {

@@ -389,7 +389,9 @@ export const patch: Handler = (call, sink) => {
 };
 
 export const chmodLike: Handler = (call, sink) => {
-  const argv = parseArgv(call.args, ['--reference']);
+  // A symbolic mode may start with a dash (`chmod -w f`): it is the mode, not an option.
+  const args = call.name === 'chmod' ? call.args.map((a) => (a.text !== null && /^-[rwxXst]+$/.test(a.text) ? { ...a, text: `a${a.text}` } : a)) : call.args;
+  const argv = parseArgv(args, ['--reference']);
   const targets = argv.values.has('--reference') ? argv.operands : argv.operands.slice(1);
   const tree = has(argv, '-R', '--recursive');
   for (const t of targets) sink.write(call.scope, t, call.name, tree ? { tree: true } : {});
@@ -413,6 +415,22 @@ export const compressor: Handler = (call, sink) => {
 /** Editors run from scripts (`vim -es -c … f`, `ed f <<< …`) write the files they open. */
 export const editor: Handler = (call, sink) => {
   const argv = parseArgv(call.args, ['-c', '--cmd', '-S', '-u', '-U', '-i', '-T', '-w', '-W', '--eval', '--load', '-l', '-f', '--funcall', '-p']);
+  // `vim -c '!cmd'`, `+'!cmd'`, `:r !cmd`: ex commands that run the shell; `-c 'w file'` writes a file.
+  const exCommands = [...(argv.all.get('-c') ?? []), ...(argv.all.get('--cmd') ?? []), ...argv.operands.filter((o) => (o.text ?? '').startsWith('+')).map((o) => ({ ...o, text: o.text?.slice(1) ?? null }))];
+  for (const c of exCommands) {
+    if (c.text === null) {
+      sink.unknown(`${call.name} runs editor commands that are not statically known`);
+      continue;
+    }
+    for (const cmd of c.text.split('|')) {
+      const bang = /^\s*:?\s*(?:\d*,?\d*|%)?\s*(?:r(?:ead)?\s*|w(?:rite)?\s*)?!(.*)$/.exec(cmd);
+      if (bang) sink.shell(bang[1] ?? null, call.scope, `${call.name} !`, false);
+      else {
+        const w = /^\s*:?\s*(?:\d*,?\d*|%)?\s*(?:w|write|sav|saveas|wq|x|up|update)!?\s+(\S+)/.exec(cmd);
+        if (w) sink.write(call.scope, lit(w[1] ?? ''), `${call.name} :w`);
+      }
+    }
+  }
   return writeAll(call, sink, argv.operands.filter((o) => !(o.text ?? '').startsWith('+')), call.name);
 };
 
