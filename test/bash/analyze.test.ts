@@ -314,6 +314,7 @@ const disk: Record<string, string> = {
   '/r/package.json': JSON.stringify({ scripts: { pretest: 'rm t/pre', test: 'vitest run', posttest: 'touch t/post', build: 'tsc && cp a.js dist/' } }),
   '/r/x.sh': 'rm "$1"\n',
   '/r/x.py': "open('t/py', 'w')\n",
+  '/r/gen.js': "const fs = require('fs');\nconst read = ['t/a.test.ts'];\nfs.writeFileSync('out/x.txt', read.join());\n",
   '/r/Makefile': 'OUT = out\nall: gen\ngen:\n\t@echo > $(OUT)/gen.txt\nclean:\n\trm -rf $(OUT)\n',
 };
 const withDisk = { ...ctx, read: (p: string) => disk[p] ?? null };
@@ -358,6 +359,7 @@ describe('following what the hook can read', () => {
       ['npm run build', ['/r|dist/', '/r|dist/a.js']],
       ['bash x.sh t/a', ['/r|t/a']],
       ['python3 x.py', ['/r|t/py [tree]']],
+      ['node gen.js', ['/r|out/x.txt [tree]']],
       ['make', ['/r|out/gen.txt']],
       ['make clean', ['/r|out [tree]']],
       ['bash missing.sh', []],

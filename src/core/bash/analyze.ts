@@ -10,7 +10,7 @@
 import { Arith } from './arith.js';
 import { runCommand } from './commands.js';
 import { injectedEnv } from './envPrefix.js';
-import { analyzeInline } from './inline.js';
+import { analyzeInline, analyzeProgramFile } from './inline.js';
 import { cliVerb } from './cliCalls.js';
 import {
   parseShell,
@@ -751,7 +751,7 @@ class Analyzer implements Sink {
       this.unknown(`${via} runs ${lang} code that is not statically known`);
       return;
     }
-    const found = analyzeInline(lang, code);
+    const found = fromFile ? analyzeProgramFile(lang, code) : analyzeInline(lang, code);
     if (!found.writes) return;
     for (const cmd of found.shellCommands) {
       if (fromFile && !/\s/.test(cmd) && !cmd.includes('/')) continue; // a file's string constants: only command lines count
