@@ -14,6 +14,9 @@ export const EXTRA_FILES: Record<string, string> = {
   'scripts/evil.js': "require('fs').writeFileSync('tests/a.test.ts', '')\n",
   'scripts/evil.py': "open('tests/a.test.ts', 'w').write('')\n",
   'scripts/ok.sh': '#!/bin/sh\necho building > /tmp/tdd-gate-ok.log\n',
+  // The shape of a Python virtualenv's activate script: functions, hash -r, PS1 from the environment.
+  'venv/bin/activate':
+    'deactivate () {\n    if [ -n "${_OLD_VIRTUAL_PATH:-}" ] ; then\n        PATH="${_OLD_VIRTUAL_PATH:-}"\n        export PATH\n        unset _OLD_VIRTUAL_PATH\n    fi\n    hash -r 2> /dev/null\n    if [ -n "${_OLD_VIRTUAL_PS1:-}" ] ; then\n        PS1="${_OLD_VIRTUAL_PS1:-}"\n        export PS1\n    fi\n    unset VIRTUAL_ENV\n}\ndeactivate nondestructive\nVIRTUAL_ENV="$(pwd)/venv"\nexport VIRTUAL_ENV\n_OLD_VIRTUAL_PATH="$PATH"\nPATH="$VIRTUAL_ENV/bin:$PATH"\nexport PATH\nif [ -z "${VIRTUAL_ENV_DISABLE_PROMPT:-}" ] ; then\n    _OLD_VIRTUAL_PS1="${PS1:-}"\n    PS1="(venv) ${PS1:-}"\n    export PS1\nfi\nhash -r 2> /dev/null\n',
 };
 export const HOME_FILES: Record<string, string> = {
   'fix.patch': 'diff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-export const add = (a: number, b: number) => a + b;\n+export const add = (a: number, b: number) => b + a;\n',
@@ -101,6 +104,7 @@ export const MUST_DENY: Case[] = d([
   `git ls-files tests | while read -r f; do sed -i 's/3/4/' "$f"; done`,
   `for f in $(git ls-files tests); do sed -i 's/3/4/' "$f"; done`,
   'touch tests/new.test.ts',
+  'bash scripts/missing.sh tests/a.test.ts',
   'a=(rm tests/a.test.ts); "${a[@]}"',
   'set -- rm tests/a.test.ts; "$@"',
   'f() { "$@"; }; f rm tests/a.test.ts',
@@ -187,6 +191,8 @@ export const MUST_PASS: Case[] = [
     'tdd-gate status',
     "files=(src/a.ts src/lib/b.ts); sed -i 's/add/sum/' \"${files[@]}\"",
     'crontab -l',
+    'source venv/bin/activate && python3 -m pytest -q > /tmp/pytest.log 2>&1',
+    '. venv/bin/activate; echo done > /tmp/venv.log',
     'less README.md',
     'chmod +x scripts/ok.sh',
     "vim -es -c '%s/add/sum/g' -c wq src/a.ts",

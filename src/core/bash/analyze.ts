@@ -701,6 +701,8 @@ class Analyzer implements Sink {
   }
 
   taint(scope: Scope, reason: string): void {
+    // Followed code from disk (a sourced virtualenv `activate` sets PS1 from the environment) does not taint the caller.
+    if (this.lenient > 0) return;
     scope.tainted ??= reason;
   }
 

@@ -45,7 +45,10 @@ export function namedScript(call: Call, sink: Sink, script: Arg, lang: Lang, arg
     readsProgram(call, sink, lang, (code) => (lang === 'shell' ? sink.shell(code, call.scope, `${call.name} reading ${describeStdin(call)}`, sameScope) : sink.inline(lang, code, call.scope, `${call.name} reading ${describeStdin(call)}`)));
     return null;
   }
-  sink.follow(call.scope, script, lang, call.name, { sameScope, args });
+  // A script the gate cannot read still passes, unless what it is given names a protected path.
+  if (!sink.follow(call.scope, script, lang, call.name, { sameScope, args })) {
+    sink.mention(call.scope, `${call.name} runs ${script.raw}, which the gate cannot read, and hands it a path`, args.map((a) => a.text ?? a.raw));
+  }
   return null;
 }
 
