@@ -81,6 +81,7 @@ export const MUST_DENY: Case[] = d([
   "GIT_EXTERNAL_DIFF='rm tests/a.test.ts' git diff",
   'git sparse-checkout set src',
   "git config alias.t '!rm tests/a.test.ts'",
+  "cd src && git config alias.st '!git status'",
   "NODE_OPTIONS='--require ./scripts/evil.js' npm test",
   'BASH_ENV=./scripts/evil.sh bash -c ls',
   'env ENV=./scripts/evil.sh sh -c ls',

@@ -226,7 +226,7 @@ function configCommand(rest: readonly Arg[], scope: Scope, sink: Sink): void {
   gitConfig(key, value ?? null, scope, sink);
   const file = argv.values.get('-f') ?? argv.values.get('--file');
   if (file) sink.write(scope, file, 'git config --file');
-  else if (!has(argv, '--global', '--system')) sink.write(scope, { text: '.git/config', glob: false, raw: 'git config' }, 'git config (the repository configuration)');
+  else if (!has(argv, '--global', '--system')) sink.write(scope, { text: `${sink.ctx.root}/.git/config`, glob: false, raw: 'git config' }, 'git config (the repository configuration)');
 }
 
 /** `git ls-files src`, `git diff --name-only src`: every line is a path under the pathspecs. */
