@@ -122,17 +122,19 @@ function* dynamicFacts(d: DiskContext, w: BashWrite, cwd: string, counter: { n: 
   const rootLexical = d.root + '/';
   const rootReal = canonicalize(d.root) + '/';
   const under = (base: string, root: string) => root.startsWith(base.endsWith('/') ? base + start : `${base}/${start}`);
-  if (insideRoot(d.root, realDir) || under(dir, rootLexical) || under(realDir, rootReal) || under(dir, rootReal)) {
+  // Without a `/` in the computed rest, it names one entry of the directory: the project only if it is inside it.
+  const reaches = w.slashFree === true ? false : under(dir, rootLexical) || under(realDir, rootReal) || under(dir, rootReal);
+  if (insideRoot(d.root, realDir) || reaches) {
     yield unknown;
     return;
   }
   for (const name of listDir(realDir)) {
-    if (!name.startsWith(start)) continue;
+    if (!name.startsWith(start) || (w.slashFree === true && !name.endsWith(w.tailSuffix ?? ''))) continue;
     if (++counter.n > MAX_FILES) throw new TooManyFiles();
     const p = path.join(realDir, name);
     try {
       const st = lstatSync(p);
-      if (st.isDirectory() || st.isSymbolicLink() || (st.isFile() && st.nlink > 1)) {
+      if ((st.isDirectory() && w.slashFree !== true) || st.isSymbolicLink() || (st.isFile() && st.nlink > 1)) {
         yield unknown;
         return;
       }

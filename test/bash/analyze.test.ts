@@ -336,6 +336,7 @@ describe('the path model', () => {
       ['cd() { builtin cd /t; }; cd /x; rm f', ['/t|f']],
       ['f() { rm "$1"; }; f a', ['/r|a']],
       ['echo x > "/tmp/b-$(date +%s).log"', ['/tmp/b- [dynamic]']],
+      ['cat "$1" > "/tmp/$(basename "$1").bak"', ['/tmp/ [dynamic]']],
       ['patch -p1 < /tmp/f.diff', ['/tmp/f.diff [patch -p1]']],
       ['patch < /tmp/f.diff', ['/tmp/f.diff [patch -p*]']],
       ['git apply /tmp/f.patch', ['/tmp/f.patch [patch -p1]']],
@@ -369,5 +370,12 @@ describe('following what the hook can read', () => {
   it('fails closed on a script this command writes with content it cannot know', () => {
     expect(analyzeBash('cat f > s.sh; bash s.sh', withDisk).unknown.length).toBeGreaterThan(0);
     expect(analyzeBash("echo 'rm t/a' > s.sh; bash s.sh", withDisk).writes.map(show)).toContain('/r|t/a');
+  });
+
+  it('knows when the computed part of a name cannot hold a slash', () => {
+    const [w] = analyzeBash('b=$(basename "$f" .ts); cp "$f" "/tmp/$b.bak"', ctx).writes.filter((x) => x.dynamicTail);
+    expect(w).toMatchObject({ path: '/tmp/', slashFree: true, tailSuffix: '.bak' });
+    const [v] = analyzeBash('cp "$f" "/tmp/$(cat name).bak"', ctx).writes.filter((x) => x.dynamicTail);
+    expect(v?.slashFree).toBeUndefined();
   });
 });

@@ -30,7 +30,7 @@ import { baseName, isAbsolute, isDeviceSink, joinPath } from './paths.js';
 import { Scope, type FunctionDef } from './scope.js';
 import type { Call, Lang, Sink, Stdin, WriteExtra } from './sink.js';
 import type { AnalyzeContext, BashAnalysis, BashHeadMove, BashWrite } from './types.js';
-import { resolveSingle, resolveWord, walkWord, type Arg, type Output, type WordEnv } from './words.js';
+import { resolveSingle, resolveWord, slashFreeOutput, walkWord, type Arg, type Output, type WordEnv } from './words.js';
 import { knownOutput } from './substitutions.js';
 
 /** Nested `bash -c` / `eval` / heredoc shells deeper than this are not followed: unknown. */
@@ -248,6 +248,8 @@ class Analyzer implements Sink {
         body.vars.set(c.name.value, values.every((v) => v.text !== null) ? values.map((v) => v.text as string) : null);
         if (values.some((v) => v.glob)) body.globVars.add(c.name.value);
         else body.globVars.delete(c.name.value);
+        body.numeric.delete(c.name.value);
+        body.slashFree.delete(c.name.value);
         this.loop(() => this.statements(c.body.commands, body));
         // A second pass sees what the first left behind (a variable changed in the body).
         const again = body.fork();
@@ -425,6 +427,9 @@ class Analyzer implements Sink {
       const numeric = sub !== undefined ? this.numericSub(sub.script) : only?.type === 'ArithmeticExpansion';
       if (numeric) scope.numeric.add(a.name);
       else scope.numeric.delete(a.name);
+      if (value.length === 1 && value[0]?.text === null && value[0].slashFree === true && value[0].prefix === undefined) scope.slashFree.add(a.name);
+      else if (sub !== undefined && slashFreeOutput(sub.script)) scope.slashFree.add(a.name);
+      else scope.slashFree.delete(a.name);
     }
     scope.globVars.delete(a.name);
     this.specialVar(a.name, scope.vars.get(a.name) ?? null, scope);
@@ -603,7 +608,7 @@ class Analyzer implements Sink {
   write(scope: Scope, target: Arg, via: string, extra: WriteExtra = {}): void {
     if (target.text === null) {
       if (scope.tainted === null && target.prefix !== undefined && target.prefix.includes('/')) {
-        this.dynamicWrite(scope, target.prefix, via);
+        this.dynamicWrite(scope, target.prefix, via, target.slashFree === true ? (target.suffix ?? '') : null);
         return;
       }
       this.unknown(`${via} writes to ${target.raw}, which cannot be resolved statically`);
@@ -680,14 +685,15 @@ class Analyzer implements Sink {
   }
 
   /** A target whose beginning is static (`/tmp/build-$(date +%s).log`): judged on disk from that beginning. */
-  private dynamicWrite(scope: Scope, prefix: string, via: string): void {
+  private dynamicWrite(scope: Scope, prefix: string, via: string, slashFreeSuffix: string | null): void {
+    const tail = slashFreeSuffix !== null ? { dynamicTail: true, slashFree: true, tailSuffix: slashFreeSuffix } : { dynamicTail: true };
     if (isAbsolute(prefix)) {
-      this.result.writes.push({ path: prefix, cwd: null, via, dynamicTail: true });
+      this.result.writes.push({ path: prefix, cwd: null, via, ...tail });
       return;
     }
     for (const cwd of scope.cwds) {
       if (cwd === null) this.unknown(`${via} writes to ${prefix}… relative to a directory that cannot be resolved statically (after a cd)`);
-      else this.result.writes.push({ path: prefix, cwd, via, dynamicTail: true });
+      else this.result.writes.push({ path: prefix, cwd, via, ...tail });
     }
   }
 

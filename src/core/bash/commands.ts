@@ -68,6 +68,7 @@ const read: Handler = (call, sink) => {
       call.scope.globVars.delete(v.text);
     }
     call.scope.numeric.delete(v.text);
+    call.scope.slashFree.delete(v.text);
   }
   const arr = argv.values.get('-a')?.text;
   if (arr) {

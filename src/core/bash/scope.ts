@@ -26,6 +26,8 @@ export class Scope {
   aliases = new Map<string, string>();
   /** Functions defined so far, by name (shared like aliases: a definition is seen by later calls). */
   functions = new Map<string, FunctionDef>();
+  /** Variables whose unknown value holds no `/` (`$(basename "$f")`). */
+  slashFree = new Set<string>();
   /** Indexed arrays with known elements (`a=(x y)`); null = not known. */
   arrays = new Map<string, (string | null)[] | null>();
   /** Variables holding glob patterns (for-loop lists): they expand to the matches, quoted or not. */
@@ -64,6 +66,7 @@ export class Scope {
     s.live = this.live;
     s.globVars = new Set(this.globVars);
     s.numeric = new Set(this.numeric);
+    s.slashFree = new Set(this.slashFree);
     s.arrays = new Map(this.arrays);
     s.aliases = this.aliases;
     s.functions = this.functions;
@@ -92,6 +95,7 @@ export class Scope {
       this.dirStack = [...other.dirStack];
       this.globVars = new Set(other.globVars);
       this.numeric = new Set(other.numeric);
+      this.slashFree = new Set(other.slashFree);
       this.arrays = new Map(other.arrays);
       this.fds = new Map(other.fds);
       this.links = [...other.links];
@@ -105,6 +109,7 @@ export class Scope {
     this.oldCwds = capped([...this.oldCwds, ...other.oldCwds]);
     for (const g of other.globVars) this.globVars.add(g);
     for (const n of [...this.numeric]) if (!other.numeric.has(n)) this.numeric.delete(n);
+    for (const n of [...this.slashFree]) if (!other.slashFree.has(n)) this.slashFree.delete(n);
     for (const [n, a] of [...this.arrays, ...other.arrays]) {
       const x = this.arrays.get(n);
       const y = other.arrays.get(n);

@@ -27,6 +27,10 @@ export interface BashWrite {
    * name is a directory or a link (judged on disk).
    */
   dynamicTail?: boolean;
+  /** With `dynamicTail`: the computed rest holds no `/` (`/tmp/$(basename "$f")`): it names an entry of that directory. */
+  slashFree?: boolean;
+  /** With `slashFree`: the literal end of the name. */
+  tailSuffix?: string;
   /** Globs match regardless of case (`shopt -s nocaseglob`). */
   nocase?: boolean;
   /** The target is a patch file: the files it changes are named in its headers (read on disk). */

@@ -14,6 +14,10 @@ export interface Arg {
   raw: string;
   /** When `text` is null: the literal text before the first unknown part (`/tmp/build-` of `/tmp/build-$(date)`). */
   prefix?: string;
+  /** When `text` is null: nothing after `prefix` can contain a `/` (the unknown parts are names or numbers). */
+  slashFree?: boolean;
+  /** With `slashFree`: the literal end of the name (`.bak` of `/tmp/$base.bak`). */
+  suffix?: string;
 }
 
 /** What a substitution printed: text, or (for `git ls-files src`, `find src`) glob patterns covering every line. */
@@ -45,6 +49,9 @@ interface Field {
   glob: boolean;
   unknown: boolean;
   prefix?: string;
+  slashFree?: boolean;
+  /** Literal text after the last unknown part. */
+  suffix?: string;
 }
 
 const MAX_ALTERNATIVES = 64;
@@ -70,21 +77,30 @@ class Builder {
   }
 
   literal(text: string): void {
-    for (const fields of this.alts) last(fields).text += escapeGlob(text);
+    for (const fields of this.alts) {
+      const f = last(fields);
+      f.text += escapeGlob(text);
+      if (f.unknown && text.includes('/')) f.slashFree = false;
+      if (f.unknown) f.suffix = (f.suffix ?? '') + text;
+    }
   }
 
   glob(pattern: string): void {
     for (const fields of this.alts) {
       const f = last(fields);
+      if (f.unknown) f.slashFree = false;
       f.text += pattern;
       f.glob = true;
     }
   }
 
-  unknown(): void {
+  /** An unknown part; `slashFree` when it cannot hold a `/` (a file's base name, a number). */
+  unknown(slashFree = false): void {
     for (const fields of this.alts) {
       const f = last(fields);
       if (!f.unknown && !f.glob) f.prefix = unescapeGlob(f.text);
+      f.slashFree = (f.unknown ? (f.slashFree ?? false) : true) && slashFree;
+      f.suffix = '';
       f.unknown = true;
     }
   }
@@ -95,6 +111,7 @@ class Builder {
       this.unknown();
       return;
     }
+    if (values.some((v) => v.includes('/'))) for (const fields of this.alts) if (last(fields).unknown) last(fields).slashFree = false;
     this.each((fields) =>
       values.map((v) => {
         const copy = fields.map((f) => ({ ...f }));
@@ -153,7 +170,7 @@ class Builder {
       text: f.unknown ? null : f.glob ? f.text : unescapeGlob(f.text),
       glob: !f.unknown && f.glob,
       raw,
-      ...(f.unknown && f.prefix !== undefined && f.prefix !== '' ? { prefix: f.prefix } : {}),
+      ...(f.unknown && f.prefix !== undefined && f.prefix !== '' ? { prefix: f.prefix, ...(f.slashFree ? { slashFree: true, suffix: f.suffix ?? '' } : {}) } : {}),
     }));
   }
 }
@@ -255,7 +272,7 @@ function addPart(b: Builder, part: WordPart, quoted: boolean, first: boolean, sc
       // A substitution cut short by the parser (`${x/$(cmd a/b)/y}` splits at the inner slash) is not what bash runs.
       if (!/^(?:\$\([\s\S]*\)|`[\s\S]*`)$/.test(part.text)) env.unparsed(part.text, scope);
       const out = env.substitute(part.script, part.text, scope);
-      if (out === null) b.unknown();
+      if (out === null) b.unknown(slashFreeOutput(part.script));
       else if (typeof out === 'string') b.value([out], quoted);
       else if (quoted) b.unknown();
       else b.value(out.patterns, false, true);
@@ -447,7 +464,7 @@ export function lookup(name: string, scope: Scope, env: WordEnv): readonly strin
 
 function expandVar(b: Builder, name: string, quoted: boolean, scope: Scope, env: WordEnv): void {
   const v = lookup(name, scope, env);
-  if (v === null) b.unknown();
+  if (v === null) b.unknown(scope.numeric.has(name) || scope.slashFree.has(name));
   else b.value(v, quoted, scope.globVars.has(name), ifsOf(scope));
 }
 
@@ -527,4 +544,30 @@ function sequence(inner: string): string[] | null {
     return out;
   }
   return null;
+}
+
+/** Commands whose output never holds a `/`: a base name, a number, a hash, a host or user name. */
+export function slashFreeOutput(script: ParsedScript | undefined): boolean {
+  let node = script?.commands.length === 1 ? script.commands[0]?.command : undefined;
+  if (node?.type === 'Pipeline') node = node.commands[node.commands.length - 1];
+  if (node?.type !== 'Command' || node.name === undefined) return false;
+  const args = node.suffix.map((s) => ('text' in s ? s.text : ''));
+  switch (node.name.value) {
+    case 'basename':
+    case 'wc':
+    case 'nproc':
+    case 'whoami':
+    case 'hostname':
+    case 'uname':
+    case 'id':
+    case 'seq':
+      return true;
+    case 'date':
+      // `+%D` and the locale formats print slashes.
+      return args.every((a) => !/[/$`]|%[Dxc]/.test(a));
+    case 'git':
+      return /^rev-parse( --short(=\d+)?)? HEAD$|^log -1 --(?:format|pretty)=%h$|^log -1 --(?:format|pretty)=%H$/.test(args.join(' '));
+    default:
+      return false;
+  }
 }
