@@ -42,6 +42,9 @@ describe('pathological Bash input through the built hook', () => {
     ['control characters', 'echo \u0000\u0001\u0002\u001b[31m', 'pass'],
     ['lone operators', ';;& | && || ))', 'pass'],
     ['10,000 variable assignments', 'a=1; '.repeat(10_000) + 'echo $a', 'pass'],
+    ['30 nested loops', 'for a in 1 2; do '.repeat(30) + 'echo > /tmp/x' + '; done'.repeat(30), 'pass'],
+    ['functions that call the next twice, 12 deep', Array.from({ length: 12 }, (_, i) => `f${i}() { f${i + 1}; f${i + 1}; }`).join('; ') + '; f0', 'pass'],
+    ['aliases that expand to each other', "alias a='b; b'; alias b='a; a'; a", 'pass'],
   ] as const)('%s', (_name, command, verdict) => {
     const r = run(command);
     expect(r.status).toBe(0);

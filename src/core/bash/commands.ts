@@ -7,9 +7,11 @@ import { formatterCommand } from './formatters.js';
 import { ghCommand, gitCommand } from './git.js';
 import { stdinText, writeAll, type Handler } from './handler.js';
 import { baseName, isAbsolute } from './paths.js';
-import { cd, evalCmd, interpreter, namedScript, npmLike, npx, popd, pushd, shell, wrapper } from './runners.js';
+import { cd, dirs, evalCmd, interpreter, make, namedScript, npmLike, npx, popd, pushd, shell, wrapper } from './runners.js';
 import type { Call, Sink } from './sink.js';
-import { escapeGlob, type Arg } from './words.js';
+import { escapeGlob, type Arg, type Output } from './words.js';
+import { builtins } from './builtins.js';
+import { listers, moreWriters } from './tables.js';
 import {
   awk,
   chmodLike,
@@ -50,16 +52,42 @@ const exitCmd: Handler = (call) => {
   return null;
 };
 
-const read: Handler = (call) => {
-  const argv = parseArgv(call.args, ['-a', '-d', '-i', '-n', '-N', '-p', '-t', '-u']);
-  for (const v of argv.operands) if (v.text !== null) call.scope.vars.set(v.text, null);
+const read: Handler = (call, sink) => {
+  const argv = parseArgv(call.args, ['-a', '-d', '-i', '-n', '-N', '-p', '-t', '-u', '-C', '-c', '-O', '-s']);
+  const list = call.scope.readList;
+  for (const v of argv.operands) {
+    if (v.text === null) continue;
+    // `read 'a[$(cmd)]'`: the subscript is arithmetic.
+    if (v.text.includes('[')) sink.arith(v.text.slice(v.text.indexOf('[') + 1, v.text.lastIndexOf(']') > 0 ? v.text.lastIndexOf(']') : undefined), call.scope, `read ${v.raw}`);
+    // `git ls-files src | while read -r f`: one variable takes each listed path.
+    if (list !== null && argv.operands.length === 1 && !argv.values.has('-d')) {
+      call.scope.vars.set(v.text, list);
+      call.scope.globVars.add(v.text);
+    } else {
+      call.scope.vars.set(v.text, null);
+      call.scope.globVars.delete(v.text);
+    }
+    call.scope.numeric.delete(v.text);
+    call.scope.slashFree.delete(v.text);
+  }
   const arr = argv.values.get('-a')?.text;
-  if (arr) call.scope.vars.set(arr, null);
+  if (arr) {
+    call.scope.vars.set(arr, null);
+    call.scope.arrays.set(arr, null);
+  }
   return null;
 };
 
 const unset: Handler = (call) => {
-  for (const v of call.args) if (v.text !== null && !v.text.startsWith('-')) call.scope.vars.delete(v.text);
+  const fns = call.args.some((a) => a.text === '-f');
+  for (const v of call.args) {
+    if (v.text === null || v.text.startsWith('-')) continue;
+    if (fns) call.scope.functions.delete(v.text);
+    else {
+      call.scope.vars.delete(v.text);
+      call.scope.arrays.delete(v.text);
+    }
+  }
   return null;
 };
 
@@ -73,7 +101,11 @@ export const HANDLERS: Record<string, Handler> = {
   rmdir: operandsAfterValues([]),
   unlink: operandsAfterValues([]),
   shred: operandsAfterValues(['-n', '--iterations', '-s', '--size', '--random-source']),
-  touch: operandsAfterValues(['-r', '--reference', '-d', '--date', '-t']),
+  touch: (call, sink) => {
+    // An existing file keeps its content (only its times change); a new one is created empty.
+    for (const t of parseArgv(call.args, ['-r', '--reference', '-d', '--date', '-t']).operands) sink.write(call.scope, t, 'touch', { metadataOnly: true });
+    return null;
+  },
   truncate: operandsAfterValues(['-s', '--size', '-r', '--reference']),
   chmod: chmodLike,
   chown: chmodLike,
@@ -113,7 +145,7 @@ export const HANDLERS: Record<string, Handler> = {
   mapfile: read,
   readarray: read,
   unset,
-  env: wrapper(['-u', '--unset', '-C', '--chdir', '-S', '--split-string'], { skipAssignments: true }),
+  env: wrapper(['-u', '--unset', '-C', '--chdir', '-S', '--split-string'], { skipAssignments: true, chdir: ['-C', '--chdir'] }),
   command: wrapper([]),
   builtin: wrapper([]),
   exec: wrapper(['-a']),
@@ -175,8 +207,8 @@ export const HANDLERS: Record<string, Handler> = {
     if (first === 'test' || first === 'run') return npmLike(call, sink);
     return interpreter('js', ['-e', '--eval', '-p', '--print'], ['-r', '--require', '--preload'])(call, sink);
   },
-  node: interpreter('js', ['-e', '--eval', '-p', '--print'], ['-r', '--require', '--import', '--loader', '--input-type', '-C', '--conditions', '--env-file', '--stack-size', '--max-old-space-size', '--title']),
-  tsx: interpreter('js', ['-e', '--eval', '-p', '--print'], ['--tsconfig', '-r', '--require', '--import']),
+  node: interpreter('js', ['-e', '--eval', '-p', '--print'], ['-r', '--require', '--import', '--loader', '--experimental-loader', '--input-type', '-C', '--conditions', '--env-file', '--stack-size', '--max-old-space-size', '--title'], undefined, ['-r', '--require', '--import', '--loader', '--experimental-loader']),
+  tsx: interpreter('js', ['-e', '--eval', '-p', '--print'], ['--tsconfig', '-r', '--require', '--import'], undefined, ['-r', '--require', '--import']),
   'ts-node': interpreter('js', ['-e', '--eval', '-p', '--print'], ['-r', '--require', '-P', '--project', '-C', '--compiler', '-O', '--compiler-options']),
   deno: (call, sink) => {
     const [sub, ...rest] = call.args;
@@ -188,12 +220,15 @@ export const HANDLERS: Record<string, Handler> = {
     return null;
   },
   python: interpreter('python', ['-c'], ['-m', '-W', '-X', '-Q']),
-  ruby: interpreter('ruby', ['-e'], ['-r', '-I', '-C', '-E', '-F', '-x'], '-i'),
+  ruby: interpreter('ruby', ['-e'], ['-r', '-I', '-C', '-E', '-F', '-x'], '-i', ['-r']),
   perl: interpreter('perl', ['-e', '-E'], ['-M', '-m', '-I', '-x', '-0', '-l', '-C', '-F'], '-i'),
   php: interpreter('php', ['-r'], ['-d', '-c', '-f', '-z', '-B', '-E', '-R', '-F']),
   lua: interpreter('js', ['-e'], ['-l']),
-  source: (call, sink) => (call.args[0] ? namedScript(call, sink, call.args[0]) : null),
-  '.': (call, sink) => (call.args[0] ? namedScript(call, sink, call.args[0]) : null),
+  source: (call, sink) => (call.args[0] ? namedScript(call, sink, call.args[0], 'shell', call.args.slice(1), true) : null),
+  '.': (call, sink) => (call.args[0] ? namedScript(call, sink, call.args[0], 'shell', call.args.slice(1), true) : null),
+  make,
+  gmake: make,
+  dirs,
   sponge: operandsAfterValues([]),
   dos2unix: operandsAfterValues([]),
   unix2dos: operandsAfterValues([]),
@@ -248,14 +283,35 @@ export const HANDLERS: Record<string, Handler> = {
 };
 
 for (const s of SHELLS) HANDLERS[s] = shell;
+Object.assign(HANDLERS, builtins, moreWriters, listers);
 
 /** The command's stdout when statically known (echo, printf, cat of a heredoc). */
-export function runCommand(call: Call, sink: Sink): string | null {
+export function runCommand(call: Call, sink: Sink): Output {
   const name = call.name.includes('/') ? baseName(call.name) : call.name;
   const normal = /^python[0-9.]*$|^py$|^pypy[0-9.]*$/.test(name) ? 'python' : /^(?:node|nodejs)[0-9.]*$/.test(name) ? 'node' : /^(?:perl|ruby|php)[0-9.]*$/.test(name) ? name.replace(/[0-9.]+$/, '') : name;
-  if (call.name.includes('/') && !isAbsolute(call.name) && !HANDLERS[normal]) return null; // ./script.sh: a named script
+  if (call.name.includes('/') && !isAbsolute(call.name) && !HANDLERS[normal]) {
+    // ./script.sh: a named script, followed when it can be read (its first line says in what language).
+    const file: Arg = { text: call.name, glob: false, raw: call.name };
+    const got = sink.read(call.scope, call.name);
+    const lang = got === null ? 'shell' : shebangLang(got.text);
+    if (lang !== null) sink.follow(call.scope, file, lang, call.name, { args: call.args });
+    return null;
+  }
   const handler = HANDLERS[normal];
   if (handler) return handler({ ...call, name: normal }, sink);
   formatterCommand({ ...call, name: normal }, sink);
+  return null;
+}
+
+/** The language a script's `#!` line names; shell without one; null for a binary or unknown interpreter. */
+function shebangLang(text: string): 'shell' | 'js' | 'python' | 'ruby' | 'perl' | 'php' | null {
+  if (!text.startsWith('#!')) return text.includes('\u0000') ? null : 'shell';
+  const line = text.slice(0, text.indexOf('\n') >>> 0);
+  if (/\b(?:ba|z|da|k|a)?sh\b/.test(line)) return 'shell';
+  if (/\b(?:node|nodejs|bun|deno|tsx|ts-node)\b/.test(line)) return 'js';
+  if (/\bpython/.test(line)) return 'python';
+  if (/\bruby\b/.test(line)) return 'ruby';
+  if (/\bperl\b/.test(line)) return 'perl';
+  if (/\bphp\b/.test(line)) return 'php';
   return null;
 }

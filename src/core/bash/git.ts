@@ -4,15 +4,40 @@
  */
 import { has, parseArgv } from './argv.js';
 import { joinPath, isAbsolute, baseName, child } from './paths.js';
+import type { Scope } from './scope.js';
 import type { Call, Sink } from './sink.js';
-import type { Arg } from './words.js';
+import { escapeGlob, type Arg, type Output } from './words.js';
+
+/** Configuration keys whose value is a command git runs (through a shell) or a place it loads code from. */
+const COMMAND_KEYS = /^(?:core\.(?:fsmonitor|pager|editor|sshcommand|askpass|gitproxy)|sequence\.editor|diff\.external|diff\..+\.(?:textconv|command)|merge\..+\.driver|filter\..+\.(?:clean|smudge|process)|credential(?:\..+)?\.helper|gpg(?:\..+)?\.program|pager\..+|interactive\.difffilter|uploadpack\.packobjectshook|remote\..+\.(?:receivepack|uploadpack|vcs)|sendemail\..+cmd|mergetool\..+\.cmd|difftool\..+\.cmd|web\.browser|browser\..+\.cmd|man\..+\.cmd|alias\..+)$/i;
+/** Keys that point git at files or directories of code or configuration it will load. */
+const CODE_PATH_KEYS = /^(?:core\.hookspath|include\.path|includeif\..+\.path|core\.worktree|init\.templatedir|protocol\.ext\.allow)$/i;
+
+/**
+ * A configuration value git may run: `alias.x='!sh …'`, `core.pager`, `core.fsmonitor`, filters.
+ * The value is analysed as the shell code it is; a hooks path or an include is code the gate cannot read.
+ */
+export function gitConfig(key: string, value: string | null, scope: Scope, sink: Sink): void {
+  if (COMMAND_KEYS.test(key)) {
+    if (/^alias\./i.test(key)) {
+      if (value === null) sink.unknown(`the git alias ${key} is not statically known`);
+      else if (value.startsWith('!')) sink.shell(value.slice(1), scope, `git ${key}`, false);
+      return;
+    }
+    // `core.fsmonitor=true` and `credential.helper=store` name built-ins, not commands.
+    if (value !== null && /^(?:true|false|store|cache|osxkeychain|manager(?:-core)?)$/i.test(value)) return;
+    sink.shell(value === null ? null : value.replace(/^!/, ''), scope, `git ${key}`, false);
+  } else if (CODE_PATH_KEYS.test(key)) {
+    sink.unknown(`git ${key} makes git load hooks or configuration from a place the gate cannot follow`);
+  }
+}
 
 const GLOBAL_VALUED = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix'];
 
 /** `git … --abort` style escapes leave the tree as it was before an operation: harmless. */
 const ESCAPES = ['--abort', '--quit', '--skip', '--show-current-patch'];
 
-export function gitCommand(call: Call, sink: Sink): null {
+export function gitCommand(call: Call, sink: Sink): Output {
   const scope = call.scope.fork();
   let i = 0;
   const args = call.args;
@@ -24,9 +49,14 @@ export function gitCommand(call: Call, sink: Sink): null {
     if (GLOBAL_VALUED.includes(name) && !t.includes('=')) {
       const v = args[++i];
       // `git -c alias.x='!cmd' x`: a shell alias is shell code.
-      const alias = name === '-c' ? /^alias\.[^=]+=!(.*)$/s.exec(v?.text ?? '') : null;
-      if (alias) sink.shell(alias[1] ?? null, scope, 'git alias', false);
-      if (name === '-c' && v?.text === null) sink.unknown('git -c sets a configuration that is not statically known');
+      if (name === '-c') {
+        if (v?.text == null) sink.unknown('git -c sets a configuration that is not statically known');
+        else {
+          const eq = v.text.indexOf('=');
+          gitConfig(eq < 0 ? v.text : v.text.slice(0, eq), eq < 0 ? 'true' : v.text.slice(eq + 1), scope, sink);
+        }
+      }
+      if (name === '--config-env') sink.unknown('git --config-env sets a configuration from the environment, which is not statically known');
       if (name === '-C') scope.cwds = scope.cwds.map((c) => (v?.text == null ? null : isAbsolute(v.text) ? joinPath('/', v.text) : c === null ? null : joinPath(c, v.text)));
       if (name === '--work-tree' || name === '--git-dir') scope.cwds = v?.text != null && isAbsolute(v.text) ? [v.text] : [null];
     }
@@ -84,11 +114,29 @@ export function gitCommand(call: Call, sink: Sink): null {
       return null;
     }
     case 'stash': {
-      const verb = argv.operands[0]?.text ?? 'push';
+      const dd = rest.findIndex((a) => a.text === '--');
+      const first = argv.operands[0]?.text;
+      const verb = dd >= 0 && (first === undefined || argv.operands.length === rest.length - dd - 1) ? 'push' : (first ?? 'push');
       if (verb === 'pop' || verb === 'apply' || verb === 'branch') sink.headMove(text, scope);
-      else if (verb === 'push' || verb === 'save' || verb === '-u' || argv.operands.length === 0) writeTree([], 'git stash');
+      else if (verb === 'push' || verb === 'save' || verb === '-u' || argv.operands.length === 0 || dd >= 0) {
+        // `git stash push -- <pathspec>` stashes (and resets) only those paths.
+        const pathspec = dd >= 0 ? rest.slice(dd + 1) : verb === 'push' ? argv.operands.slice(1) : [];
+        writeTree(pathspec, 'git stash');
+      }
       return null;
     }
+    case 'sparse-checkout':
+      // Changing the sparse set removes (or brings back) files all over the work tree.
+      if (!['list', 'check-rules'].includes(argv.operands[0]?.text ?? 'list')) writeTree([], `git sparse-checkout ${argv.operands[0]?.text ?? ''}`.trim());
+      return null;
+    case 'config': {
+      configCommand(rest, scope, sink);
+      return null;
+    }
+    case 'ls-files':
+    case 'ls-tree':
+    case 'diff':
+      return listing(sub.text, argv, scope);
     case 'clean':
       if (!has(argv, '-n', '--dry-run')) writeTree(argv.operands, 'git clean');
       return null;
@@ -105,9 +153,19 @@ export function gitCommand(call: Call, sink: Sink): null {
       }
       return null;
     }
-    case 'apply':
-      if (!has(argv, '--check', '--stat', '--numstat', '--summary', '--cached')) sink.unknown('git apply writes the files named inside the patch, which cannot be seen statically');
+    case 'apply': {
+      if (has(argv, '--check', '--stat', '--numstat', '--summary', '--cached')) return null;
+      const p = parseArgv(rest, ['-p', '--directory', '--exclude', '--include', '-C', '--whitespace', '--build-fake-ancestor']);
+      const strip = p.values.get('-p')?.text;
+      const dir = p.values.get('--directory')?.text ?? null;
+      if (p.operands.length === 0) {
+        if (call.stdin.kind === 'file' && call.stdin.path !== null) {
+          sink.write(scope, call.stdin.path, 'git apply', { patch: { strip: strip != null ? Number(strip) : 1, directory: dir } });
+        } else sink.unknown('git apply writes the files named inside a patch read from its input, which cannot be seen statically');
+      }
+      for (const f of p.operands) sink.write(scope, f, 'git apply', { patch: { strip: strip != null ? Number(strip) : 1, directory: dir } });
       return null;
+    }
     case 'am':
     case 'merge':
     case 'rebase':
@@ -149,4 +207,37 @@ export function ghCommand(call: Call, sink: Sink): null {
   const [group, verb] = call.args.map((a) => a.text);
   if ((group === 'pr' && (verb === 'checkout' || verb === 'co')) || (group === 'repo' && verb === 'sync')) sink.headMove(call.text, call.scope);
   return null;
+}
+
+/** `git config [--global|--local|--file f] key value`: a write of the configuration; code-bearing keys are analysed. */
+function configCommand(rest: readonly Arg[], scope: Scope, sink: Sink): void {
+  const argv = parseArgv(rest, ['-f', '--file', '--blob', '--type', '--default', '--comment', '-t']);
+  const words = argv.operands.map((a) => a.text);
+  const reading = has(argv, '-l', '--list', '--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '--show-origin', '--show-scope', '-e', '--edit', '--help');
+  const verb = words[0];
+  let [, key, value] = words;
+  if (!['set', 'unset', 'get', 'list', 'edit', 'rename-section', 'remove-section'].includes(verb ?? '')) [key, value] = words;
+  else if (verb === 'get' || verb === 'list') return;
+  if (reading || key === undefined || (value === undefined && verb !== 'set' && verb !== 'unset' && !has(argv, '--unset', '--unset-all', '--add', '--replace-all'))) return;
+  if (key === null) {
+    sink.unknown('git config sets a key that is not statically known');
+    return;
+  }
+  gitConfig(key, value ?? null, scope, sink);
+  const file = argv.values.get('-f') ?? argv.values.get('--file');
+  if (file) sink.write(scope, file, 'git config --file');
+  else if (!has(argv, '--global', '--system')) sink.write(scope, { text: `${sink.ctx.root}/.git/config`, glob: false, raw: 'git config' }, 'git config (the repository configuration)');
+}
+
+/** `git ls-files src`, `git diff --name-only src`: every line is a path under the pathspecs. */
+function listing(sub: string, argv: ReturnType<typeof parseArgv>, scope: Scope): Output {
+  if (sub === 'diff' && !has(argv, '--name-only', '--name-status')) return null;
+  if (sub === 'ls-tree' && !has(argv, '--name-only', '-r')) return null;
+  // Revisions and paths mix in `git diff`: only ls-files is narrowed to its pathspecs.
+  const specs = sub === 'ls-files' ? argv.operands : [];
+  if (specs.some((s) => s.text === null || /[*?[\]:]/.test(s.text))) return null;
+  const cwd = scope.cwds.length === 1 ? scope.cwds[0] : null;
+  if (cwd == null) return null;
+  const bases = specs.length > 0 ? specs.map((s) => s.text as string) : ['.'];
+  return { patterns: bases.map((b) => `${escapeGlob(joinPath(cwd, b))}/**`) };
 }

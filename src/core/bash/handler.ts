@@ -1,8 +1,8 @@
 /** What a command handler is, and the small helpers every writer uses. */
 import type { Call, Sink } from './sink.js';
-import type { Arg } from './words.js';
+import type { Arg, Output } from './words.js';
 
-export type Handler = (call: Call, sink: Sink) => string | null;
+export type Handler = (call: Call, sink: Sink) => Output;
 
 export const lit = (text: string): Arg => ({ text, glob: false, raw: text });
 

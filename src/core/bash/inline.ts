@@ -40,6 +40,28 @@ const NOT_A_PATH = /^(?:[rwaxbt+]{1,3}|utf-?8|utf8|ascii|latin1|binary|base64|he
 /** The code reaches the home directory (`os.homedir()`, `expanduser`, `$HOME`): literals may sit under it. */
 const HOME_API = /\bhomedir\s*\(|expanduser|Path\.home\s*\(|\bENV\[['"]HOME['"]\]|environ(?:\.get\s*\(|\[)\s*['"]HOME['"]|process\.env\.HOME|\$HOME|getenv\s*\(\s*['"]HOME['"]/;
 
+/**
+ * A program file (`node build.js`, `python3 gen.py`) is judged line by line: only the literals on
+ * lines that call a file-writing or shell-out API count, so a large file's other strings (test
+ * names, fixtures it reads) do not.
+ */
+export function analyzeProgramFile(lang: string, code: string): InlineFindings {
+  const key = LANG_ALIASES[lang] ?? lang;
+  const writeApi = WRITE_API[key] ?? WRITE_API.js;
+  const shellApi = SHELL_API[key] ?? SHELL_API.js;
+  const out: InlineFindings = { writes: false, paths: [], shellCommands: [] };
+  for (const line of code.split('\n')) {
+    const shells = shellApi?.test(line) ?? false;
+    if (!shells && !(writeApi?.test(line) ?? false)) continue;
+    const found = analyzeInline(lang, line);
+    out.writes ||= found.writes;
+    out.paths.push(...found.paths);
+    if (shells) out.shellCommands.push(...found.shellCommands);
+  }
+  out.paths = [...new Set(out.paths)];
+  return out;
+}
+
 export function analyzeInline(lang: string, code: string): InlineFindings {
   const key = LANG_ALIASES[lang] ?? lang;
   const writeApi = WRITE_API[key] ?? WRITE_API.js;

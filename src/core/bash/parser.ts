@@ -18,6 +18,7 @@ export type {
   PipelineNode,
   Redirection,
   Statement,
+  TestExpression,
   Word,
   WordPart,
 } from 'unbash';

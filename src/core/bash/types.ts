@@ -19,6 +19,22 @@ export interface BashWrite {
   append?: boolean;
   /** The file becomes a copy of this one (resolved from `cwd`): its content is on disk. */
   copyOf?: string;
+  /** Changes times or creates an empty file (`touch`): an existing file keeps its content. */
+  metadataOnly?: boolean;
+  /**
+   * `path` is only the static beginning of the target (`/tmp/build-` in `/tmp/build-$(date +%s).log`);
+   * the rest is computed at run time. Outside the project it stays outside, unless an entry it could
+   * name is a directory or a link (judged on disk).
+   */
+  dynamicTail?: boolean;
+  /** With `dynamicTail`: the computed rest holds no `/` (`/tmp/$(basename "$f")`): it names an entry of that directory. */
+  slashFree?: boolean;
+  /** With `slashFree`: the literal end of the name. */
+  tailSuffix?: string;
+  /** Globs match regardless of case (`shopt -s nocaseglob`). */
+  nocase?: boolean;
+  /** The target is a patch file: the files it changes are named in its headers (read on disk). */
+  patch?: { strip: number | null; directory: string | null };
 }
 
 /** Text that could not be analysed; it is a problem only if it names a protected path. */
@@ -60,4 +76,9 @@ export interface AnalyzeContext {
   root: string;
   /** Environment variables whose values the command sees too (an allowlist chosen by the caller). */
   inherited?: Readonly<Record<string, string>>;
+  /**
+   * Reads a file the command runs (a script, package.json, a Makefile) when the hook runs;
+   * null when it cannot be read. Without it nothing is followed.
+   */
+  read?: (absPath: string) => string | null;
 }

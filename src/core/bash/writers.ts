@@ -3,6 +3,7 @@ import { has, parseArgv } from './argv.js';
 import { lit, stdinText, writeAll, type Handler } from './handler.js';
 import { baseName, child, isAbsolute } from './paths.js';
 import type { Call, Sink } from './sink.js';
+import { findListing } from './tables.js';
 import { escapeGlob, type Arg } from './words.js';
 
 /** A copy/move destination: the path itself, and `dest/<name>` in case it is a directory. */
@@ -27,14 +28,17 @@ export function copyLike(removesSources: boolean): Handler {
     // A moved directory takes everything under it; a recursive copy writes everything under the destination.
     const recursive = removesSources || has(argv, '-r', '-R', '-a', '--recursive', '--archive');
     if (removesSources) for (const s of dir ? ops : ops.slice(0, -1)) sink.write(call.scope, s, `${via} (source removed)`, { tree: true });
-    // A link is a second, writable name for its target: linking a protected file counts as writing it.
-    if (via === 'ln') {
+    // A link is a second, writable name for its target: linking a protected file counts as writing it,
+    // and a later write through the link in the same command lands on the target.
+    const links = via === 'ln' || (via === 'cp' && has(argv, '-l', '--link', '-s', '--symbolic-link'));
+    if (links) {
+      const symbolic = has(argv, '-s', '--symbolic', '--symbolic-link');
       const targets = dir ? ops : ops.length >= 2 ? ops.slice(0, -1) : ops;
       const dest = dir ?? (ops.length >= 2 ? ops[ops.length - 1] : undefined);
       for (const t of targets) {
-        sink.write(call.scope, t, 'ln (link target)');
+        sink.write(call.scope, t, `${via} (link target)`);
         // A relative symlink target is resolved from the link's directory.
-        if (has(argv, '-s', '--symbolic') && dest?.text != null && t.text !== null && !isAbsolute(t.text)) {
+        if (symbolic && via === 'ln' && dest?.text != null && t.text !== null && !isAbsolute(t.text)) {
           const linkDir = dir ? dest.text : dest.text.includes('/') ? dest.text.slice(0, dest.text.lastIndexOf('/')) : '.';
           sink.write(call.scope, lit(child(linkDir, t.text)), 'ln -s (link target)');
         }
@@ -43,6 +47,14 @@ export function copyLike(removesSources: boolean): Handler {
     if (dir) writeDest(call, sink, dir, ops, via, recursive);
     else if (ops.length >= 2) writeDest(call, sink, ops[ops.length - 1] as Arg, ops.slice(0, -1), via, recursive);
     else if (ops.length === 1 && via === 'ln') sink.write(call.scope, lit(baseName(ops[0]?.text ?? '')), via);
+    if (links) {
+      const symbolic = via === 'ln' && has(argv, '-s', '--symbolic');
+      const dest = dir ?? (ops.length >= 2 ? ops[ops.length - 1] : undefined);
+      for (const t of dir ? ops : ops.length >= 2 ? ops.slice(0, -1) : ops) {
+        if (dest !== undefined) sink.link(call.scope, t, dest, symbolic);
+        else if (t.text !== null) sink.link(call.scope, t, lit(baseName(t.text)), symbolic);
+      }
+    }
     return null;
   };
 }
@@ -62,8 +74,14 @@ export const sed: Handler = (call, sink) => {
     files = files.slice(1);
     if (s) scripts.push(s);
   }
+  for (const f of argv.all.get('-f') ?? argv.all.get('--file') ?? []) {
+    const text = f.text === null ? null : sink.read(call.scope, f.text)?.text ?? null;
+    if (text === null) sink.unknown(`sed -f ${f.raw}: a script the gate cannot read (sed scripts can run commands and write files)`);
+    else scripts.push(lit(text));
+  }
   for (const s of scripts) {
     if (s.text === null) continue;
+    sedExec(call, sink, s.text);
     // `w file` / `s/a/b/w file`: sed writes that file itself.
     for (const m of s.text.matchAll(/(?:^|[;\n{}]|\/[gpiImMe0-9]*)\s*[wW]\s+([^;\n}]+)/g)) {
       const f = (m[1] ?? '').trim();
@@ -73,6 +91,68 @@ export const sed: Handler = (call, sink) => {
   if (inPlace) writeAll(call, sink, files, 'sed -i (in-place edit)');
   return null;
 };
+
+/**
+ * GNU sed runs shell commands: `e command`, and `e` or the `s///e` flag run the pattern space
+ * (text from the file) as a command, which is code the analysis cannot see.
+ */
+function sedExec(call: Call, sink: Sink, script: string): void {
+  let i = 0;
+  const n = script.length;
+  const skipSpace = () => {
+    while (i < n && /[ \t;!\n{}]/.test(script[i] as string)) i++;
+  };
+  const delimited = (d: string) => {
+    while (i < n && script[i] !== d) i += script[i] === '\\' ? 2 : 1;
+    i++;
+  };
+  while (i < n) {
+    skipSpace();
+    // Addresses: numbers, $, /re/, \cREc, first~step, ranges.
+    for (let k = 0; k < 2 && i < n; k++) {
+      if (/[0-9$]/.test(script[i] as string)) while (i < n && /[0-9$~+]/.test(script[i] as string)) i++;
+      else if (script[i] === '/') {
+        i++;
+        delimited('/');
+        while (/[IM]/.test(script[i] ?? '')) i++;
+      } else if (script[i] === '\\') {
+        const d = script[i + 1] ?? '/';
+        i += 2;
+        delimited(d);
+      }
+      if (script[i] === ',') i++;
+      else break;
+    }
+    while (i < n && /[ \t!]/.test(script[i] as string)) i++;
+    const c = script[i];
+    i++;
+    if (c === undefined) break;
+    const lineEnd = () => {
+      const end = script.slice(i).search(/[;\n}]/);
+      const text = end < 0 ? script.slice(i) : script.slice(i, i + end);
+      i = end < 0 ? n : i + end;
+      return text.trim();
+    };
+    if (c === 's' || c === 'y') {
+      const d = script[i] ?? '/';
+      i++;
+      delimited(d);
+      delimited(d);
+      let flags = '';
+      while (i < n && /[gpiImMe0-9w]/.test(script[i] as string)) {
+        if (script[i] === 'w') break;
+        flags += script[i];
+        i++;
+      }
+      if (c === 's' && flags.includes('e')) sink.unknown('sed s///e runs the edited text (file content) as a shell command');
+      if (script[i] === 'w') lineEnd();
+    } else if (c === 'e') {
+      const cmd = lineEnd();
+      if (cmd === '') sink.unknown('sed e runs the pattern space (file content) as a shell command');
+      else sink.shell(cmd, call.scope, 'sed e', false);
+    } else if (/[aicrRwWbtTv:#lLqQ]/.test(c)) lineEnd();
+  }
+}
 
 export const awk: Handler = (call, sink) => {
   const argv = parseArgv(call.args, ['-f', '--file', '-v', '--assign', '-F', '--field-separator', '-i', '--include', '-e', '--source', '-l', '--load']);
@@ -205,8 +285,10 @@ export const find: Handler = (call, sink) => {
     const base = escapeGlob(s.text.replace(/\/+$/, '') || '/');
     return { text: names.length === 1 ? `${base}/**/${names[0] ?? '*'}` : `${base}/**`, glob: true, raw: s.raw };
   };
+  let acts = false;
   for (let j = 0; j < expr.length; j++) {
     const t = expr[j]?.text;
+    if (t === '-delete' || t === '-fprint' || t === '-fprint0' || t === '-fprintf' || t === '-fls' || t === '-exec' || t === '-execdir' || t === '-ok' || t === '-okdir') acts = true;
     if (t === '-delete') for (const s of starts) sink.write(call.scope, found(s), 'find -delete', names.length === 1 ? {} : { tree: true });
     else if (t === '-fprint' || t === '-fprint0' || t === '-fprintf' || t === '-fls') {
       const f = expr[j + 1];
@@ -224,7 +306,8 @@ export const find: Handler = (call, sink) => {
       j = end < 0 ? expr.length : end;
     }
   }
-  return null;
+  // `find src -name '*.ts' | xargs …`: what it prints are paths under the start points.
+  return acts ? null : findListing(call, starts, names);
 };
 
 /** `xargs cmd args`: cmd runs with more arguments read from input, which are unknown. */
@@ -233,7 +316,18 @@ export const xargs: Handler = (call, sink) => {
   const replace = argv.values.get('-I')?.text ?? argv.values.get('--replace')?.text ?? null;
   const [name, ...rest] = argv.operands;
   if (name === undefined) return null;
-  const input: Arg = { text: null, glob: false, raw: '<arguments read by xargs>' };
+  // `git ls-files src | xargs …`: each argument is one of the listed paths.
+  const input: Arg = call.stdin.kind === 'list' && call.stdin.patterns.length > 0 ? { text: call.stdin.patterns.length === 1 ? (call.stdin.patterns[0] as string) : `{${call.stdin.patterns.join(',')}}`, glob: true, raw: '<paths read by xargs>' } : { text: null, glob: false, raw: '<arguments read by xargs>' };
+  if (input.glob && call.stdin.kind === 'list' && call.stdin.patterns.length > 1) {
+    // One write per listed pattern: run the command once per pattern.
+    let out = null;
+    for (const p of call.stdin.patterns) {
+      const a: Arg = { text: p, glob: true, raw: '<paths read by xargs>' };
+      const args = replace !== null ? rest.map((x) => (x.text?.includes(replace) ? a : x)) : [...rest, a];
+      if (name.text !== null) out = sink.run({ ...call, name: name.text, args, stdin: { kind: 'terminal' } });
+    }
+    if (name.text !== null) return out;
+  }
   const args = replace !== null ? rest.map((a) => (a.text?.includes(replace) ? input : a)) : [...rest, input];
   if (name.text === null) {
     sink.mention(call.scope, 'xargs runs a command whose name is not static', rest.map((a) => a.text ?? a.raw));
@@ -265,18 +359,39 @@ export const sort: Handler = (call, sink) => {
   return null;
 };
 
+/**
+ * `patch [file] < diff`, `patch -i diff`: the files a named diff changes are read from its headers
+ * on disk; a diff from a pipe or a heredoc cannot be seen statically.
+ */
 export const patch: Handler = (call, sink) => {
-  const argv = parseArgv(call.args, ['-i', '--input', '-o', '--output', '-p', '--strip', '-d', '--directory', '-B', '--prefix', '-r', '--reject-file', '-D', '--ifdef', '-F', '--fuzz', '-z', '--suffix', '-V']);
+  const argv = parseArgv(call.args, ['-i', '--input', '-o', '--output', '-p', '--strip', '-d', '--directory', '-B', '--prefix', '-r', '--reject-file', '-D', '--ifdef', '-F', '--fuzz', '-z', '--suffix', '-V', '-Y', '--basename-prefix']);
   if (has(argv, '--dry-run', '-C', '--check')) return null;
   const out = argv.values.get('-o') ?? argv.values.get('--output');
-  if (out) sink.write(call.scope, out, 'patch -o');
-  else if (argv.operands[0]) sink.write(call.scope, argv.operands[0], 'patch');
-  else sink.unknown('patch writes the files named inside the diff, which cannot be seen statically');
+  const reject = argv.values.get('-r') ?? argv.values.get('--reject-file');
+  if (reject && reject.text !== '-') sink.write(call.scope, reject, 'patch -r');
+  if (out) {
+    sink.write(call.scope, out, 'patch -o');
+    return null;
+  }
+  if (argv.operands[0]) {
+    sink.write(call.scope, argv.operands[0], 'patch');
+    return null;
+  }
+  const input = argv.values.get('-i') ?? argv.values.get('--input') ?? (call.stdin.kind === 'file' ? call.stdin.path : null);
+  const strip = argv.values.get('-p') ?? argv.values.get('--strip');
+  const dir = argv.values.get('-d') ?? argv.values.get('--directory');
+  if (input == null || (strip !== undefined && !/^\d+$/.test(strip.text ?? ''))) {
+    sink.unknown('patch writes the files named inside a diff from its input, which cannot be seen statically');
+    return null;
+  }
+  sink.write(call.scope, input, 'patch', { patch: { strip: strip?.text != null ? Number(strip.text) : null, directory: dir?.text ?? null } });
   return null;
 };
 
 export const chmodLike: Handler = (call, sink) => {
-  const argv = parseArgv(call.args, ['--reference']);
+  // A symbolic mode may start with a dash (`chmod -w f`): it is the mode, not an option.
+  const args = call.name === 'chmod' ? call.args.map((a) => (a.text !== null && /^-[rwxXst]+$/.test(a.text) ? { ...a, text: `a${a.text}` } : a)) : call.args;
+  const argv = parseArgv(args, ['--reference']);
   const targets = argv.values.has('--reference') ? argv.operands : argv.operands.slice(1);
   const tree = has(argv, '-R', '--recursive');
   for (const t of targets) sink.write(call.scope, t, call.name, tree ? { tree: true } : {});
@@ -300,6 +415,22 @@ export const compressor: Handler = (call, sink) => {
 /** Editors run from scripts (`vim -es -c … f`, `ed f <<< …`) write the files they open. */
 export const editor: Handler = (call, sink) => {
   const argv = parseArgv(call.args, ['-c', '--cmd', '-S', '-u', '-U', '-i', '-T', '-w', '-W', '--eval', '--load', '-l', '-f', '--funcall', '-p']);
+  // `vim -c '!cmd'`, `+'!cmd'`, `:r !cmd`: ex commands that run the shell; `-c 'w file'` writes a file.
+  const exCommands = [...(argv.all.get('-c') ?? []), ...(argv.all.get('--cmd') ?? []), ...argv.operands.filter((o) => (o.text ?? '').startsWith('+')).map((o) => ({ ...o, text: o.text?.slice(1) ?? null }))];
+  for (const c of exCommands) {
+    if (c.text === null) {
+      sink.unknown(`${call.name} runs editor commands that are not statically known`);
+      continue;
+    }
+    for (const cmd of c.text.split('|')) {
+      const bang = /^\s*:?\s*(?:\d*,?\d*|%)?\s*(?:r(?:ead)?\s*|w(?:rite)?\s*)?!(.*)$/.exec(cmd);
+      if (bang) sink.shell(bang[1] ?? null, call.scope, `${call.name} !`, false);
+      else {
+        const w = /^\s*:?\s*(?:\d*,?\d*|%)?\s*(?:w|write|sav|saveas|wq|x|up|update)!?\s+(\S+)/.exec(cmd);
+        if (w) sink.write(call.scope, lit(w[1] ?? ''), `${call.name} :w`);
+      }
+    }
+  }
   return writeAll(call, sink, argv.operands.filter((o) => !(o.text ?? '').startsWith('+')), call.name);
 };
 

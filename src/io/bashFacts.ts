@@ -1,0 +1,264 @@
+/**
+ * The disk side of the Bash policy: glob and directory expansion, classification of each target,
+ * the content a write leaves, patch headers. src/core/decideBash.ts asks; this module answers.
+ */
+import { lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { minimatch } from 'minimatch';
+import type { BashWrite } from '../core/bash/types.js';
+import { patchTargets } from '../core/bash/patchFile.js';
+import { classify, type ClassifyContext, type PathClass } from '../core/classify.js';
+import { MAX_FILES, TooManyFiles, type TargetFact } from '../core/decideBash.js';
+import { canonicalize, resolveTarget } from './canonicalPath.js';
+
+/** Never descended into by tree walks: tools that rewrite a tree leave these alone. */
+const SKIP_DIRS = new Set(['node_modules', '.git']);
+/** Patch files and scripts larger than this are not read. */
+export const MAX_READ = 1024 * 1024;
+
+export interface DiskContext {
+  root: string;
+  home: string;
+  nocase: boolean;
+  classify: ClassifyContext;
+}
+
+export function readOrNull(file: string, limit = MAX_READ): string | null {
+  try {
+    const st = statSync(file);
+    if (!st.isFile() || st.size > limit) return null;
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function readOrEmpty(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function isHardLinked(abs: string): boolean {
+  try {
+    const st = statSync(abs);
+    return st.isFile() && st.nlink > 1;
+  } catch {
+    return false;
+  }
+}
+
+function exists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function insideRoot(root: string, abs: string): boolean {
+  const rel = path.relative(root, abs);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** Every class a raw path falls in, resolved from `cwd`. */
+export function classesOf(d: DiskContext, cwd: string, raw: string): { classes: PathClass[]; real: string } {
+  const locations = resolveTarget(d.root, cwd, raw, d.nocase, d.home);
+  const classes = new Set(locations.map((loc) => classify(loc, d.classify)));
+  const real = locations[0];
+  if (real !== undefined && real.rel !== null && isHardLinked(real.abs) && !real.rel.split('/').includes('node_modules')) {
+    // A second name for the same inode may be a test file: writing it would change the test.
+    classes.add('test');
+  }
+  return { classes: [...classes], real: real?.abs ?? raw };
+}
+
+function fact(d: DiskContext, cwd: string, abs: string): TargetFact {
+  const { classes, real } = classesOf(d, cwd, abs);
+  return { abs, real, classes, inProject: insideRoot(d.root, real), exists: exists(abs) };
+}
+
+/** The concrete files a write may touch: glob matches (and the literal, for a glob with no match), tree contents. */
+export function* writeTargets(d: DiskContext, w: BashWrite, cwd: string): Generator<TargetFact> {
+  const counter = { n: 0 };
+  if (w.patch) {
+    yield* patchFacts(d, w, cwd);
+    return;
+  }
+  if (w.dynamicTail) {
+    yield* dynamicFacts(d, w, cwd, counter);
+    return;
+  }
+  if (w.glob) {
+    const pattern = path.isAbsolute(w.path) ? w.path : `${escapeForGlob(cwd)}/${w.path}`;
+    const literal = pattern.replace(/\\(.)/gs, '$1');
+    yield fact(d, cwd, literal);
+    for (const match of globMatches(pattern, d.nocase || w.nocase === true, counter)) {
+      yield fact(d, cwd, match);
+      if (w.tree) for (const p of walkTree(match, counter)) yield fact(d, cwd, p);
+    }
+    return;
+  }
+  const abs = path.resolve(cwd, w.path);
+  yield fact(d, cwd, abs);
+  if (w.tree) for (const p of walkTree(abs, counter)) yield fact(d, cwd, p);
+}
+
+/**
+ * `echo log > "/tmp/build-$(date +%s).log"`: the static beginning decides. It could reach a
+ * protected file only if the project lies under it, or an entry it could name is a directory,
+ * a link or a second name for a file; then the target is unresolved.
+ */
+function* dynamicFacts(d: DiskContext, w: BashWrite, cwd: string, counter: { n: number }): Generator<TargetFact> {
+  const prefix = path.isAbsolute(w.path) ? w.path : path.join(cwd, w.path) + (w.path.endsWith('/') || w.path === '' ? '/' : '');
+  const slash = prefix.lastIndexOf('/');
+  const dir = prefix.slice(0, slash) || '/';
+  const start = prefix.slice(slash + 1);
+  const unknown: TargetFact = { abs: prefix, real: prefix, classes: [], inProject: true, exists: false, unresolved: `to a path that starts with ${prefix} and is computed at run time, which may reach into the project` };
+  const realDir = canonicalize(dir);
+  const rootLexical = d.root + '/';
+  const rootReal = canonicalize(d.root) + '/';
+  const under = (base: string, root: string) => root.startsWith(base.endsWith('/') ? base + start : `${base}/${start}`);
+  // Without a `/` in the computed rest, it names one entry of the directory: the project only if it is inside it.
+  const reaches = w.slashFree === true ? false : under(dir, rootLexical) || under(realDir, rootReal) || under(dir, rootReal);
+  if (insideRoot(d.root, realDir) || reaches) {
+    yield unknown;
+    return;
+  }
+  for (const name of listDir(realDir)) {
+    if (!name.startsWith(start) || (w.slashFree === true && !name.endsWith(w.tailSuffix ?? ''))) continue;
+    if (++counter.n > MAX_FILES) throw new TooManyFiles();
+    const p = path.join(realDir, name);
+    try {
+      const st = lstatSync(p);
+      if ((st.isDirectory() && w.slashFree !== true) || st.isSymbolicLink() || (st.isFile() && st.nlink > 1)) {
+        yield unknown;
+        return;
+      }
+    } catch {
+      // vanished: nothing to reach
+    }
+  }
+}
+
+/** The files a patch changes, from its headers; an unreadable patch is unknown. */
+function* patchFacts(d: DiskContext, w: BashWrite, cwd: string): Generator<TargetFact> {
+  const file = path.resolve(cwd, w.path);
+  const text = readOrNull(file);
+  const unknown: TargetFact = { abs: file, real: file, classes: [], inProject: true, exists: false, unresolved: `the files named inside ${w.path}, which cannot be read` };
+  if (text === null) {
+    yield unknown;
+    return;
+  }
+  const targets = patchTargets(text, w.patch?.strip ?? null);
+  if (targets === null) {
+    yield unknown;
+    return;
+  }
+  const base = w.patch?.directory != null ? path.resolve(cwd, w.patch.directory) : cwd;
+  for (const t of targets) yield fact(d, base, path.resolve(base, t));
+}
+
+/** The file's content after a Bash write, when it can be known (RED: does the stub keep its marker?). */
+export function contentAfterWrite(w: BashWrite, cwd: string, real: string): string | null {
+  if (w.metadataOnly) return readOrNull(real) ?? '';
+  if (w.tree || w.glob || w.dynamicTail || w.patch) return null;
+  if (w.copyOf !== undefined) return readOrNull(path.resolve(cwd, w.copyOf));
+  if (w.content === undefined) return null;
+  return w.append ? readOrEmpty(real) + w.content : w.content;
+}
+
+function escapeForGlob(s: string): string {
+  return s.replace(/[\\*?[\](){}|!+@]/g, (c) => '\\' + c);
+}
+
+function count(counter: { n: number }): void {
+  if (++counter.n > MAX_FILES) throw new TooManyFiles();
+}
+
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function linkedDir(p: string): string | null {
+  try {
+    return lstatSync(p).isSymbolicLink() && statSync(p).isDirectory() ? realpathSync(p) : null;
+  } catch {
+    return null;
+  }
+}
+
+function isDir(p: string): boolean {
+  try {
+    return lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Everything under a directory. A target that is a link to a directory is walked at the link's
+ * target (`prettier --write src/linked-tests`); links further down are targets themselves, not followed.
+ */
+function* walkTree(target: string, counter: { n: number }): Generator<string> {
+  const root = isDir(target) ? target : linkedDir(target);
+  if (root === null) return;
+  const stack = [root];
+  while (stack.length > 0) {
+    const dir = stack.pop() as string;
+    for (const name of listDir(dir)) {
+      if (SKIP_DIRS.has(name)) continue;
+      const p = path.join(dir, name);
+      count(counter);
+      yield p;
+      if (isDir(p)) stack.push(p);
+    }
+  }
+}
+
+/** Expand a glob segment by segment against the file system; `**` descends (as with globstar). */
+function* globMatches(pattern: string, nocase: boolean, counter: { n: number }): Generator<string> {
+  const segments = pattern.split('/').filter((s) => s !== '');
+  const opts = { dot: true, nocase, nobrace: true } as const;
+  function* step(base: string, i: number): Generator<string> {
+    if (i === segments.length) {
+      yield base;
+      return;
+    }
+    const seg = segments[i] as string;
+    if (seg === '**') {
+      yield* step(base, i + 1);
+      for (const name of listDir(base)) {
+        if (SKIP_DIRS.has(name)) continue;
+        const p = path.join(base, name);
+        count(counter);
+        if (isDir(p)) yield* step(p, i);
+        else if (i + 1 === segments.length) yield p;
+      }
+      return;
+    }
+    if (!/(^|[^\\])[*?[]/.test(seg) && !/[@!+*?]\(/.test(seg)) {
+      if (nocase && /[A-Za-z]/.test(seg)) {
+        const literal = seg.replace(/\\(.)/g, '$1').toLowerCase();
+        const hits = listDir(base).filter((n) => n.toLowerCase() === literal);
+        for (const n of hits.length > 0 ? hits : [seg.replace(/\\(.)/g, '$1')]) yield* step(path.join(base, n), i + 1);
+        return;
+      }
+      yield* step(path.join(base, seg.replace(/\\(.)/g, '$1')), i + 1);
+      return;
+    }
+    const mm = new minimatch.Minimatch(seg, opts);
+    for (const name of listDir(base)) {
+      count(counter);
+      if (mm.match(name)) yield* step(path.join(base, name), i + 1);
+    }
+  }
+  yield* step('/', 0);
+}
