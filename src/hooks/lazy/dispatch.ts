@@ -1,6 +1,8 @@
 import type * as Module from '../dispatch.js';
+import { enableCompileCache } from './compileCache.js';
 
-/** The full gate, past the quick check. Loaded on first use; the build embeds it as text compiled on demand (ADR 003). */
+/** The full gate, past the quick check: its own files in dist/hook/, loaded on first use (ADR 005). */
 export function load(): Promise<typeof Module> {
+  enableCompileCache();
   return import('../dispatch.js');
 }
