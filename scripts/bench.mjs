@@ -15,7 +15,8 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-const HOOK = path.resolve('dist/hook.cjs');
+// BENCH_HOOK: another build of the hook, e.g. an older commit's, for before/after figures.
+const HOOK = path.resolve(process.env.BENCH_HOOK ?? 'dist/hook.cjs');
 const MODE = process.env.BENCH_MODE === 'callgrind' ? 'callgrind' : 'wall';
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const SEEDS = Number(process.env.BENCH_SEEDS ?? 3);

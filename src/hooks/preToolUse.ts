@@ -1,6 +1,5 @@
 import { PASS, deny, type Decision } from '../core/decision.js';
-import { formatIssues } from '../schema/format.js';
-import { preToolUseSchema } from '../schema/event.js';
+import { checkPreToolUse } from '../schema/handChecks.js';
 import { GateError } from '../io/errors.js';
 import { appendEvent } from '../io/eventLog.js';
 import { loadCycles, type ActiveCycle } from './cycle.js';
@@ -14,14 +13,15 @@ const GATED_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash
 export async function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Promise<Decision> {
   const toolName = (input as { tool_name?: unknown } | null)?.tool_name;
   if (typeof toolName === 'string' && !GATED_TOOLS.has(toolName)) return PASS;
-  const parsed = preToolUseSchema.safeParse(input);
-  if (!parsed.success) {
+  // By hand, not by preToolUseSchema: this runs on every gated call in an active cycle (ADR 005).
+  const checked = checkPreToolUse(input);
+  if (!checked.ok) {
     return deny(
       'bad-input',
-      `the PreToolUse input could not be understood (${formatIssues(parsed.error)}), so the call is blocked to stay safe. Retry the tool call with complete arguments (a path and content for file tools, a command for Bash).`,
+      `the PreToolUse input could not be understood (${checked.issues}), so the call is blocked to stay safe. Retry the tool call with complete arguments (a path and content for file tools, a command for Bash).`,
     );
   }
-  const event = parsed.data;
+  const event = checked.value;
   let cycles: ActiveCycle[];
   try {
     cycles = loadCycles(candidateDirs(event, env), env);
