@@ -30,7 +30,38 @@ const LAZY = readdirSync('src/hooks/lazy')
   .flatMap((f) => [...readFileSync(path.join('src/hooks/lazy', f), 'utf8').matchAll(/import\('\.\.\/(\w+)\.js'\)/g)].map((m) => m[1]));
 const LAZY_DIR = 'hook';
 
-// The entry: a lazy loader's import('../<name>.js') becomes require('./hook/<name>.cjs').
+// The parts: esbuild splits only ES modules, so split as ESM, then turn each file into CommonJS.
+// Shared code (the decision core, minimatch, the path helpers) lands once, in chunk files the
+// parts require. Every file is named by a hash of its content: the code cache relies on it.
+const parts = await build({
+  ...common,
+  entryPoints: Object.fromEntries(LAZY.map((name) => [name, `src/hooks/${name}.ts`])),
+  outdir: path.join('dist', LAZY_DIR),
+  outExtension: { '.js': '.cjs' },
+  entryNames: '[name]-[hash]',
+  chunkNames: 'chunk-[hash]',
+  format: 'esm',
+  splitting: true,
+  metafile: true,
+  write: false,
+});
+const partFiles = await Promise.all(
+  parts.outputFiles.map(async (o) => {
+    const cjs = await transform(o.text, { loader: 'js', format: 'cjs', platform: 'node', target: 'node18', minify: common.minify, supported: noDynamicImport, charset: 'utf8' });
+    return { path: o.path, text: cjs.code };
+  }),
+);
+const partFile = Object.fromEntries(
+  Object.entries(parts.metafile.outputs)
+    .filter(([, o]) => o.entryPoint !== undefined)
+    .map(([out, o]) => [path.basename(o.entryPoint, '.ts'), path.basename(out)]),
+);
+
+// The loader of the parts (src/hooks/lazy/parts.ts), which compiles them with the code cache.
+const LOADER = 'load.cjs';
+const loader = await build({ ...common, entryPoints: ['src/hooks/lazy/parts.ts'], outfile: path.join('dist', LAZY_DIR, LOADER), format: 'cjs', write: false });
+
+// The entry: a lazy loader's import('../<name>.js') becomes loadPart() of the part's file.
 const entry = await build({
   ...common,
   entryPoints: { hook: 'src/bin/hook.ts' },
@@ -46,32 +77,18 @@ const entry = await build({
         b.onResolve({ filter: /^\.\.\/\w+\.js$/ }, (args) => {
           if (path.basename(args.resolveDir) !== 'lazy') return undefined;
           const name = path.basename(args.path, '.js');
-          if (!LAZY.includes(name)) throw new Error(`${args.importer}: no src/hooks/lazy/${name}.ts for ${args.path}`);
-          return { path: `./${LAZY_DIR}/${name}.cjs`, external: true };
+          if (!partFile[name]) throw new Error(`${args.importer}: no part built for ${args.path}`);
+          return { path: name, namespace: 'part' };
         });
+        b.onLoad({ filter: /.*/, namespace: 'part' }, (args) => ({
+          loader: 'js',
+          contents: `const dir = require('node:path').join(__dirname, ${JSON.stringify(LAZY_DIR)});\nmodule.exports = require(${JSON.stringify(`./${LAZY_DIR}/${LOADER}`)}).loadPart(dir, ${JSON.stringify(partFile[args.path])}, require);\n`,
+        }));
+        b.onResolve({ filter: new RegExp(`^\\./${LAZY_DIR}/`) }, (args) => ({ path: args.path, external: true }));
       },
     },
   ],
 });
-
-// The parts: esbuild splits only ES modules, so split as ESM, then turn each file into CommonJS.
-// Shared code (zod, minimatch, the decision core) lands once, in chunk files both sides require.
-const parts = await build({
-  ...common,
-  entryPoints: Object.fromEntries(LAZY.map((name) => [name, `src/hooks/${name}.ts`])),
-  outdir: path.join('dist', LAZY_DIR),
-  outExtension: { '.js': '.cjs' },
-  chunkNames: 'chunk-[hash]',
-  format: 'esm',
-  splitting: true,
-  write: false,
-});
-const partFiles = await Promise.all(
-  parts.outputFiles.map(async (o) => {
-    const cjs = await transform(o.text, { loader: 'js', format: 'cjs', platform: 'node', target: 'node18', minify: common.minify, supported: noDynamicImport, charset: 'utf8' });
-    return { path: o.path, text: cjs.code };
-  }),
-);
 
 const cli = await build({
   ...common,
@@ -87,6 +104,7 @@ const cli = await build({
 const outputs = [
   ...entry.outputFiles.map((o) => ({ path: o.path, text: o.text })),
   ...partFiles,
+  ...loader.outputFiles.map((o) => ({ path: o.path, text: o.text })),
   { path: path.resolve('dist/hook.mjs'), text: "// The hook is dist/hook.cjs; this entry stays for hook commands written before it.\nimport { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./hook.cjs');\n" },
   ...cli.outputFiles.map((o) => ({ path: o.path, text: o.text })),
 ];

@@ -1,8 +1,6 @@
 import type * as Module from '../dispatch.js';
-import { enableCompileCache } from './compileCache.js';
 
 /** The full gate, past the quick check: its own files in dist/hook/, loaded on first use (ADR 005). */
 export function load(): Promise<typeof Module> {
-  enableCompileCache();
   return import('../dispatch.js');
 }
