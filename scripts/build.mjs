@@ -30,9 +30,10 @@ const LAZY = readdirSync('src/hooks/lazy')
   .flatMap((f) => [...readFileSync(path.join('src/hooks/lazy', f), 'utf8').matchAll(/import\('\.\.\/(\w+)\.js'\)/g)].map((m) => m[1]));
 const LAZY_DIR = 'hook';
 
-// The parts: esbuild splits only ES modules, so split as ESM, then turn each file into CommonJS.
-// Shared code (the decision core, minimatch, the path helpers) lands once, in chunk files the
-// parts require. Every file is named by a hash of its content: the code cache relies on it.
+// The parts: esbuild splits only ES modules, so split as ESM, then turn each module into CommonJS.
+// Shared code (the decision core, minimatch, the path helpers) lands in one module, once. Every
+// module is named by a hash of its content (esbuild's hash covers what it imports): the code
+// cache relies on it.
 const parts = await build({
   ...common,
   entryPoints: Object.fromEntries(LAZY.map((name) => [name, `src/hooks/${name}.ts`])),
@@ -45,17 +46,39 @@ const parts = await build({
   metafile: true,
   write: false,
 });
-const partFiles = await Promise.all(
-  parts.outputFiles.map(async (o) => {
-    const cjs = await transform(o.text, { loader: 'js', format: 'cjs', platform: 'node', target: 'node18', minify: common.minify, supported: noDynamicImport, charset: 'utf8' });
-    return { path: o.path, text: cjs.code };
-  }),
+const cjsOf = new Map(
+  await Promise.all(
+    parts.outputFiles.map(async (o) => {
+      const cjs = await transform(o.text, { loader: 'js', format: 'cjs', platform: 'node', target: 'node18', minify: common.minify, supported: noDynamicImport, charset: 'utf8' });
+      return [path.basename(o.path), cjs.code];
+    }),
+  ),
 );
+const outputsByName = Object.fromEntries(Object.entries(parts.metafile.outputs).map(([out, o]) => [path.basename(out), o]));
 const partFile = Object.fromEntries(
-  Object.entries(parts.metafile.outputs)
+  Object.entries(outputsByName)
     .filter(([, o]) => o.entryPoint !== undefined)
-    .map(([out, o]) => [path.basename(o.entryPoint, '.ts'), path.basename(out)]),
+    .map(([name, o]) => [path.basename(o.entryPoint, '.ts'), name]),
 );
+
+/** A module and every module it imports statically: what loading it runs. */
+function closure(name, seen = new Set()) {
+  if (seen.has(name)) return seen;
+  seen.add(name);
+  for (const i of outputsByName[name].imports) if (i.kind === 'import-statement' && !i.external) closure(path.basename(i.path), seen);
+  return seen;
+}
+
+// Each part ships as one pack file: its modules, minus those the entry's part (dispatch) already
+// brought. Reading and compiling a file has a cost of its own, larger than most of these modules:
+// one file per path, not one per module. src/hooks/lazy/parts.ts reads the packs.
+const ROOT = 'dispatch';
+const rootModules = closure(partFile[ROOT]);
+const partFiles = Object.entries(partFile).map(([part, name]) => {
+  const modules = [...closure(name)].filter((m) => part === ROOT || !rootModules.has(m));
+  const body = modules.map((m) => `${JSON.stringify(m)}: function (exports, require, module, __filename, __dirname) {\n${cjsOf.get(m)}\n}`).join(',\n');
+  return { path: path.resolve('dist', LAZY_DIR, name), text: `// tdd-gate: the ${part} part, packed (scripts/build.mjs)\nmodule.exports = {\n${body}\n};\n` };
+});
 
 // The loader of the parts (src/hooks/lazy/parts.ts), which compiles them with the code cache.
 const LOADER = 'load.cjs';

@@ -3,8 +3,8 @@ import path from 'node:path';
 import vm from 'node:vm';
 
 /**
- * Loads the hook's parts (dist/hook/*.cjs, CommonJS files written by scripts/build.mjs) the way
- * node's require() would, but keeps V8's bytecode for each of them between calls (ADR 005). The
+ * Loads the hook's parts (dist/hook/*.cjs, packs of CommonJS modules written by scripts/build.mjs)
+ * the way node's require() would, but keeps V8's bytecode for each file between calls (ADR 005). The
  * build makes this module a file of its own (dist/hook/load.cjs), required only past the quick
  * check: the entry stays as small as it can be.
  *
@@ -29,13 +29,15 @@ import vm from 'node:vm';
  */
 
 type Require = (id: string) => unknown;
+type Factory = (exports: unknown, require: Require, module: { exports: unknown }, filename: string, dirname: string) => void;
 type Wrapper = (exports: unknown, require: Require, module: { exports: unknown }, filename: string, dirname: string) => void;
 
-interface Part {
+interface Module {
   exports: unknown;
 }
 
-const parts = new Map<string, Part>();
+const factories = new Map<string, Factory>(); // module name → its code, from the packs read so far
+const modules = new Map<string, Module>();
 const unsaved: { script: vm.Script; file: string }[] = [];
 let cacheDir: string | null | undefined;
 
@@ -54,27 +56,38 @@ function readCache(file: string): Buffer | undefined {
 }
 
 /**
- * `require()` for the part `name` in `dir`: relative requires inside a part load other parts
- * from the same directory, anything else (node builtins) goes to `nodeRequire`.
+ * `require()` for the module `name` of the parts in `dir`. A part's file is a pack: an object of
+ * module factories, the part's own module under the file's name plus the modules it needs that
+ * no earlier pack brought (scripts/build.mjs). Relative requires inside a module load other
+ * modules the same way; anything else (node builtins) goes to `nodeRequire`.
  */
 export function loadPart(dir: string, name: string, nodeRequire: Require, env: NodeJS.ProcessEnv = process.env): unknown {
-  const file = path.join(dir, name);
-  const known = parts.get(file);
+  const known = modules.get(name);
   if (known) return known.exports;
+  if (!factories.has(name)) readPack(dir, name, env);
+  const factory = factories.get(name);
+  if (factory === undefined) throw new Error(`the hook's file ${path.join(dir, name)} lacks a module it needs; reinstall the plugin`);
+  const module: Module = { exports: {} };
+  modules.set(name, module); // before running: modules may require each other
+  const req: Require = (id) => (id.startsWith('./') ? loadPart(dir, id.slice(2), nodeRequire, env) : nodeRequire(id));
+  factory(module.exports, req, module, path.join(dir, name), dir);
+  return module.exports;
+}
+
+function readPack(dir: string, name: string, env: NodeJS.ProcessEnv): void {
   if (cacheDir === undefined) {
     cacheDir = codeCacheDir(env);
     if (cacheDir !== null) process.once('exit', saveCodeCache);
   }
+  const file = path.join(dir, name);
   const cacheFile = cacheDir === null ? null : path.join(cacheDir, `${name}.cache`);
   const cachedData = cacheFile === null ? undefined : readCache(cacheFile);
   const source = readFileSync(file, 'utf8');
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   if (cacheFile !== null && (cachedData === undefined || script.cachedDataRejected === true)) unsaved.push({ script, file: cacheFile });
-  const part: Part = { exports: {} };
-  parts.set(file, part); // before running: parts may require each other
-  const req: Require = (id) => (id.startsWith('./') ? loadPart(dir, id.slice(2), nodeRequire, env) : nodeRequire(id));
-  (script.runInThisContext() as Wrapper)(part.exports, req, part, file, dir);
-  return part.exports;
+  const pack: Module = { exports: {} };
+  (script.runInThisContext() as Wrapper)(pack.exports, () => undefined, pack, file, dir);
+  for (const [module, factory] of Object.entries(pack.exports as Record<string, Factory>)) if (!factories.has(module)) factories.set(module, factory);
 }
 
 /** At exit, after the call's work: the bytecode then includes every function the call ran. */
