@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import path from 'node:path';
-import vm from 'node:vm';
+import { isAbsolute, join } from 'node:path';
+import { Script } from 'node:vm';
 
 /**
  * Loads the hook's parts (dist/hook/*.cjs, packs of CommonJS modules written by scripts/build.mjs)
@@ -38,13 +38,13 @@ interface Module {
 
 const factories = new Map<string, Factory>(); // module name → its code, from the packs read so far
 const modules = new Map<string, Module>();
-const unsaved: { script: vm.Script; file: string }[] = [];
+const unsaved: { script: Script; file: string }[] = [];
 let cacheDir: string | null | undefined;
 
 function codeCacheDir(env: NodeJS.ProcessEnv): string | null {
   const data = env.CLAUDE_PLUGIN_DATA;
-  if (data === undefined || !path.isAbsolute(data)) return null;
-  return path.join(data, 'code-cache', `${process.version}-${process.arch}`);
+  if (data === undefined || !isAbsolute(data)) return null;
+  return join(data, 'code-cache', `${process.version}-${process.arch}`);
 }
 
 function readCache(file: string): Buffer | undefined {
@@ -66,11 +66,11 @@ export function loadPart(dir: string, name: string, nodeRequire: Require, env: N
   if (known) return known.exports;
   if (!factories.has(name)) readPack(dir, name, env);
   const factory = factories.get(name);
-  if (factory === undefined) throw new Error(`the hook's file ${path.join(dir, name)} lacks a module it needs; reinstall the plugin`);
+  if (factory === undefined) throw new Error(`the hook's file ${join(dir, name)} lacks a module it needs; reinstall the plugin`);
   const module: Module = { exports: {} };
   modules.set(name, module); // before running: modules may require each other
   const req: Require = (id) => (id.startsWith('./') ? loadPart(dir, id.slice(2), nodeRequire, env) : nodeRequire(id));
-  factory(module.exports, req, module, path.join(dir, name), dir);
+  factory(module.exports, req, module, join(dir, name), dir);
   return module.exports;
 }
 
@@ -79,11 +79,11 @@ function readPack(dir: string, name: string, env: NodeJS.ProcessEnv): void {
     cacheDir = codeCacheDir(env);
     if (cacheDir !== null) process.once('exit', saveCodeCache);
   }
-  const file = path.join(dir, name);
-  const cacheFile = cacheDir === null ? null : path.join(cacheDir, `${name}.cache`);
+  const file = join(dir, name);
+  const cacheFile = cacheDir === null ? null : join(cacheDir, `${name}.cache`);
   const cachedData = cacheFile === null ? undefined : readCache(cacheFile);
   const source = readFileSync(file, 'utf8');
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   if (cacheFile !== null && (cachedData === undefined || script.cachedDataRejected === true)) unsaved.push({ script, file: cacheFile });
   const pack: Module = { exports: {} };
   (script.runInThisContext() as Wrapper)(pack.exports, () => undefined, pack, file, dir);
