@@ -1,5 +1,12 @@
-// One self-contained ESM bundle per entry point: a marketplace install runs dist/ with plain node.
-import { build } from 'esbuild';
+// Builds dist/: what a marketplace install runs with plain node, nothing installed (ADR 007).
+//
+//   dist/hook.cjs     the hook's entry: the quick check only, CommonJS (node starts a .mjs file
+//                     with its ES module loader, which costs more than the whole quick check)
+//   dist/hook/*.cjs   the rest of the hook, split by esbuild into the parts each path needs,
+//                     loaded with ordinary require() through src/hooks/lazy/* when a path needs them
+//   dist/hook.mjs     the old entry, kept so existing hook commands and scripts still work
+//   dist/cli.mjs      the CLI, one ES module bundle
+import { build, transform } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -13,96 +20,130 @@ const common = {
   logLevel: 'warning',
 };
 
-// proper-lockfile and graceful-fs are CommonJS and require() node builtins.
-const requireBanner = "import { createRequire as __tddCreateRequire } from 'node:module'; const require = __tddCreateRequire(import.meta.url);";
+// CommonJS output keeps `import()` as a real dynamic import, which would start node's ES module
+// loader; marked unsupported, esbuild turns it into require() behind a promise.
+const noDynamicImport = { 'dynamic-import': false };
 
-/**
- * Lazy modules (src/hooks/lazy/*.ts: `load()` returns `import('../x.js')`) are compiled only when
- * called, so the common "no cycle here" call costs little more than starting node and a Write in
- * GREEN does not pay for the shell parser (ADR 003). Their code travels in the same file, after the
- * entry's code, base64 inside block comments: V8 skips a comment with a scan for its end, while
- * even a string literal must be decoded and allocated. `load()` reads the bundle file once, cuts
- * the module out and compiles it with `new Function`. Nested lazy modules work the same way.
- */
-const lazyTexts = new Map();
-const bundlePathGlobal = '__tddGateBundlePath';
+/** The lazily loaded parts: the src/hooks/<name>.ts that a loader in src/hooks/lazy/ imports with import('../<name>.js'). */
+const LAZY = readdirSync('src/hooks/lazy')
+  .filter((f) => f.endsWith('.ts'))
+  .flatMap((f) => [...readFileSync(path.join('src/hooks/lazy', f), 'utf8').matchAll(/import\('\.\.\/(\w+)\.js'\)/g)].map((m) => m[1]));
+const LAZY_DIR = 'hook';
 
-const lazyModules = {
-  name: 'lazy-modules',
-  setup(b) {
-    b.onResolve({ filter: /\/lazy\/\w+\.js$/ }, (args) => ({
-      path: path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')),
-      namespace: 'lazy',
-    }));
-    b.onLoad({ filter: /.*/, namespace: 'lazy' }, async (args) => {
-      const loader = readFileSync(args.path, 'utf8');
-      const target = /import\('([^']+)'\)/.exec(loader)?.[1];
-      if (!target) throw new Error(`${args.path}: a lazy module must return import('<module>.js')`);
-      const entry = path.resolve(path.dirname(args.path), target.replace(/\.js$/, '.ts'));
-      const name = path.basename(entry, '.ts');
-      if (!lazyTexts.has(name)) {
-        lazyTexts.set(name, '');
-        const out = await build({ ...common, entryPoints: [entry], format: 'cjs', write: false, plugins: [lazyModules] });
-        lazyTexts.set(name, out.outputFiles[0].text + `\n//# sourceURL=tdd-gate-${name}.js`);
-      }
-      return {
-        loader: 'js',
-        resolveDir: path.dirname(args.path),
-        contents: `import { readFileSync } from 'node:fs';
-let loaded;
-export async function load() {
-  if (!loaded) {
-    const bundle = readFileSync(globalThis.${bundlePathGlobal}, 'latin1');
-    const start = bundle.lastIndexOf('/*@lazy:${name}:'); // the last one: the first is this line
-    if (start < 0) throw new Error('tdd-gate bundle is missing its ${name} module; reinstall the plugin');
-    const end = bundle.indexOf('*/', start);
-    const text = Buffer.from(bundle.slice(start + ${`/*@lazy:${name}:`.length}, end), 'base64').toString('utf8');
-    const module = { exports: {} };
-    new Function('module', 'exports', 'require', text)(module, module.exports, require);
-    loaded = module.exports;
-  }
-  return loaded;
-}`,
-      };
-    });
-  },
-};
+// The parts: esbuild splits only ES modules, so split as ESM, then turn each module into CommonJS.
+// Shared code (the decision core, minimatch, the path helpers) lands in one module, once. Every
+// module is named by a hash of its content (esbuild's hash covers what it imports): the code
+// cache relies on it.
+const parts = await build({
+  ...common,
+  entryPoints: Object.fromEntries(LAZY.map((name) => [name, `src/hooks/${name}.ts`])),
+  outdir: path.join('dist', LAZY_DIR),
+  outExtension: { '.js': '.cjs' },
+  entryNames: '[name]-[hash]',
+  chunkNames: 'chunk-[hash]',
+  format: 'esm',
+  splitting: true,
+  metafile: true,
+  write: false,
+});
+const cjsOf = new Map(
+  await Promise.all(
+    parts.outputFiles.map(async (o) => {
+      const cjs = await transform(o.text, { loader: 'js', format: 'cjs', platform: 'node', target: 'node18', minify: common.minify, supported: noDynamicImport, charset: 'utf8' });
+      return [path.basename(o.path), cjs.code];
+    }),
+  ),
+);
+const outputsByName = Object.fromEntries(Object.entries(parts.metafile.outputs).map(([out, o]) => [path.basename(out), o]));
+const partFile = Object.fromEntries(
+  Object.entries(outputsByName)
+    .filter(([, o]) => o.entryPoint !== undefined)
+    .map(([name, o]) => [path.basename(o.entryPoint, '.ts'), name]),
+);
 
-/** The lazy modules' code, appended to the entry bundle as base64 block comments. */
-function lazyTrailer() {
-  return [...lazyTexts].map(([name, text]) => `/*@lazy:${name}:${Buffer.from(text, 'utf8').toString('base64')}*/`).join('\n') + '\n';
+/** A module and every module it imports statically: what loading it runs. */
+function closure(name, seen = new Set()) {
+  if (seen.has(name)) return seen;
+  seen.add(name);
+  for (const i of outputsByName[name].imports) if (i.kind === 'import-statement' && !i.external) closure(path.basename(i.path), seen);
+  return seen;
 }
+
+// Each part ships as one pack file: its modules, minus those the entry's part (dispatch) already
+// brought. Reading and compiling a file has a cost of its own, larger than most of these modules:
+// one file per path, not one per module. src/hooks/lazy/parts.ts reads the packs.
+const ROOT = 'dispatch';
+const rootModules = closure(partFile[ROOT]);
+const partFiles = Object.entries(partFile).map(([part, name]) => {
+  const modules = [...closure(name)].filter((m) => part === ROOT || !rootModules.has(m));
+  const body = modules.map((m) => `${JSON.stringify(m)}: function (exports, require, module, __filename, __dirname) {\n${cjsOf.get(m)}\n}`).join(',\n');
+  return { path: path.resolve('dist', LAZY_DIR, name), text: `// tdd-gate: the ${part} part, packed (scripts/build.mjs)\nmodule.exports = {\n${body}\n};\n` };
+});
+
+// The loader of the parts (src/hooks/lazy/parts.ts), which compiles them with the code cache.
+const LOADER = 'load.cjs';
+const loader = await build({ ...common, entryPoints: ['src/hooks/lazy/parts.ts'], outfile: path.join('dist', LAZY_DIR, LOADER), format: 'cjs', write: false });
+
+// The entry: a lazy loader's import('../<name>.js') becomes loadPart() of the part's file.
+const entry = await build({
+  ...common,
+  entryPoints: { hook: 'src/bin/hook.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  supported: noDynamicImport,
+  write: false,
+  plugins: [
+    {
+      name: 'lazy-parts',
+      setup(b) {
+        b.onResolve({ filter: /^\.\.\/\w+\.js$/ }, (args) => {
+          if (path.basename(args.resolveDir) !== 'lazy') return undefined;
+          const name = path.basename(args.path, '.js');
+          if (!partFile[name]) throw new Error(`${args.importer}: no part built for ${args.path}`);
+          return { path: name, namespace: 'part' };
+        });
+        b.onLoad({ filter: /.*/, namespace: 'part' }, (args) => ({
+          loader: 'js',
+          contents: `const dir = require('node:path').join(__dirname, ${JSON.stringify(LAZY_DIR)});\nmodule.exports = require(${JSON.stringify(`./${LAZY_DIR}/${LOADER}`)}).loadPart(dir, ${JSON.stringify(partFile[args.path])}, require);\n`,
+        }));
+        b.onResolve({ filter: new RegExp(`^\\./${LAZY_DIR}/`) }, (args) => ({ path: args.path, external: true }));
+      },
+    },
+  ],
+});
+
+const cli = await build({
+  ...common,
+  entryPoints: { cli: 'src/bin/cli.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  format: 'esm',
+  // proper-lockfile and graceful-fs are CommonJS and require() node builtins.
+  banner: { js: "import { createRequire as __tddCreateRequire } from 'node:module'; const require = __tddCreateRequire(import.meta.url);" },
+  write: false,
+});
 
 const outputs = [
-  ...(await build({
-    ...common,
-    entryPoints: { hook: 'src/bin/hook.ts' },
-    outdir: 'dist',
-    outExtension: { '.js': '.mjs' },
-    format: 'esm',
-    banner: { js: `${requireBanner} import { fileURLToPath as __tddFileURLToPath } from 'node:url'; globalThis.${bundlePathGlobal} = __tddFileURLToPath(import.meta.url);` },
-    plugins: [lazyModules],
-    write: false,
-  })).outputFiles,
-  ...(await build({
-    ...common,
-    entryPoints: { cli: 'src/bin/cli.ts' },
-    outdir: 'dist',
-    outExtension: { '.js': '.mjs' },
-    format: 'esm',
-    banner: { js: requireBanner },
-    write: false,
-  })).outputFiles,
+  ...entry.outputFiles.map((o) => ({ path: o.path, text: o.text })),
+  ...partFiles,
+  ...loader.outputFiles.map((o) => ({ path: o.path, text: o.text })),
+  { path: path.resolve('dist/hook.mjs'), text: "// The hook is dist/hook.cjs; this entry stays for hook commands written before it.\nimport { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./hook.cjs');\n" },
+  ...cli.outputFiles.map((o) => ({ path: o.path, text: o.text })),
 ];
 
-// Replace each bundle by rename, never leave dist/ empty: hooks and tests may be running it right now.
-mkdirSync('dist', { recursive: true });
-const wanted = new Set(outputs.map((o) => path.basename(o.path)));
+// Replace each file by rename, never leave dist/ half-empty: hooks and tests may be running it
+// right now. Parts are written before the entry that loads them, stale files removed last.
+mkdirSync(path.join('dist', LAZY_DIR), { recursive: true });
 for (const o of outputs) {
   const tmp = `${o.path}.${process.pid}.tmp`;
-  writeFileSync(tmp, path.basename(o.path) === 'hook.mjs' ? o.text + lazyTrailer() : o.contents);
+  writeFileSync(tmp, o.text);
   renameSync(tmp, o.path);
 }
-for (const name of readdirSync('dist')) {
-  if (!wanted.has(name) && !name.endsWith('.tmp')) rmSync(path.join('dist', name), { recursive: true, force: true });
+const wanted = new Set(outputs.map((o) => path.relative('dist', o.path)));
+for (const dir of ['', LAZY_DIR]) {
+  for (const d of readdirSync(path.join('dist', dir), { withFileTypes: true })) {
+    const rel = path.join(dir, d.name);
+    if (d.isDirectory() ? rel !== LAZY_DIR : !wanted.has(rel) && !d.name.endsWith('.tmp')) rmSync(path.join('dist', rel), { recursive: true, force: true });
+  }
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 import { runHook } from '../hooks/run.js';
 
 // I/O glue only: stdin → runHook → stdout/exit code. Everything else is importable and tested directly.
@@ -10,7 +10,26 @@ function readStdin(): string {
   }
 }
 
-const result = await runHook(readStdin(), process.argv[2], process.env);
-if (result.stderr) process.stderr.write(result.stderr);
-process.stdout.write(result.stdout);
-process.exitCode = result.exitCode;
+/**
+ * Straight to the file descriptor: touching process.stdout or process.stderr loads node's stream
+ * modules, which costs more than the whole quick check.
+ */
+function writeAll(fd: number, text: string): void {
+  let rest = Buffer.from(text, 'utf8');
+  while (rest.length > 0) {
+    try {
+      rest = rest.subarray(writeSync(fd, rest));
+    } catch (err) {
+      // A non-blocking pipe that is full: wait for the reader, as a blocking write would.
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    }
+  }
+}
+
+// No top-level await: the bundle is CommonJS, which node starts without its ES module loader.
+void runHook(readStdin(), process.argv[2], process.env).then((result) => {
+  writeAll(2, result.stderr);
+  writeAll(1, result.stdout);
+  process.exitCode = result.exitCode;
+});

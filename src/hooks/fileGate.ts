@@ -6,7 +6,7 @@ import type { Decision } from '../core/decision.js';
 import { decideWrites, type CycleFacts, type WriteTarget } from '../core/decideWrite.js';
 import type { FileToolEvent } from '../schema/event.js';
 import { resolveTarget } from '../io/canonicalPath.js';
-import { specHash } from '../io/hash.js';
+import { liveSpecHash } from '../io/specHashCache.js';
 import type { ActiveCycle } from './cycle.js';
 import { compileGlobs } from '../core/globs.js';
 import { onlyRustTestRegionsChange, rustTestRegions, testRegionPart } from '../core/testRegions.js';
@@ -40,8 +40,7 @@ function readOrNull(file: string): string | null {
 export function specDrift(cycle: ActiveCycle): CycleFacts['specDrift'] {
   const { state } = cycle;
   if (state.spec_hash === '' || (state.phase !== 'tdd-green' && state.phase !== 'tdd-refactor')) return null;
-  const text = readOrNull(`${cycle.repo.root}/${cycle.classify.specRel}`);
-  const live = text === null ? null : specHash(text);
+  const live = liveSpecHash(`${cycle.repo.root}/${cycle.classify.specRel}`);
   return live === state.spec_hash ? null : { frozen: state.spec_hash, live };
 }
 

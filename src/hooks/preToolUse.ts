@@ -1,6 +1,7 @@
 import { PASS, ask, deny, type Decision } from '../core/decision.js';
 import { formatIssues } from '../schema/format.js';
-import { otherToolSchema, preToolUseSchema, type BashEvent, type OtherToolEvent } from '../schema/event.js';
+import { checkPreToolUse } from '../schema/handChecks.js';
+import { otherToolSchema, type BashEvent, type OtherToolEvent } from '../schema/event.js';
 import { clearEnded, markInflight } from '../io/anchorInflight.js';
 import { GateError } from '../io/errors.js';
 import { appendEvent } from '../io/eventLog.js';
@@ -32,14 +33,15 @@ export async function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Promis
   }
   if (typeof toolName === 'string' && !isGatedTool(toolName)) return PASS;
   if (typeof toolName === 'string' && !FILE_TOOLS.has(toolName)) return otherTool(input, env);
-  const parsed = preToolUseSchema.safeParse(input);
-  if (!parsed.success) {
+  // By hand, not by preToolUseSchema: this runs on every gated call in an active cycle (ADR 007).
+  const checked = checkPreToolUse(input);
+  if (!checked.ok) {
     return deny(
       'bad-input',
-      `the PreToolUse input could not be understood (${formatIssues(parsed.error)}), so the call is blocked to stay safe. Retry the tool call with complete arguments (a path and content for file tools, a command for Bash).`,
+      `the PreToolUse input could not be understood (${checked.issues}), so the call is blocked to stay safe. Retry the tool call with complete arguments (a path and content for file tools, a command for Bash).`,
     );
   }
-  const event = parsed.data;
+  const event = checked.value;
   const loaded = cyclesOf(event, env);
   if (!Array.isArray(loaded)) return loaded;
   const cycles = loaded;

@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto';
 import { normalizeSpec } from '../core/specHash.js';
+import { sha256Hex } from './sha256.js';
 import { stateSlug } from './stateSlug.js';
 
-export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+export { sha256Hex };
 
 /** DESIGN §2 spec hash: SHA-256 of the normalized SPEC text. */
 export function specHash(text: string): string {

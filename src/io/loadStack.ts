@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compileGlobs, type PathMatcher } from '../core/globs.js';
-import { formatIssues } from '../schema/format.js';
-import { DEFAULT_TEST_CONFIG_GLOB, splitGlobs, stackSchema, type StackConfig } from '../schema/stack.js';
+import { checkStack } from '../schema/handChecks.js';
+import type { StackConfig } from '../schema/stack.js';
+import { DEFAULT_TEST_CONFIG_GLOB, splitGlobs } from '../schema/stackGlobs.js';
 import { GateError } from './errors.js';
 
 export const STACK_REL = '.tdd/stack.json';
@@ -41,11 +42,10 @@ export function parseStack(text: string): StackConfig {
   } catch (err) {
     throw new GateError(`${STACK_REL} is not valid JSON (${(err as Error).message}). ${FIX}`, 'stack-invalid', { cause: err });
   }
-  const parsed = stackSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new GateError(`${STACK_REL} is invalid: ${formatIssues(parsed.error, json)}. ${FIX}`, 'stack-invalid', { cause: parsed.error });
-  }
-  return parsed.data;
+  // By hand, not by stackSchema: the hook reads stack.json on every gated call (ADR 007).
+  const checked = checkStack(json);
+  if (!checked.ok) throw new GateError(`${STACK_REL} is invalid: ${checked.issues}. ${FIX}`, 'stack-invalid');
+  return checked.value;
 }
 
 function compileRegex(key: string, source: string): RegExp {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { baseStateSchema, STATE_VERSION, type BaseState } from '../schema/state.js';
-import { formatIssues } from '../schema/format.js';
+import { checkBaseState } from '../schema/handChecks.js';
+import type { BaseState } from '../schema/state.js';
+import { STATE_VERSION } from '../schema/stateKeys.js';
 import { GateError } from './errors.js';
 
 /** A state object: the DESIGN §2 keys plus whatever keys other parts keep (preserved as they are). */
@@ -54,10 +55,11 @@ export function parseState(text: string, statePath: string): StoredState {
   } catch (err) {
     throw new GateError(`the state file ${statePath} is not valid JSON (${(err as Error).message}); it was left untouched. ${CORRUPT_FIX}`, 'state-corrupt', { cause: err });
   }
-  const parsed = baseStateSchema.safeParse(migrateState(json, statePath));
-  if (!parsed.success) {
-    throw new GateError(`the state file ${statePath} is invalid: ${formatIssues(parsed.error)}; it was left untouched. ${CORRUPT_FIX}`, 'state-corrupt', { cause: parsed.error });
+  // By hand, not by baseStateSchema: the hook reads the state on every gated call (ADR 007).
+  const checked = checkBaseState(migrateState(json, statePath));
+  if (!checked.ok) {
+    throw new GateError(`the state file ${statePath} is invalid: ${checked.issues}; it was left untouched. ${CORRUPT_FIX}`, 'state-corrupt');
   }
-  return parsed.data;
+  return checked.value;
 }
 

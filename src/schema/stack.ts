@@ -1,5 +1,8 @@
 import * as z from 'zod/mini';
+import { DEFAULT_TEST_CONFIG_GLOB } from './stackGlobs.js';
 import './zod.js';
+
+export { DEFAULT_TEST_CONFIG_GLOB, splitGlobs } from './stackGlobs.js';
 
 const nonEmpty = () => z.string().check(z.minLength(1));
 /** A description that reaches the generated JSON Schema (schema/stack.schema.json). */
@@ -9,41 +12,10 @@ function doc<T extends z.ZodMiniType>(schema: T, description: string): T {
 /** minimatch patterns, "|"-separated or an array; with "/" against the root-relative path, without against the base name. */
 const globList = z.union([nonEmpty(), z.array(nonEmpty()).check(z.minLength(1))]);
 
-/** Test-runner and test-support files frozen together with the tests unless stack.json says otherwise. */
-export const DEFAULT_TEST_CONFIG_GLOB = [
-  'vitest.config.*',
-  'vitest.workspace.*',
-  'vitest.setup.*',
-  'vite.config.*',
-  'jest.config.*',
-  'jest.setup.*',
-  'playwright.config.*',
-  'karma.conf.*',
-  '.mocharc*',
-  'pytest.ini',
-  '.pytest.ini',
-  'pytest.toml',
-  '.pytest.toml',
-  'conftest.py',
-  'tox.ini',
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  'bunfig.toml',
-  'Cargo.toml',
-  '.cargo/config.toml',
-  '.cargo/config',
-  'sitecustomize.py',
-  'usercustomize.py',
-  '*.pth',
-  'go.work',
-  'build.rs',
-  'node.config.json',
-  '.babelrc',
-  'babel.config.*',
-];
-
-/** `.tdd/stack.json` (DESIGN §2): strict, so a typo in a key is an error rather than a silent default. */
+/**
+ * `.tdd/stack.json` (DESIGN §2): strict, so a typo in a key is an error rather than a silent
+ * default. The hook checks the same keys by hand (handChecks.ts), held to this schema by its tests.
+ */
 export const stackSchema = z.strictObject({
   $schema: doc(z.optional(z.string()), 'JSON Schema reference for editors.'),
   language: doc(nonEmpty(), 'Main language of the project, e.g. "typescript".'),
@@ -77,8 +49,3 @@ export const stackSchema = z.strictObject({
 });
 
 export type StackConfig = z.infer<typeof stackSchema>;
-
-export function splitGlobs(value: string | string[]): string[] {
-  const list = typeof value === 'string' ? value.split('|') : value;
-  return list.map((p) => p.trim()).filter((p) => p.length > 0);
-}

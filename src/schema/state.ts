@@ -1,17 +1,14 @@
 import * as z from 'zod/mini';
+import { MODES, PHASES, STATE_VERSION } from './stateKeys.js';
 import './zod.js';
 
-export const PHASES = ['tdd-plan', 'tdd-red', 'tdd-green', 'tdd-refactor', 'done'] as const;
-export const MODES = ['standard', 'light-dispatch', 'light-inline', 'prototype-inline'] as const;
-export type Phase = (typeof PHASES)[number];
-export type ActivePhase = Exclude<Phase, 'done'>;
-export type Mode = (typeof MODES)[number];
-
-export const STATE_VERSION = 1;
+export { MODES, PHASES, STATE_VERSION };
+export type { ActivePhase, Mode, Phase } from './stateKeys.js';
 
 /**
  * The keys DESIGN §2 pins. The hook needs only these; the CLI keeps more keys of its own in the
- * same file (validated by the CLI's extended schema), so unknown keys are tolerated here.
+ * same file (validated by the CLI's extended schema), so unknown keys are tolerated here. The
+ * hook checks the same keys by hand (handChecks.ts), held to this schema by its tests.
  */
 export const baseStateSchema = z.looseObject({
   version: z.literal(STATE_VERSION, { error: `version must be ${STATE_VERSION}` }),

@@ -246,7 +246,7 @@ describeE2E('cycle after the freeze', (bin) => {
     expect(out.reason).toMatch(/^tdd-gate \[frozen-restored\]: the last Bash command changed 1 frozen file\(s\) \(tests\/add\.test\.js\)/u);
     // What the model was told: the command's own result, then the hook's reason as a system reminder.
     expect(resultOf(r, 0).content).toBe('(Bash completed with no output)');
-    expect(lastUserText(r, 'main', 1)).toContain(`PostToolUse:Bash hook blocking error from command: "node "\${CLAUDE_PLUGIN_ROOT}/dist/hook.mjs" PostToolUse": ${out.reason}`);
+    expect(lastUserText(r, 'main', 1)).toContain(`PostToolUse:Bash hook blocking error from command: "node "\${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" PostToolUse": ${out.reason}`);
     expect(readFileSync(repo.path('tests/add.test.js'), 'utf8')).toBe(TEST);
   }, 120_000);
 });

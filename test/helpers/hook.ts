@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-export const HOOK = path.resolve(import.meta.dirname, '../../dist/hook.mjs');
+export const HOOK = path.resolve(import.meta.dirname, '../../dist/hook.cjs');
 export const CLI = path.resolve(import.meta.dirname, '../../dist/cli.mjs');
 
 export interface HookRun {

@@ -1,6 +1,6 @@
 import type * as Module from '../bashGate.js';
 
-/** The shell parser and Bash analysis, for Bash calls only. Loaded on first use; the build embeds it as text compiled on demand (ADR 003). */
+/** The shell parser and Bash analysis, for Bash calls only. Its own file in dist/hook/, loaded on first use (ADR 007). */
 export function load(): Promise<typeof Module> {
   return import('../bashGate.js');
 }

@@ -1,6 +1,6 @@
 import type * as Module from '../dispatch.js';
 
-/** The full gate, past the quick check. Loaded on first use; the build embeds it as text compiled on demand (ADR 003). */
+/** The full gate, past the quick check: its own files in dist/hook/, loaded on first use (ADR 007). */
 export function load(): Promise<typeof Module> {
   return import('../dispatch.js');
 }

@@ -1,6 +1,6 @@
 import type * as Module from '../postToolUse.js';
 
-/** The after-the-fact Bash check. Loaded on first use; the build embeds it as text compiled on demand (ADR 003). */
+/** The after-the-fact Bash check. Its own file in dist/hook/, loaded on first use (ADR 007). */
 export function load(): Promise<typeof Module> {
   return import('../postToolUse.js');
 }

@@ -1,6 +1,6 @@
 import type * as Module from '../sessionStart.js';
 
-/** The session-start reminder. Loaded on first use; the build embeds it as text compiled on demand (ADR 003). */
+/** The session-start reminder. Its own file in dist/hook/, loaded on first use (ADR 007). */
 export function load(): Promise<typeof Module> {
   return import('../sessionStart.js');
 }

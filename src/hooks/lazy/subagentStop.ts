@@ -1,6 +1,6 @@
 import type * as Module from '../subagentStop.js';
 
-/** The tdd-result checks, for SubagentStop only. Loaded on first use; the build embeds it as text compiled on demand (ADR 003). */
+/** The tdd-result checks, for SubagentStop only. Its own file in dist/hook/, loaded on first use (ADR 007). */
 export function load(): Promise<typeof Module> {
   return import('../subagentStop.js');
 }

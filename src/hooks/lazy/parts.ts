@@ -1,0 +1,112 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { Script } from 'node:vm';
+
+/**
+ * Loads the hook's parts (dist/hook/*.cjs, packs of CommonJS modules written by scripts/build.mjs)
+ * the way node's require() would, but keeps V8's bytecode for each file between calls (ADR 007). The
+ * build makes this module a file of its own (dist/hook/load.cjs), required only past the quick
+ * check: the entry stays as small as it can be.
+ *
+ * Why not node's own compile cache: it stores a file's bytecode right after compiling it, before
+ * any function has run, and V8 compiles functions on their first call; so every call paid again
+ * for compiling the functions the gate runs (most of the hook's work on Node 22). Here the cache
+ * is written after the call, when it holds every function the call needed, and it works on every
+ * supported node (module.enableCompileCache() needs 22.1).
+ *
+ * Where: ${CLAUDE_PLUGIN_DATA}/code-cache, which Claude Code creates under its plugin folder,
+ * outside every project, a control location the gate guards while a cycle is active like the
+ * plugin's own code. Without CLAUDE_PLUGIN_DATA nothing is cached (never a shared temp dir
+ * another account could seed). An entry is trusted as much as the code next to it, not more.
+ *
+ * Stale entries: the part files are named by a hash of their content (the build sees to it), the
+ * cache directory by node version and architecture, and V8 refuses bytecode made by another
+ * version, other flags or for a source of another length, and an empty, cut or zeroed file; a
+ * refused entry is compiled afresh and rewritten. Entries are written whole (temp file, fsync,
+ * rename). V8 does not checksum the bytecode itself (that flag costs 15 M instructions at every
+ * start): flipped bits crash node, and a crash blocks the call; deleting the directory heals it.
+ * A cache that cannot be read or written only means compiling as without one.
+ */
+
+type Require = (id: string) => unknown;
+type Factory = (exports: unknown, require: Require, module: { exports: unknown }, filename: string, dirname: string) => void;
+type Wrapper = (exports: unknown, require: Require, module: { exports: unknown }, filename: string, dirname: string) => void;
+
+interface Module {
+  exports: unknown;
+}
+
+const factories = new Map<string, Factory>(); // module name → its code, from the packs read so far
+const modules = new Map<string, Module>();
+const unsaved: { script: Script; file: string }[] = [];
+let cacheDir: string | null | undefined;
+
+function codeCacheDir(env: NodeJS.ProcessEnv): string | null {
+  const data = env.CLAUDE_PLUGIN_DATA;
+  if (data === undefined || !isAbsolute(data)) return null;
+  return join(data, 'code-cache', `${process.version}-${process.arch}`);
+}
+
+function readCache(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `require()` for the module `name` of the parts in `dir`. A part's file is a pack: an object of
+ * module factories, the part's own module under the file's name plus the modules it needs that
+ * no earlier pack brought (scripts/build.mjs). Relative requires inside a module load other
+ * modules the same way; anything else (node builtins) goes to `nodeRequire`.
+ */
+export function loadPart(dir: string, name: string, nodeRequire: Require, env: NodeJS.ProcessEnv = process.env): unknown {
+  const known = modules.get(name);
+  if (known) return known.exports;
+  if (!factories.has(name)) readPack(dir, name, env);
+  const factory = factories.get(name);
+  if (factory === undefined) throw new Error(`the hook's file ${join(dir, name)} lacks a module it needs; reinstall the plugin`);
+  const module: Module = { exports: {} };
+  modules.set(name, module); // before running: modules may require each other
+  const req: Require = (id) => (id.startsWith('./') ? loadPart(dir, id.slice(2), nodeRequire, env) : nodeRequire(id));
+  factory(module.exports, req, module, join(dir, name), dir);
+  return module.exports;
+}
+
+function readPack(dir: string, name: string, env: NodeJS.ProcessEnv): void {
+  if (cacheDir === undefined) {
+    cacheDir = codeCacheDir(env);
+    if (cacheDir !== null) process.once('exit', saveCodeCache);
+  }
+  const file = join(dir, name);
+  const cacheFile = cacheDir === null ? null : join(cacheDir, `${name}.cache`);
+  const cachedData = cacheFile === null ? undefined : readCache(cacheFile);
+  const source = readFileSync(file, 'utf8');
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  if (cacheFile !== null && (cachedData === undefined || script.cachedDataRejected === true)) unsaved.push({ script, file: cacheFile });
+  const pack: Module = { exports: {} };
+  (script.runInThisContext() as Wrapper)(pack.exports, () => undefined, pack, file, dir);
+  for (const [module, factory] of Object.entries(pack.exports as Record<string, Factory>)) if (!factories.has(module)) factories.set(module, factory);
+}
+
+/** At exit, after the call's work: the bytecode then includes every function the call ran. */
+function saveCodeCache(): void {
+  if (cacheDir === null || cacheDir === undefined || unsaved.length === 0) return;
+  try {
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    for (const { script, file } of unsaved) {
+      const tmp = `${file}.${process.pid}.tmp`;
+      const fd = openSync(tmp, 'w', 0o600);
+      try {
+        writeSync(fd, script.createCachedData());
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, file); // atomic: a parallel call reads the old entry or the new one, never half
+    }
+  } catch {
+    // Only an optimization: the next call compiles again.
+  }
+}
