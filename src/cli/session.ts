@@ -6,6 +6,8 @@ import { compileStack, readStack, type CompiledStack } from '../io/loadStack.js'
 import { isCaseInsensitive } from '../io/canonicalPath.js';
 import { findRepo, type Repo } from '../io/repo.js';
 import { statePathFor } from '../io/statePath.js';
+import { anchorMismatch } from '../io/anchor.js';
+import { readStateText } from '../io/loadState.js';
 import { readState, withState, type StoredState } from '../io/stateStore.js';
 import { formatIssues } from '../schema/format.js';
 import { cliStateSchema, type CliState } from '../schema/cliState.js';
@@ -52,6 +54,16 @@ export function validateCliState(state: StoredState, statePath: string): CliStat
 export function loadState(s: Session): CliState | null {
   const raw = readState(s.statePath);
   return raw === null ? null : validateCliState(raw, s.statePath);
+}
+
+/**
+ * The state for a verb that acts on the evidence: refused first when it is not the state the CLI
+ * last wrote (the anchor, ADR 006), since every hash and receipt in it would be suspect.
+ */
+export function loadCheckedState(s: Session): CliState | null {
+  const mismatch = anchorMismatch(s.statePath, readStateText(s.statePath));
+  if (mismatch !== null) throw new GateError(mismatch, 'state-tampered');
+  return loadState(s);
 }
 
 const NEXT_FOR: Record<Phase, string> = {

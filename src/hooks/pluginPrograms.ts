@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { programPolicy, type ProgramReference, type ProgramRole } from '../core/bash/cliCalls.js';
 import { deny, PASS, type Decision } from '../core/decision.js';
@@ -12,7 +12,7 @@ interface Program {
 }
 
 /**
- * The plugin's programs on disk: the bundles beside the running hook (`node …/dist/hook.mjs`) and
+ * The plugin's programs on disk: the bundles beside the running hook (`node …/dist/hook.cjs`) and
  * under CLAUDE_PLUGIN_ROOT. Recognised by canonical path, and by content for copies.
  */
 function programs(env: NodeJS.ProcessEnv): Program[] {
@@ -22,7 +22,7 @@ function programs(env: NodeJS.ProcessEnv): Program[] {
   if (env.CLAUDE_PLUGIN_ROOT) dirs.add(path.join(env.CLAUDE_PLUGIN_ROOT, 'dist'));
   const out: Program[] = [];
   for (const dir of dirs) {
-    for (const [file, role] of [['hook.mjs', 'hook'], ['cli.mjs', 'cli']] as const) {
+    for (const [file, role] of programFiles(dir)) {
       try {
         const canonical = realpathSync(path.join(dir, file));
         if (out.some((p) => p.canonical === canonical)) continue;
@@ -33,6 +33,20 @@ function programs(env: NodeJS.ProcessEnv): Program[] {
     }
   }
   return out;
+}
+
+/**
+ * The files that make up the programs in one dist/ folder: the hook's entry and its shim, the parts
+ * it loads from dist/hook/ (any of them, run or imported, can be fed an event), and the CLI.
+ */
+function programFiles(dir: string): [string, ProgramRole][] {
+  const files: [string, ProgramRole][] = [['hook.cjs', 'hook'], ['hook.mjs', 'hook'], ['cli.mjs', 'cli']];
+  try {
+    for (const part of readdirSync(path.join(dir, 'hook'))) files.push([path.join('hook', part), 'hook']);
+  } catch {
+    // no parts folder
+  }
+  return files;
 }
 
 const MAX_WORDS = 64;

@@ -26,14 +26,22 @@ function at(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`;
 }
 
+/** What a JSON value is, in words, as formatIssues says it ("a number", "a list"). */
 function typeName(v: unknown): string {
-  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  return ({ string: 'a string', number: 'a number', boolean: 'true or false', object: 'an object' } as Record<string, string>)[typeof v] ?? typeof v;
+}
+
+/** "must be X, not Y", or "is missing (it must be X)". */
+function wrongType(where: string, want: string, v: unknown): string {
+  return v === undefined ? `${where}: is missing (it must be ${want})` : `${where}: must be ${want}, not ${typeName(v)}`;
 }
 
 function str(o: Obj, key: string, issues: Issues, path = '', { min = 0, optional = false } = {}): void {
   const v = o[key];
   if (v === undefined && optional) return;
-  if (typeof v !== 'string') issues.push(`${at(path, key)}: expected a string, got ${typeName(v)}`);
+  if (typeof v !== 'string') issues.push(wrongType(at(path, key), 'a string', v));
   else if (v.length < min) issues.push(`${at(path, key)}: must not be empty`);
 }
 
@@ -51,7 +59,7 @@ const TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash'];
 function editOp(o: Obj, issues: Issues, path: string): void {
   str(o, 'old_string', issues, path);
   str(o, 'new_string', issues, path);
-  if (o.replace_all !== undefined && typeof o.replace_all !== 'boolean') issues.push(`${at(path, 'replace_all')}: expected a boolean, got ${typeName(o.replace_all)}`);
+  if (o.replace_all !== undefined && typeof o.replace_all !== 'boolean') issues.push(wrongType(at(path, 'replace_all'), 'true or false', o.replace_all));
 }
 
 function toolInput(tool: string, t: Obj, issues: Issues): void {
@@ -67,11 +75,11 @@ function toolInput(tool: string, t: Obj, issues: Issues): void {
       return;
     case 'MultiEdit':
       str(t, 'file_path', issues, path, { min: 1 });
-      if (!Array.isArray(t.edits)) issues.push(`${path}.edits: expected an array, got ${typeName(t.edits)}`);
+      if (!Array.isArray(t.edits)) issues.push(wrongType(`${path}.edits`, 'a list', t.edits));
       else
         t.edits.forEach((e: unknown, i) => {
           if (isObject(e)) editOp(e, issues, `${path}.edits.${i}`);
-          else issues.push(`${path}.edits.${i}: expected an object, got ${typeName(e)}`);
+          else issues.push(wrongType(`${path}.edits.${i}`, 'an object', e));
         });
       return;
     case 'NotebookEdit':
@@ -86,14 +94,14 @@ function toolInput(tool: string, t: Obj, issues: Issues): void {
 }
 
 export function checkPreToolUse(input: unknown): Checked<PreToolUseEvent> {
-  if (!isObject(input)) return { ok: false, issues: `(top level): expected an object, got ${typeName(input)}` };
+  if (!isObject(input)) return { ok: false, issues: wrongType('(top level)', 'an object', input) };
   const tool = input.tool_name;
   if (typeof tool !== 'string' || !TOOLS.includes(tool)) return { ok: false, issues: `tool_name: must be one of ${TOOLS.join(', ')}` };
   const issues: Issues = [];
   str(input, 'cwd', issues, '', { min: 1 });
   for (const key of COMMON_STRINGS) str(input, key, issues, '', { optional: true });
   if (isObject(input.tool_input)) toolInput(tool, input.tool_input, issues);
-  else issues.push(`tool_input: expected an object, got ${typeName(input.tool_input)}`);
+  else issues.push(wrongType('tool_input', 'an object', input.tool_input));
   return result(input, issues);
 }
 
@@ -102,7 +110,7 @@ export function checkPreToolUse(input: unknown): Checked<PreToolUseEvent> {
 const HEX64 = /^[0-9a-f]{64}$/;
 
 export function checkBaseState(json: unknown): Checked<BaseState> {
-  if (!isObject(json)) return { ok: false, issues: `(top level): expected an object, got ${typeName(json)}` };
+  if (!isObject(json)) return { ok: false, issues: wrongType('(top level)', 'an object', json) };
   const issues: Issues = [];
   oneOf(json, 'version', [STATE_VERSION], issues, `version must be ${STATE_VERSION}`);
   oneOf(json, 'phase', PHASES, issues, `phase must be one of ${PHASES.join(', ')}`);
@@ -122,14 +130,14 @@ export function checkBaseState(json: unknown): Checked<BaseState> {
 function globList(o: Obj, key: string, issues: Issues, optional = false): void {
   const v = o[key];
   if (v === undefined && optional) return;
-  const ok = typeof v === 'string' ? v.length > 0 : Array.isArray(v) && v.length > 0 && v.every((p) => typeof p === 'string' && p.length > 0);
-  if (!ok) issues.push(`${key}: expected a non-empty glob string or a non-empty array of them`);
+  if (typeof v !== 'string' && !Array.isArray(v)) issues.push(wrongType(key, 'a string or a list', v));
+  else if (typeof v === 'string' ? v.length === 0 : v.length === 0 || !v.every((p) => typeof p === 'string' && p.length > 0)) issues.push(`${key}: must be a non-empty glob, or a non-empty list of non-empty globs`);
 }
 
 function num(o: Obj, key: string, issues: Issues, ok: (n: number) => boolean, message: string): void {
   const v = o[key];
   if (v === undefined) return;
-  if (typeof v !== 'number' || !Number.isFinite(v)) issues.push(`${key}: expected a number, got ${typeName(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v)) issues.push(wrongType(key, 'a number', v));
   else if (!ok(v)) issues.push(`${key}: ${message}`);
 }
 
@@ -156,15 +164,15 @@ const STACK_KEYS = new Set([
 function nameList(o: Obj, key: string, issues: Issues): void {
   const v = o[key];
   if (v === undefined) return;
-  if (!Array.isArray(v)) issues.push(`${key}: expected an array, got ${typeName(v)}`);
+  if (!Array.isArray(v)) issues.push(wrongType(key, 'a list', v));
   else v.forEach((e: unknown, i) => {
-    if (typeof e !== 'string') issues.push(`${key}.${i}: expected a string, got ${typeName(e)}`);
+    if (typeof e !== 'string') issues.push(wrongType(`${key}.${i}`, 'a string', e));
     else if (e.length === 0) issues.push(`${key}.${i}: must not be empty`);
   });
 }
 
 export function checkStack(json: unknown): Checked<StackConfig> {
-  if (!isObject(json)) return { ok: false, issues: `(top level): expected an object, got ${typeName(json)}` };
+  if (!isObject(json)) return { ok: false, issues: wrongType('(top level)', 'an object', json) };
   const issues: Issues = [];
   str(json, '$schema', issues, '', { optional: true });
   for (const key of ['language', 'test_command', 'red_confirm']) str(json, key, issues, '', { min: 1 });

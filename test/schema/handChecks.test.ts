@@ -131,7 +131,7 @@ describe('hand-written checks give the zod schemas\u2019 verdicts', () => {
     ['an unknown stack key', () => checkStack({ ...STACK, test_glob: 'x' }), '(top level): unknown key "test_glob"'],
     ['an empty test command', () => checkStack({ ...STACK, test_command: '' }), 'test_command: must not be empty'],
     ['a bad phase', () => checkBaseState({ ...STATE, phase: 'green' }), 'phase: phase must be one of tdd-plan, tdd-red, tdd-green, tdd-refactor, done'],
-    ['a Write without content', () => checkPreToolUse({ ...EVENTS[0], tool_input: { file_path: 'a' } }), 'tool_input.content: expected a string, got undefined'],
+    ['a Write without content', () => checkPreToolUse({ ...EVENTS[0], tool_input: { file_path: 'a' } }), 'tool_input.content: is missing (it must be a string)'],
   ])('names the key on %s', (_name, check, issues) => {
     expect(check()).toEqual({ ok: false, issues });
   });

@@ -3,7 +3,7 @@ import { gitHead, gitStashCount } from '../../io/git.js';
 import { writeSnapshot } from '../../io/snapshots.js';
 import { parseFlags } from '../args.js';
 import { driftMessage, driftOf } from '../drift.js';
-import { loadStack, loadState, openSession, out, requirePhase, transition } from '../session.js';
+import { loadStack, loadCheckedState, openSession, out, requirePhase, transition } from '../session.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
 import { syncHardening } from './harden.js';
@@ -18,7 +18,7 @@ export const advanceRefactor: Verb = {
   async run(args, io) {
     parseFlags(args, {}, USAGE);
     const s = openSession(io);
-    const state = requirePhase(loadState(s), ['tdd-green'], 'advance refactor');
+    const state = requirePhase(loadCheckedState(s), ['tdd-green'], 'advance refactor');
     const green = state.receipts?.green;
     if (!green?.valid) throw new RefusalError('there is no valid GREEN receipt; run `tdd-gate verify green` first');
     const tree = scanTree(s.root, loadStack(s));

@@ -6,7 +6,7 @@ import { reachVerdict } from '../oracle/reach.js';
 import { checkDrift, runOracle } from '../oracle/run.js';
 import { frozenTests, greenVerdict, makeReceipt, recordReceiptEvent } from '../testRun.js';
 import type { Receipt } from '../../schema/cliState.js';
-import { loadStack, loadState, openSession, out, requirePhase, transition } from '../session.js';
+import { loadStack, loadCheckedState, openSession, out, requirePhase, transition } from '../session.js';
 import { filesWithStubs, STUB_MARKER } from '../stubs.js';
 import { changedFiles, scanTree } from '../tree.js';
 import { countHookDenies } from '../events.js';
@@ -25,7 +25,7 @@ export const done: Verb = {
   async run(args, io) {
     const { values } = parseFlags(args, { json: { type: 'boolean' } }, USAGE);
     const s = openSession(io);
-    const state = requirePhase(loadState(s), ['tdd-green', 'tdd-refactor'], 'done');
+    const state = requirePhase(loadCheckedState(s), ['tdd-green', 'tdd-refactor'], 'done');
     const stack = loadStack(s);
     const tree = scanTree(s.root, stack);
     checkDrift(s, state, stack, tree, '');

@@ -6,7 +6,7 @@ import { writeSnapshot } from '../../io/snapshots.js';
 import { resultDigest } from '../../handoff/digest.js';
 import { parseResult } from '../../handoff/block.js';
 import { parseFlags, requireFlag } from '../args.js';
-import { loadStack, loadState, openSession, out, readSpec, requirePhase, transition } from '../session.js';
+import { loadStack, loadCheckedState, openSession, out, readSpec, requirePhase, transition } from '../session.js';
 import { entryOf } from '../oracle/files.js';
 import { scanTree } from '../tree.js';
 import { readEvents } from '../events.js';
@@ -24,7 +24,7 @@ export const freeze: Verb = {
     const { values } = parseFlags(args, { verdict: { type: 'string' } }, USAGE);
     const verdictArg = requireFlag(values.verdict, '--verdict', USAGE);
     const s = openSession(io);
-    const state = requirePhase(loadState(s), ['tdd-red'], 'freeze');
+    const state = requirePhase(loadCheckedState(s), ['tdd-red'], 'freeze');
     assertNoBackgroundTasks(s, 'freeze');
     const red = state.receipts?.red;
     if (!red) throw new RefusalError('there is no RED receipt; run `tdd-gate verify red` first');

@@ -1,7 +1,7 @@
 import { RefusalError } from '../../io/errors.js';
 import { restoreSnapshot } from '../../io/snapshots.js';
 import { parseFlags } from '../args.js';
-import { loadStack, loadState, openSession, out, requirePhase, transition } from '../session.js';
+import { loadStack, loadCheckedState, openSession, out, requirePhase, transition } from '../session.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
 
@@ -15,7 +15,7 @@ export const revert: Verb = {
   async run(args, io) {
     parseFlags(args, {}, USAGE);
     const s = openSession(io);
-    const state = requirePhase(loadState(s), ['tdd-green'], 'revert');
+    const state = requirePhase(loadCheckedState(s), ['tdd-green'], 'revert');
     if (!state.green_entry) throw new RefusalError('there is no GREEN-entry snapshot in the state (it is written by `tdd-gate freeze`)');
     const tree = scanTree(s.root, loadStack(s));
     const { restored, deleted } = restoreSnapshot(s.root, 'green-entry', state.green_entry.files, Object.keys(tree.sources));

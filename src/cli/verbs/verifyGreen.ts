@@ -2,7 +2,7 @@ import { RefusalError } from '../../io/errors.js';
 import { parseFlags } from '../args.js';
 import { runOracle } from '../oracle/run.js';
 import { reachVerdict } from '../oracle/reach.js';
-import { loadStack, loadState, openSession, out, requirePhase, updateState } from '../session.js';
+import { loadStack, loadCheckedState, openSession, out, requirePhase, updateState } from '../session.js';
 import { countsText, frozenTests, greenVerdict, makeReceipt, recordReceiptEvent, runChecks } from '../testRun.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
@@ -17,7 +17,7 @@ export const verifyGreen: Verb = {
   async run(args, io) {
     const { values } = parseFlags(args, { json: { type: 'boolean' } }, USAGE);
     const s = openSession(io);
-    const state = requirePhase(loadState(s), ['tdd-green'], 'verify green');
+    const state = requirePhase(loadCheckedState(s), ['tdd-green'], 'verify green');
     const stack = loadStack(s);
     const tree = scanTree(s.root, stack);
     const { run, outcome, isolation } = await runOracle(s, stack, state, tree, 'green');

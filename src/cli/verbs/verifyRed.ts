@@ -1,6 +1,6 @@
 import { RefusalError } from '../../io/errors.js';
 import { parseFlags } from '../args.js';
-import { loadStack, loadState, openSession, out, requirePhase, updateState } from '../session.js';
+import { loadStack, loadCheckedState, openSession, out, requirePhase, updateState } from '../session.js';
 import { countsText, judgeRedRun, makeReceipt, recordReceiptEvent, runTests } from '../testRun.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
@@ -15,7 +15,7 @@ export const verifyRed: Verb = {
   async run(args, io) {
     const { values } = parseFlags(args, { json: { type: 'boolean' } }, USAGE);
     const s = openSession(io);
-    const state = requirePhase(loadState(s), ['tdd-red'], 'verify red');
+    const state = requirePhase(loadCheckedState(s), ['tdd-red'], 'verify red');
     const stack = loadStack(s);
     const tree = scanTree(s.root, stack);
     const { run, outcome } = await runTests(s, stack, 'red', tree);

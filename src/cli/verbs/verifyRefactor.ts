@@ -5,7 +5,7 @@ import { appendEvent } from '../../io/eventLog.js';
 import { parseFlags } from '../args.js';
 import { checkDrift, runOracle } from '../oracle/run.js';
 import { reachVerdict } from '../oracle/reach.js';
-import { loadStack, loadState, openSession, out, requirePhase, updateState } from '../session.js';
+import { loadStack, loadCheckedState, openSession, out, requirePhase, updateState } from '../session.js';
 import { countsText, frozenTests, greenVerdict, makeReceipt, recordReceiptEvent, runChecks } from '../testRun.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
@@ -20,7 +20,7 @@ export const verifyRefactor: Verb = {
   async run(args, io) {
     const { values } = parseFlags(args, { revert: { type: 'boolean' }, json: { type: 'boolean' } }, USAGE);
     const s = openSession(io);
-    const state = requirePhase(loadState(s), ['tdd-refactor'], 'verify refactor');
+    const state = requirePhase(loadCheckedState(s), ['tdd-refactor'], 'verify refactor');
     const base = state.refactor_base;
     if (!base) throw new RefusalError('the refactor snapshot is missing from the state; go back with `tdd-gate abort` or restart the phase');
     const stack = loadStack(s);
