@@ -18,6 +18,9 @@ const common = {
   legalComments: 'none',
   charset: 'utf8',
   logLevel: 'warning',
+  // The same bytes whether node_modules is a folder or a link to one (a worktree, a CI cache):
+  // resolving through the link would change module paths, and with them the chunk hashes.
+  preserveSymlinks: true,
 };
 
 // CommonJS output keeps `import()` as a real dynamic import, which would start node's ES module
