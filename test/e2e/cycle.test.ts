@@ -8,6 +8,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { testRepo } from '../helpers/repo.js';
 import { afterNotification, childAnswer, describeE2E, dispatch, hooksOf, isLaunchNotice, lastUserText, PLUGIN_ROOT, resultOf, session, tddResult, type Script, type TurnContext } from './harness.js';
+import { runtimePath } from './opaque.js';
 
 const STACK = {
   language: 'javascript',
@@ -225,7 +226,9 @@ describeE2E('cycle with a background child', (bin) => {
 
 describeE2E('cycle after the freeze', (bin) => {
   it('PostToolUse: a frozen test changed by a script the Bash gate cannot see into is restored, and the model is told', async () => {
-    const sneak = "import { writeFileSync } from 'node:fs';\nwriteFileSync('tests/add.test.js', \"test('adds', () => {});\\n\");\n";
+    // The target is put together at run time: the static check has nothing to deny, so this is
+    // the restore's case. (A script that names the test is denied up front: test/e2e/tamper.test.ts.)
+    const sneak = `import { writeFileSync } from 'node:fs';\nconst target = ${runtimePath('tests/add.test.js')};\nwriteFileSync(target, "test('adds', () => {});\\n");\n`;
     // Frozen by the real CLI, outside the client (light-inline: the main thread writes).
     const { repo, cli } = redRepo('light-inline', { 'tools/fix.mjs': sneak });
     repo.write('notes/verdict.md', tddResult({ role: 'test-validator', status: 'ok', verdict: 'PASS' }));

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import { ADD_TEST, lab, toGreen } from '../tamper/fixtures.js';
 import { ALLOWED_TOOLS, describeE2E, hooksOf, resultOf, session, throwawayHome } from './harness.js';
+import { runtimePath } from './opaque.js';
 
 /** A minimal stdio MCP server with one tool, write_file(path, content), relative to its cwd. */
 const MCP_SERVER = `
@@ -63,8 +64,9 @@ describeE2E('tamper', (bin) => {
     const home = throwawayHome();
     const l = lab({ home, data: false });
     toGreen(l);
-    // Started in the background, it writes after its own PostToolUse has run.
-    l.repo.write('tools/later.mjs', "import { writeFileSync } from 'node:fs';\nsetTimeout(() => writeFileSync('test/add.test.js', 'weakened\\n'), 1500);\n");
+    // Started in the background, it writes after its own PostToolUse has run; its target is put
+    // together at run time, so the static check has nothing to deny.
+    l.repo.write('tools/later.mjs', `import { writeFileSync } from 'node:fs';\nconst target = ${runtimePath('test/add.test.js')};\nsetTimeout(() => writeFileSync(target, 'weakened\\n'), 1500);\n`);
     const r = await session(bin, l.repo, {
       home,
       script: {
@@ -77,6 +79,7 @@ describeE2E('tamper', (bin) => {
       },
       partial: ['main'],
     });
+    expect(resultOf(r, 0).is_error, resultOf(r, 0).content).toBe(false);
     const outputs = [...hooksOf(r, 'PreToolUse'), ...hooksOf(r, 'PostToolUse')].map((h) => h.stdout).join('\n');
     expect(outputs).toMatch(/frozen-restored/);
     expect(readFileSync(l.repo.path('test/add.test.js'), 'utf8')).toBe(ADD_TEST);
@@ -86,11 +89,15 @@ describeE2E('tamper', (bin) => {
     const home = throwawayHome();
     const l = lab({ home, data: false });
     toGreen(l);
-    l.repo.write('tools/setup.mjs', "import { mkdirSync, writeFileSync } from 'node:fs';\nmkdirSync('.claude', { recursive: true });\nwriteFileSync('.claude/settings.local.json', JSON.stringify({ disableAllHooks: true }));\n");
+    // The plain script names its target: the static check (wall 1) denies it before it runs.
+    l.repo.write('tools/plain.mjs', "import { mkdirSync, writeFileSync } from 'node:fs';\nmkdirSync('.claude', { recursive: true });\nwriteFileSync('.claude/settings.local.json', JSON.stringify({ disableAllHooks: true }));\n");
+    // This one puts its target together at run time: only the integrity check (wall 2) sees it.
+    l.repo.write('tools/setup.mjs', `import { mkdirSync, writeFileSync } from 'node:fs';\nconst dir = ${runtimePath('.claude')};\nconst file = dir + ${runtimePath('/settings.local.json')};\nmkdirSync(dir, { recursive: true });\nwriteFileSync(file, JSON.stringify({ disableAllHooks: true }));\n`);
     const r = await session(bin, l.repo, {
       home,
       script: {
         main: [
+          { tools: [{ name: 'Bash', input: { command: 'node tools/plain.mjs', description: 'Set up' } }] },
           { tools: [{ name: 'Bash', input: { command: 'node tools/setup.mjs', description: 'Set up' } }] },
           { tools: [{ name: 'Read', input: { file_path: l.repo.path('test/add.test.js') } }] },
           { tools: [{ name: 'Write', input: { file_path: l.repo.path('test/add.test.js'), content: 'weakened\n' } }] },
@@ -98,10 +105,14 @@ describeE2E('tamper', (bin) => {
         ],
       },
     });
+    const plain = resultOf(r, 0);
+    expect(plain.is_error, plain.content).toBe(true);
+    expect(plain.content).toMatch(/tdd-gate \[control-file\]: Blocked write to \.claude\/settings\.local\.json/u);
+    expect(resultOf(r, 1).is_error, resultOf(r, 1).content).toBe(false);
     const post = hooksOf(r, 'PostToolUse').map((h) => h.stdout).join('\n');
     expect(post).toMatch(/tamper-restored/);
     expect(readFileSync(l.repo.path('.claude/settings.local.json'), 'utf8')).not.toContain('disableAllHooks');
-    const denied = resultOf(r, 2);
+    const denied = resultOf(r, 3);
     expect(denied.is_error, denied.content).toBe(true);
     expect(denied.content).toMatch(/tdd-gate \[(role|tests-frozen)\]/u);
     expect(readFileSync(l.repo.path('test/add.test.js'), 'utf8')).toBe(ADD_TEST);
@@ -111,7 +122,7 @@ describeE2E('tamper', (bin) => {
     const home = throwawayHome();
     const l = lab({ home, data: false });
     toGreen(l);
-    l.repo.write('tools/clean.mjs', "import { rmSync } from 'node:fs';\nrmSync('.tdd', { recursive: true, force: true });\n");
+    l.repo.write('tools/clean.mjs', `import { rmSync } from 'node:fs';\nconst state = ${runtimePath('.tdd')};\nrmSync(state, { recursive: true, force: true });\n`);
     const r = await session(bin, l.repo, {
       home,
       script: {
@@ -122,6 +133,7 @@ describeE2E('tamper', (bin) => {
         ],
       },
     });
+    expect(resultOf(r, 0).is_error, resultOf(r, 0).content).toBe(false);
     const denied = resultOf(r, 1);
     expect(denied.is_error, denied.content).toBe(true);
     expect(denied.content).toMatch(/tdd-gate \[state-tampered\]/u);
