@@ -94,6 +94,8 @@ export function fileSha(file: string): string | null {
 export function settingsGuard(file: string): string | null {
   const text = readText(file);
   if (text === null) return null;
+  // An empty file sets nothing (Claude Code's sandbox leaves empty mount points at absent denied paths while a command runs).
+  if (text.trim() === '') return '{}';
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -465,6 +467,43 @@ export function anchorState(repo: Repo, statePath: string, text: string | null, 
   // The watched set was re-hashed: the hook's stat cache starts over.
   rmSync(statCachePath(paths), { force: true });
   return record;
+}
+
+/**
+ * Record the new content of watched files tdd-gate itself just changed, outside a state change
+ * (hardened mode's section in `.claude/settings.local.json`): the next integrity check must take
+ * them for tdd-gate's own write, not restore what the anchor held before. Only files the active
+ * anchor already watches are re-pinned; the state, its chain and `seq` stay as they are. Returns
+ * the paths re-pinned.
+ */
+export function repinWatched(repo: Repo, files: readonly string[], env: NodeJS.ProcessEnv = process.env, note = 'repin'): string[] {
+  const paths = anchorPaths(repo, env);
+  const prev = readAnchor(paths);
+  if (prev === null || !prev.active) return [];
+  const wanted = new Set(files.map((f) => path.resolve(f)));
+  const done: string[] = [];
+  const protect = prev.protect.map((entry): Protected => {
+    if (!wanted.has(entry.path)) return entry;
+    const sha = fileSha(entry.path);
+    if (sha !== null) storeBlob(paths.home, entry.path, sha);
+    if (entry.kind === 'settings') {
+      done.push(entry.path);
+      return { ...entry, guard: settingsGuard(entry.path), sha256: sha };
+    }
+    if (entry.kind === 'file' && entry.copy === undefined) {
+      done.push(entry.path);
+      return { ...entry, sha256: sha };
+    }
+    return entry;
+  });
+  if (done.length === 0) return [];
+  const record: AnchorRecord = { ...prev, protect, at: new Date().toISOString() };
+  journalNote(paths, { seq: prev.seq, branch: repo.branch, note, files: done });
+  publish(paths.record, paths.active, record);
+  if (paths.mirror !== null) publish(paths.mirror.record, paths.mirror.active, record);
+  // What those files looked like in the hook's stat cache is stale now.
+  rmSync(statCachePath(paths), { force: true });
+  return done;
 }
 
 /** The hook's stat cache: what each watched object looked like when it last matched. */

@@ -13,8 +13,12 @@ import { describeE2E, PLUGIN_ROOT, resultOf, session, tddResult, throwawayHome, 
 const CLI = `node "${PLUGIN_ROOT}/dist/cli.mjs"`;
 const TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\ntest('adds', () => { assert.equal(add(1, 2), 3); });\n";
 const PERSON = '// my own settings\n{\n  "permissions": { "allow": ["Bash(npm test)"] },\n  "env": { "MY_FLAG": "1" }\n}\n';
-/** A script that deletes the state, rewrites a frozen test, switches the gate off and moves HEAD, with paths the static check cannot read. */
-const CLEANER = "import fs from 'node:fs';\nconst d = ['.t', 'dd'].join('');\nconst t = ['test', 'add.test.js'].join('/');\nconst r = [];\nconst c = ['.cla', 'ude/settings.json'].join('');\nfor (const f of [() => fs.rmSync(d, { recursive: true }), () => fs.writeFileSync(t, 'cheat'), () => fs.writeFileSync(c, '{\"disableAllHooks\": true}'), () => fs.writeFileSync(['.git', 'HEAD'].join('/'), 'ref: refs/heads/elsewhere\\n')]) {\n  try { f(); r.push('wrote'); } catch (e) { r.push(e.code); }\n}\nconsole.log('CLEANER', r.join(','));\n";
+/**
+ * A script that deletes the state, rewrites a frozen test, switches the gate off and moves HEAD, with
+ * paths put together at run time on lines of their own: the Bash analysis follows the script but
+ * cannot see what it writes, so only the OS wall stands in its way.
+ */
+const CLEANER = "import fs from 'node:fs';\nconst d = ['.t', 'dd'].join('');\nconst t = ['test', 'add.test.js'].join('/');\nconst r = [];\nconst c = ['.cla', 'ude/settings.json'].join('');\nconst h = ['.g', 'it/HEAD'].join('');\nfor (const f of [() => fs.rmSync(d, { recursive: true }), () => fs.writeFileSync(t, 'cheat'), () => fs.writeFileSync(c, '{\"disableAllHooks\": true}'), () => fs.writeFileSync(h, 'ref: refs/heads/elsewhere\\n')]) {\n  try { f(); r.push('wrote'); } catch (e) { r.push(e.code); }\n}\nconsole.log('CLEANER', r.join(','));\n";
 
 /** A command the walker does not model: perl unlinking the state file, its name put together at run time. */
 const PERL_UNLINK = `perl -e 'my $d = ".t" . "dd"; opendir(my $h, $d) or die; my @f = grep { /^state-/ } readdir $h; my $n = unlink map { "$d/$_" } @f; print "UNLINKED $n of " . scalar(@f) . "\\n"'`;

@@ -1,10 +1,14 @@
 // `tdd-gate harden` and the phase sync on a real node:test project, with the real bubblewrap.
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { noWallCase, WALL } from './wall.js';
 import { cliAsync, events, ok, project, readState, writeVerdict, type CliRun } from '../cli/fixtures.js';
+import { readAnchor } from '../../src/io/anchor.js';
+import { anchorPaths } from '../../src/io/anchorPaths.js';
+import { checkIntegrity } from '../../src/io/integrity.js';
+import { findRepo } from '../../src/io/repo.js';
 
 const ADD_TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\ntest('adds', () => { assert.equal(add(1, 2), 3); });\n";
 const PERSON = '// mine\n{\n  "permissions": { "allow": ["Bash(npm test)"] },\n  "sandbox": { "excludedCommands": ["docker *"] }\n}\n';
@@ -50,6 +54,15 @@ describe.runIf(WALL.ok)('harden on a real project (bubblewrap works here)', () =
     expect(plan.sandbox.excludedCommands.every((c) => c.includes('/dist/cli.mjs" '))).toBe(true);
     expect(plan.sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([repo.path('.tdd'), repo.path('specs/SPEC-001.md'), repo.path('.claude/settings.local.json')]));
     expect(plan.sandbox.filesystem.denyWrite).not.toContain(repo.path('test'));
+    // The section went in after the state change was anchored: the anchor records it as tdd-gate's own write.
+    expect(tampering(repo.root)).toEqual([]);
+    // While a sandboxed command runs, the client leaves empty mount points at denied paths that do not exist.
+    writeFileSync(repo.path('.claude/settings.json'), '');
+    mkdirSync(path.join(HOME_DIR, '.claude'), { recursive: true });
+    writeFileSync(path.join(HOME_DIR, '.claude', 'settings.json'), '');
+    expect(tampering(repo.root)).toEqual([]);
+    rmSync(repo.path('.claude/settings.json'));
+    rmSync(path.join(HOME_DIR, '.claude', 'settings.json'));
 
     repo.write('.tdd/plans/p.md', '# Plan\n');
     ok(await run(repo.root, 'advance', 'red', '--plan', '.tdd/plans/p.md'));
@@ -68,6 +81,9 @@ describe.runIf(WALL.ok)('harden on a real project (bubblewrap works here)', () =
     expect(statSync(repo.path('tmp/alias.js')).nlink).toBe(1);
     const green = section();
     expect(green.sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([repo.path('test/add.test.js'), repo.path('test'), repo.path('test/old.test.js')]));
+    // Not rolled back to RED's section by the next hook call.
+    expect(tampering(repo.root)).toEqual([]);
+    expect(section().sandbox.filesystem.denyWrite).toEqual(green.sandbox.filesystem.denyWrite);
 
     // GREEN: a source that tries, when the tests import it, to delete the state and rewrite a frozen
     // test. The CLI runs the tests behind the wall: both writes fail, the files stay as they were.
@@ -118,10 +134,20 @@ describe.runIf(WALL.ok)('harden on a real project (bubblewrap works here)', () =
     expect(statSync(repo.path('.claude/settings.local.json')).isFile()).toBe(true);
     ok(await run(repo.root, 'harden', 'off'));
     expect(() => statSync(repo.path('.claude'))).toThrow();
+    // The person's `harden off` mid-cycle is not undone by the next hook call.
+    expect(tampering(repo.root)).toEqual([]);
+    expect(() => statSync(repo.path('.claude/settings.local.json'))).toThrow();
     expect(readState(repo).phase).toBe('tdd-plan');
   });
 });
 
 function readdirState(root: string): string {
   return readdirSync(path.join(root, '.tdd')).find((f) => /^state-.*\.json$/.test(f))!;
+}
+
+/** What the hook's integrity check finds (and would restore) now: tdd-gate's own writes are not tampering. */
+function tampering(root: string): string[] {
+  const paths = anchorPaths(findRepo(root)!, {});
+  const report = checkIntegrity(paths, readAnchor(paths));
+  return [...report.restored, ...report.broken].map((f) => `${f.what} ${f.change}`);
 }

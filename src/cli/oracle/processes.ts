@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export interface Stray {
@@ -55,6 +55,29 @@ function startedAtMs(fields: string[], boot: number): number | null {
   return Number.isFinite(ticks) ? boot + (ticks * 1000) / CLK_TCK : null;
 }
 
+/** Claude Code's Bash sandbox bridges its network proxy with socat, exactly these two arguments. */
+const BRIDGE_LISTEN = /^UNIX-LISTEN:\/[^,\0]*\/claude-(?:http|socks)-[0-9a-f]{16}\.sock,fork,reuseaddr$/;
+const BRIDGE_CONNECT = /^TCP:localhost:\d{1,5},keepalive,keepidle=10,keepintvl=5,keepcnt=3$/;
+
+/**
+ * The client's sandbox network bridge (hardened mode): it runs in the project for the whole
+ * session and moves bytes between a socket and a local port, touching no file. Recognised by its
+ * exact arguments and its program (socat itself, a file only root can change), so a look-alike of
+ * the agent's is not.
+ */
+function isSandboxBridge(pid: number, comm: string): boolean {
+  if (comm !== 'socat') return false;
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((a, i, all) => a !== '' || i < all.length - 1);
+    if (argv.length !== 3 || !BRIDGE_LISTEN.test(argv[1] ?? '') || !BRIDGE_CONNECT.test(argv[2] ?? '')) return false;
+    const program = readlinkSync(`/proc/${pid}/exe`);
+    const exe = statSync(program);
+    return /^socat\d*$/.test(path.basename(program)) && exe.uid === 0 && (exe.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Processes of ours (same user) whose working directory is inside the project, started after
  * `since` (the cycle began), other than our own ancestry: a watcher or a background shell that
@@ -102,7 +125,7 @@ export function strayProcesses(root: string, ignore: readonly string[] = [], sin
     } catch {
       comm = '?';
     }
-    if (ignore.includes(comm)) continue;
+    if (ignore.includes(comm) || isSandboxBridge(pid, comm)) continue;
     const fields = statFields(pid);
     if (fields && ownGroup !== undefined && fields[2] === ownGroup) continue;
     if (since && boot !== null && fields) {

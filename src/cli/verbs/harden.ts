@@ -1,5 +1,7 @@
 import { hardeningFor, writablePathEntries, type HardeningSection } from '../../core/sandbox.js';
 import { homedir } from 'node:os';
+import path from 'node:path';
+import { repinWatched } from '../../io/anchor.js';
 import { RefusalError, UsageError } from '../../io/errors.js';
 import { appendEvent } from '../../io/eventLog.js';
 import { listBackgroundTasks } from '../../io/sandboxProcesses.js';
@@ -71,6 +73,11 @@ export function assertNoBackgroundTasks(s: Session, verb: string): void {
   );
 }
 
+/** tdd-gate wrote the settings file itself: an active cycle's anchor records its new content. */
+function repinSettings(s: Session, note: string): void {
+  repinWatched(s.repo, [path.join(s.root, SETTINGS_REL)], s.io.env, note);
+}
+
 /**
  * Keep the settings in step with the cycle: the section for the current phase while one is active,
  * the person's own file back when none is. Called by every verb that moves the phase; a no-op
@@ -99,6 +106,8 @@ async function applyHardening(s: Session): Promise<string | null> {
     const wasFrozen = record.applied?.phase === 'tdd-green' || record.applied?.phase === 'tdd-refactor';
     const fresh = frozenNow && !wasFrozen ? refreshInodes(s.root, Object.keys(state.frozen?.files ?? {})) : [];
     const { changed } = applySection(s.root, s.repo.gitDir, section, state.phase, s.now());
+    // The state change was anchored before this write: the anchor must know the section is ours.
+    if (changed) repinSettings(s, `hardening ${state.phase}`);
     if (changed) appendEvent(s.root, { type: 'hardening', action: 'apply', phase: state.phase, deny_write: section.sandbox.filesystem.denyWrite.length, fresh_inodes: fresh.length });
     // The client applies a changed settings file about a second after the write; the next Bash
     // command must not start before that, so the verb returns only then.
@@ -175,6 +184,7 @@ function off(s: Session, io: CliIo): number {
   const record = readRecord(s.repo.gitDir);
   try {
     const outcome = restoreSettings(s.root, s.repo.gitDir);
+    if (outcome !== 'nothing-applied') repinSettings(s, 'hardening off');
     writeRecord(s.repo.gitDir, { ...readRecord(s.repo.gitDir), on: false });
     appendEvent(s.root, { type: 'hardening', action: 'off', outcome });
     out(s, `tdd-gate: hardened mode off${outcome === 'nothing-applied' ? '' : `; ${SETTINGS_REL} restored (${outcome === 'byte-exact' ? 'byte for byte' : 'your later changes kept, ours removed'})`}.${record.on ? '' : ' (It was not on.)'}`);
