@@ -10,6 +10,15 @@ import { runCli } from '../helpers/hook.js';
 import type { TestRepo } from '../helpers/repo.js';
 import { describeE2E, PLUGIN_ROOT, resultOf, session, tddResult, throwawayHome, type SessionResult } from './harness.js';
 
+// The PATH a person's session has: without the node_modules/.bin entries that `npm test` puts in
+// front for every folder above the checkout. Hardened mode keeps no writable folder that holds a
+// PATH entry (a binary planted there would run outside the wall), so a checkout under the temp
+// folder would otherwise take the temp folder, and with it the throwaway HOME, out of the wall.
+const USER_PATH = (process.env.PATH ?? '/usr/bin:/bin')
+  .split(':')
+  .filter((p) => p !== '' && !p.endsWith('/node_modules/.bin'))
+  .join(':');
+
 const CLI = `node "${PLUGIN_ROOT}/dist/cli.mjs"`;
 const TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\ntest('adds', () => { assert.equal(add(1, 2), 3); });\n";
 const PERSON = '// my own settings\n{\n  "permissions": { "allow": ["Bash(npm test)"] },\n  "env": { "MY_FLAG": "1" }\n}\n';
@@ -26,7 +35,7 @@ const PERL_UNLINK = `perl -e 'my $d = ".t" . "dd"; opendir(my $h, $d) or die; my
 
 /** A node:test project in RED with a valid RED receipt and a PASS verdict, hardened, with the person's own local settings. */
 function redProject(home: string): TestRepo {
-  const cli = (repo: TestRepo, ...args: string[]) => runCli(repo.root, args, { HOME: home });
+  const cli = (repo: TestRepo, ...args: string[]) => runCli(repo.root, args, { HOME: home, PATH: USER_PATH });
   const repo = project('node-test', { 'test/old.test.js': "import { test } from 'node:test';\ntest('old', () => {});\n" });
   repo.write('.claude/settings.local.json', PERSON);
   ok(cli(repo, 'harden', 'on'));
@@ -58,11 +67,12 @@ describeE2E('hardened mode', (bin) => {
     repo.write('vendor/dep/index.js', 'export default 42;\n');
     execFileSync('npm', ['pack', '--silent', '--pack-destination', repo.path('vendor')], { cwd: repo.path('vendor/dep'), env: { ...process.env, HOME: home }, stdio: 'ignore' });
     linkSync(repo.path('test/add.test.js'), repo.path('tmp/alias.js'));
-    ok(runCli(repo.root, ['freeze', '--verdict', 'verdict.md'], { HOME: home }));
+    ok(runCli(repo.root, ['freeze', '--verdict', 'verdict.md'], { HOME: home, PATH: USER_PATH }));
     expect(readState(repo).phase).toBe('tdd-green');
 
     const r = await session(bin, repo, {
       home,
+      env: { PATH: USER_PATH },
       script: {
         main: [
           { tools: [{ name: 'Write', input: { file_path: repo.path('tools/clean.mjs'), content: CLEANER } }] },
@@ -110,6 +120,7 @@ describeE2E('hardened mode', (bin) => {
     const repo = redProject(home);
     const r = await session(bin, repo, {
       home,
+      env: { PATH: USER_PATH },
       script: {
         main: [
           { tools: [{ name: 'Bash', input: { command: 'sleep 12; echo "// late" >> test/add.test.js', description: 'Slow writer', run_in_background: true } }] },
@@ -130,6 +141,7 @@ describeE2E('hardened mode', (bin) => {
     const repo = redProject(home);
     const r = await session(bin, repo, {
       home,
+      env: { PATH: USER_PATH },
       script: {
         main: [
           { tools: [{ name: 'Bash', input: { command: "setsid nohup sh -c 'sleep 5; echo \"// late\" >> test/add.test.js' >/dev/null 2>&1 & echo started", description: 'Leave a writer behind' } }] },
@@ -154,6 +166,7 @@ describeE2E('hardened mode', (bin) => {
     const planner = `Plan written.\n\n${tddResult({ role: 'planner', status: 'ok', files: ['.tdd/plans/p.md'], acs: '[AC-1]' })}`;
     const r = await session(bin, repo, {
       home,
+      env: { PATH: USER_PATH },
       script: {
         main: [
           { tools: [{ name: 'Bash', input: { command: `${CLI} harden on`, description: 'Hardened mode' } }] },
