@@ -1,7 +1,6 @@
 import { PASS, ask, deny, type Decision } from '../core/decision.js';
-import { formatIssues } from '../schema/format.js';
-import { checkPreToolUse } from '../schema/handChecks.js';
-import { otherToolSchema, type BashEvent, type OtherToolEvent } from '../schema/event.js';
+import { checkOtherTool, checkPreToolUse } from '../schema/handChecks.js';
+import type { BashEvent, OtherToolEvent } from '../schema/event.js';
 import { clearEnded, markInflight } from '../io/anchorInflight.js';
 import { GateError } from '../io/errors.js';
 import { appendEvent } from '../io/eventLog.js';
@@ -129,11 +128,12 @@ export function bareCliVerb(command: string): string | null {
 }
 
 async function otherTool(input: unknown, env: NodeJS.ProcessEnv): Promise<Decision> {
-  const parsed = otherToolSchema.safeParse(input);
-  if (!parsed.success) {
-    return deny('bad-input', `the PreToolUse input could not be understood (${formatIssues(parsed.error)}), so the call is blocked to stay safe. Retry the tool call with complete arguments.`);
+  // By hand, not by otherToolSchema: zod stays out of the hook's start-up (ADR 007).
+  const checked = checkOtherTool(input);
+  if (!checked.ok) {
+    return deny('bad-input', `the PreToolUse input could not be understood (${checked.issues}), so the call is blocked to stay safe. Retry the tool call with complete arguments.`);
   }
-  const event = parsed.data;
+  const event = checked.value;
   const loaded = cyclesOf(event, env);
   if (!Array.isArray(loaded)) return loaded;
   for (const cycle of loaded) {
