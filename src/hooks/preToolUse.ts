@@ -4,7 +4,6 @@ import type { BashEvent, OtherToolEvent } from '../schema/event.js';
 import { clearEnded, markInflight } from '../io/anchorInflight.js';
 import { GateError } from '../io/errors.js';
 import { appendEvent } from '../io/eventLog.js';
-import { hardenedBashCheck } from '../io/sandboxGate.js';
 import { loadCycles, type ActiveCycle } from './cycle.js';
 import { gateFileTool } from './fileGate.js';
 import { gateSpecWriter } from './specWriterGate.js';
@@ -12,7 +11,6 @@ import { ROLE } from '../core/roles.js';
 import { integrityDecision } from './integrityGate.js';
 import { load as loadBashGate } from './lazy/bashGate.js';
 import { gateMcpTool, isMcpTool } from './mcpGate.js';
-import { gatePluginPrograms } from './pluginPrograms.js';
 import { candidateDirs } from './projectDirs.js';
 
 const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash']);
@@ -50,7 +48,7 @@ export async function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Promis
     const broken = integrityDecision(cycle, event.tool_name);
     if (broken !== null) return broken;
     const decision = event.tool_name === 'Bash'
-        ? (hardenedBashCheck(cycle.repo, event.tool_input.command) ?? (await gateBashCall(cycle, event))) : gateFileTool(cycle, event);
+        ? ((await loadBashGate()).hardenedBashCheck(cycle.repo, event.tool_input.command) ?? (await gateBashCall(cycle, event))) : gateFileTool(cycle, event);
     if (decision.kind === 'pass') continue;
     const target = event.tool_name === 'Bash' ? event.tool_input.command.slice(0, 500) : 'file_path' in event.tool_input ? event.tool_input.file_path : event.tool_input.notebook_path;
     record(cycle, decision, event.tool_name, String(target), event.agent_type);
@@ -83,9 +81,10 @@ async function gateBashCall(cycle: ActiveCycle, event: BashEvent): Promise<Decis
     );
   }
   const where = `(phase ${cycle.state.phase}, ${event.agent_type ?? 'main thread'})`;
-  const programs = gatePluginPrograms(event.tool_input.command, event.cwd, process.env, cycle.home, where);
+  const bash = await loadBashGate();
+  const programs = bash.gatePluginPrograms(event.tool_input.command, event.cwd, process.env, cycle.home, where);
   if (programs.kind !== 'pass') return programs;
-  return (await loadBashGate()).gateBash(cycle, event);
+  return bash.gateBash(cycle, event);
 }
 
 function record(cycle: ActiveCycle, decision: Decision, tool: string, target: string, agentType: string | undefined): void {
