@@ -40,6 +40,9 @@ const LAZY_DIR = 'hook';
 const parts = await build({
   ...common,
   entryPoints: Object.fromEntries(LAZY.map((name) => [name, `src/hooks/${name}.ts`])),
+  // ASCII only (other characters escaped): node reads an ASCII file into a one-byte string with
+  // no decoding, and V8 scans one-byte source faster; a single '…' made the whole pack two-byte.
+  charset: 'ascii',
   outdir: path.join('dist', LAZY_DIR),
   outExtension: { '.js': '.cjs' },
   entryNames: '[name]-[hash]',
@@ -52,7 +55,7 @@ const parts = await build({
 const cjsOf = new Map(
   await Promise.all(
     parts.outputFiles.map(async (o) => {
-      const cjs = await transform(o.text, { loader: 'js', format: 'cjs', platform: 'node', target: 'node18', minify: common.minify, supported: noDynamicImport, charset: 'utf8' });
+      const cjs = await transform(o.text, { loader: 'js', format: 'cjs', platform: 'node', target: 'node18', minify: common.minify, supported: noDynamicImport, charset: 'ascii' });
       return [path.basename(o.path), cjs.code];
     }),
   ),

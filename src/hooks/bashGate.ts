@@ -11,6 +11,10 @@ import { canonicalize } from '../io/canonicalPath.js';
 import type { ActiveCycle } from './cycle.js';
 import { cycleFacts } from './fileGate.js';
 
+// Bash-only checks that run before the analysis, here so the Write path's part does not carry them.
+export { hardenedBashCheck } from '../io/sandboxGate.js';
+export { gatePluginPrograms } from './pluginPrograms.js';
+
 /**
  * Bash: analyse the command (pure), gather what the policy asks of the disk, decide (pure).
  * The scripts the command runs (package.json scripts, shell and interpreter files, Makefiles)

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ClassifyContext } from '../core/classify.js';
 import type { BaseState, ActivePhase } from '../schema/state.js';
 import { canonicalize, isCaseInsensitive } from '../io/canonicalPath.js';
+import { childPath } from '../io/childPath.js';
 import { compileStack, readStack, type CompiledStack } from '../io/loadStack.js';
 import { readAnchor, type AnchorRecord } from '../io/anchor.js';
 import { anchorPaths, anchorSaysActive, type AnchorPaths } from '../io/anchorPaths.js';
@@ -60,7 +61,7 @@ function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
   const statePath = statePathFor(repo);
   const paths = anchorPaths(repo, env);
   const anchor = readAnchor(paths);
-  if (anchor === null && anchorSaysActive(repo, env)) {
+  if (anchor === null && anchorSaysActive(repo, env, paths)) {
     // The marker says a cycle is anchored, but no record is readable: the record was deleted or spoiled.
     throw new GateError(
       `the anchor of the TDD cycle on branch ${repo.branch}, kept outside the work tree, is missing or unreadable while its marker says a cycle is active. Something other than the tdd-gate CLI changed it. Stop and report this to the user; the user ends the cycle with \`tdd-gate abort --reason "<why>"\`.`,
@@ -74,7 +75,7 @@ function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
   const home = env.HOME ?? homedir();
   const controlAbs = [path.join(home, '.claude.json'), '/etc/claude-code/managed-settings.json'].map((p) => canonicalize(p));
   // The git dir is control too: rewriting HEAD or a ref would switch the branch, and with it the state file.
-  const controlDirs = [path.join(home, '.claude', 'plugins'), env.CLAUDE_PLUGIN_ROOT, env.CLAUDE_PLUGIN_DATA, path.join(repo.root, '.git'), repo.gitDir, gitCommonDir(repo.gitDir)]
+  const controlDirs = [path.join(home, '.claude', 'plugins'), env.CLAUDE_PLUGIN_ROOT, env.CLAUDE_PLUGIN_DATA, childPath(repo.root, '.git'), repo.gitDir, gitCommonDir(repo.gitDir)]
     .filter((d): d is string => typeof d === 'string' && d.length > 0)
     .map((d) => canonicalize(d));
   return {
@@ -159,7 +160,7 @@ function specRelative(root: string, specPath: string): string {
 /** A worktree's git dir names the shared one in `commondir`; a plain repository has none. */
 function gitCommonDir(gitDir: string): string | undefined {
   try {
-    return path.resolve(gitDir, readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim());
+    return path.resolve(gitDir, readFileSync(childPath(gitDir, 'commondir'), 'utf8').trim());
   } catch {
     return undefined;
   }

@@ -11,7 +11,7 @@ import type { ActiveCycle } from './cycle.js';
 import { compileGlobs } from '../core/globs.js';
 import { onlyRustTestRegionsChange, rustTestRegions, testRegionPart } from '../core/testRegions.js';
 import { sha256Hex } from '../io/hash.js';
-import { splitGlobs } from '../schema/stack.js';
+import { splitGlobs } from '../schema/stackGlobs.js';
 
 /** GREEN/REFACTOR: does this write change a test region frozen inside a source (or add one)? */
 function testRegionChanged(cycle: ActiveCycle, rel: string, after: string): boolean {

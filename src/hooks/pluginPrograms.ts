@@ -24,7 +24,7 @@ function programs(env: NodeJS.ProcessEnv): Program[] {
   for (const dir of dirs) {
     for (const [file, role] of programFiles(dir)) {
       try {
-        const canonical = realpathSync(path.join(dir, file));
+        const canonical = realpathSync.native(path.join(dir, file));
         if (out.some((p) => p.canonical === canonical)) continue;
         out.push({ role, canonical, size: statSync(canonical).size });
       } catch {
@@ -60,17 +60,19 @@ function expand(word: string, env: NodeJS.ProcessEnv, home: string): string {
     .replace(/\$\{?(CLAUDE_PLUGIN_ROOT|CLAUDE_PROJECT_DIR|HOME|PWD)\}?/g, (_m, name: string) => env[name] ?? '');
 }
 
-function roleOf(file: string, list: Program[]): ProgramRole | null {
+function roleOf(file: string, programList: () => Program[]): ProgramRole | null {
   let canonical: string;
   let size: number;
   try {
-    canonical = realpathSync(file);
+    canonical = realpathSync.native(file);
     const st = statSync(canonical);
     if (!st.isFile()) return null;
     size = st.size;
   } catch {
     return null;
   }
+  // Only now the plugin's own files: most words of a command name no file at all.
+  const list = programList();
   const same = list.find((p) => p.canonical === canonical);
   if (same !== undefined) return same.role;
   // A copy: the same bytes under another name. Hashed only when the size already matches.
@@ -88,15 +90,15 @@ function roleOf(file: string, list: Program[]): ProgramRole | null {
 
 /** Every reference in `command` to a plugin program, found on disk. */
 export function programReferences(command: string, cwd: string, env: NodeJS.ProcessEnv, home: string): ProgramReference[] {
-  const list = programs(env);
-  if (list.length === 0) return [];
+  let list: Program[] | undefined;
+  const programList = () => (list ??= programs(env));
   const refs: ProgramReference[] = [];
   let count = 0;
   for (const m of command.matchAll(WORD)) {
     const word = m[0];
     if (!/\.m?[jt]s$|\.cjs$|\//.test(word)) continue;
     if (++count > MAX_WORDS) break;
-    const role = roleOf(path.resolve(cwd, expand(word, env, home)), list);
+    const role = roleOf(path.resolve(cwd, expand(word, env, home)), programList);
     if (role === null) continue;
     const before = command.slice(0, m.index).replace(/["']$/, '');
     const normalized = path.posix.normalize(word) === word;

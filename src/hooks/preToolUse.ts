@@ -1,11 +1,9 @@
 import { PASS, ask, deny, type Decision } from '../core/decision.js';
-import { formatIssues } from '../schema/format.js';
-import { checkPreToolUse } from '../schema/handChecks.js';
-import { otherToolSchema, type BashEvent, type OtherToolEvent } from '../schema/event.js';
+import { checkOtherTool, checkPreToolUse } from '../schema/handChecks.js';
+import type { BashEvent, OtherToolEvent } from '../schema/event.js';
 import { clearEnded, markInflight } from '../io/anchorInflight.js';
 import { GateError } from '../io/errors.js';
 import { appendEvent } from '../io/eventLog.js';
-import { hardenedBashCheck } from '../io/sandboxGate.js';
 import { loadCycles, type ActiveCycle } from './cycle.js';
 import { gateFileTool } from './fileGate.js';
 import { gateSpecWriter } from './specWriterGate.js';
@@ -13,7 +11,6 @@ import { ROLE } from '../core/roles.js';
 import { integrityDecision } from './integrityGate.js';
 import { load as loadBashGate } from './lazy/bashGate.js';
 import { gateMcpTool, isMcpTool } from './mcpGate.js';
-import { gatePluginPrograms } from './pluginPrograms.js';
 import { candidateDirs } from './projectDirs.js';
 
 const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash']);
@@ -51,7 +48,7 @@ export async function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Promis
     const broken = integrityDecision(cycle, event.tool_name);
     if (broken !== null) return broken;
     const decision = event.tool_name === 'Bash'
-        ? (hardenedBashCheck(cycle.repo, event.tool_input.command) ?? (await gateBashCall(cycle, event))) : gateFileTool(cycle, event);
+        ? ((await loadBashGate()).hardenedBashCheck(cycle.repo, event.tool_input.command) ?? (await gateBashCall(cycle, event))) : gateFileTool(cycle, event);
     if (decision.kind === 'pass') continue;
     const target = event.tool_name === 'Bash' ? event.tool_input.command.slice(0, 500) : 'file_path' in event.tool_input ? event.tool_input.file_path : event.tool_input.notebook_path;
     record(cycle, decision, event.tool_name, String(target), event.agent_type);
@@ -84,9 +81,10 @@ async function gateBashCall(cycle: ActiveCycle, event: BashEvent): Promise<Decis
     );
   }
   const where = `(phase ${cycle.state.phase}, ${event.agent_type ?? 'main thread'})`;
-  const programs = gatePluginPrograms(event.tool_input.command, event.cwd, process.env, cycle.home, where);
+  const bash = await loadBashGate();
+  const programs = bash.gatePluginPrograms(event.tool_input.command, event.cwd, process.env, cycle.home, where);
   if (programs.kind !== 'pass') return programs;
-  return (await loadBashGate()).gateBash(cycle, event);
+  return bash.gateBash(cycle, event);
 }
 
 function record(cycle: ActiveCycle, decision: Decision, tool: string, target: string, agentType: string | undefined): void {
@@ -129,11 +127,12 @@ export function bareCliVerb(command: string): string | null {
 }
 
 async function otherTool(input: unknown, env: NodeJS.ProcessEnv): Promise<Decision> {
-  const parsed = otherToolSchema.safeParse(input);
-  if (!parsed.success) {
-    return deny('bad-input', `the PreToolUse input could not be understood (${formatIssues(parsed.error)}), so the call is blocked to stay safe. Retry the tool call with complete arguments.`);
+  // By hand, not by otherToolSchema: zod stays out of the hook's start-up (ADR 007).
+  const checked = checkOtherTool(input);
+  if (!checked.ok) {
+    return deny('bad-input', `the PreToolUse input could not be understood (${checked.issues}), so the call is blocked to stay safe. Retry the tool call with complete arguments.`);
   }
-  const event = parsed.data;
+  const event = checked.value;
   const loaded = cyclesOf(event, env);
   if (!Array.isArray(loaded)) return loaded;
   for (const cycle of loaded) {

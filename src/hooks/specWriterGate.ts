@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { PASS, type Decision } from '../core/decision.js';
 import { decideSpecWriterTool, decideSpecWriterWrite } from '../core/roles.js';
-import { preToolUseSchema } from '../schema/event.js';
+import { checkPreToolUse } from '../schema/handChecks.js';
 import { canonicalize, isCaseInsensitive, resolveTarget } from '../io/canonicalPath.js';
 import { findRepo } from '../io/repo.js';
 
@@ -18,9 +18,10 @@ export function gateSpecWriter(input: unknown, env: NodeJS.ProcessEnv): Decision
   const toolName = (input as { tool_name?: unknown }).tool_name;
   if (typeof toolName !== 'string') return PASS;
   if (!FILE_TOOLS.has(toolName)) return decideSpecWriterTool(toolName);
-  const parsed = preToolUseSchema.safeParse(input);
-  if (!parsed.success || parsed.data.tool_name === 'Bash') return PASS;
-  const event = parsed.data;
+  // By hand, not by preToolUseSchema: zod stays out of the hook's start-up (ADR 007).
+  const parsed = checkPreToolUse(input);
+  if (!parsed.ok || parsed.value.tool_name === 'Bash') return PASS;
+  const event = parsed.value;
   const raw = event.tool_name === 'NotebookEdit' ? event.tool_input.notebook_path : event.tool_input.file_path;
   const root = findRepo(event.cwd)?.root ?? canonicalize(event.cwd);
   const nocase = isCaseInsensitive(root);

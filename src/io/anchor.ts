@@ -6,6 +6,7 @@ import { anchorPaths, eventsCopyPath, type AnchorPaths } from './anchorPaths.js'
 import { inflight } from './anchorInflight.js';
 import { sha256Hex } from './hash.js';
 import { findRepo, type Repo } from './repo.js';
+import { childPath } from './childPath.js';
 
 /**
  * The anchor (DESIGN §2, ADR 006): the record of a branch's cycle that the work tree does not
@@ -508,7 +509,7 @@ export function repinWatched(repo: Repo, files: readonly string[], env: NodeJS.P
 
 /** The hook's stat cache: what each watched object looked like when it last matched. */
 export function statCachePath(paths: AnchorPaths): string {
-  return path.join(paths.home, `stat-${path.basename(paths.record).slice('anchor-'.length)}`);
+  return childPath(paths.home, `stat-${path.basename(paths.record).slice('anchor-'.length)}`);
 }
 
 /** A line in the journal that changes no record (a recovery, say). */

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { stateSlug } from './stateSlug.js';
 import type { Repo } from './repo.js';
+import { childPath } from './childPath.js';
 
 /**
  * Where the anchor of a branch's cycle lives (ADR 006): outside the work tree, in the git common
@@ -26,18 +27,23 @@ export const ANCHOR_DIR = 'tdd-gate';
  * (that is sha256, elsewhere): node:crypto costs milliseconds to load on the quick path.
  */
 export function shortName(text: string): string {
-  let h = 0xcbf29ce484222325n;
+  // In two 32-bit halves: BigInt arithmetic costs more than the rest of the quick check.
+  // h * 0x100000001b3 = h * 0x1b3 + (h << 40), modulo 2^64.
+  let hi = 0xcbf29ce4;
+  let lo = 0x84222325;
   for (const byte of Buffer.from(text, 'utf8')) {
-    h ^= BigInt(byte);
-    h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
+    lo = (lo ^ byte) >>> 0;
+    const low = lo * 0x1b3;
+    hi = (Math.imul(hi, 0x1b3) + Math.floor(low / 0x100000000) + (lo << 8)) >>> 0;
+    lo = low >>> 0;
   }
-  return h.toString(16).padStart(16, '0');
+  return hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
 }
 
 /** A worktree's git dir names the shared one in `commondir`; a plain repository's git dir is its own. */
 export function gitCommonDir(gitDir: string): string {
   try {
-    return path.resolve(gitDir, readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim());
+    return path.resolve(gitDir, readFileSync(childPath(gitDir, 'commondir'), 'utf8').trim());
   } catch {
     return gitDir;
   }
@@ -46,14 +52,14 @@ export function gitCommonDir(gitDir: string): string {
 export function anchorPaths(repo: Repo, env: NodeJS.ProcessEnv): AnchorPaths {
   const common = gitCommonDir(repo.gitDir);
   const base = `${stateSlug(repo.branch)}-${shortName(repo.branch)}.json`;
-  const home = path.join(common, ANCHOR_DIR);
+  const home = childPath(common, ANCHOR_DIR);
   const data = env.CLAUDE_PLUGIN_DATA;
   const mirrorHome = typeof data === 'string' && data !== '' ? path.join(data, 'anchors', shortName(common)) : null;
   return {
     home,
-    record: path.join(home, `anchor-${base}`),
-    active: path.join(home, 'active', base),
-    mirror: mirrorHome === null ? null : { home: mirrorHome, record: path.join(mirrorHome, `anchor-${base}`), active: path.join(mirrorHome, 'active', base) },
+    record: childPath(home, `anchor-${base}`),
+    active: childPath(home, 'active', base),
+    mirror: mirrorHome === null ? null : { home: mirrorHome, record: childPath(mirrorHome, `anchor-${base}`), active: childPath(mirrorHome, 'active', base) },
   };
 }
 
@@ -63,8 +69,8 @@ export function eventsCopyPath(anchorHome: string, root: string): string {
 }
 
 /** One or two stats: does an anchor say a cycle is active on this branch? */
-export function anchorSaysActive(repo: Repo, env: NodeJS.ProcessEnv): boolean {
-  const p = anchorPaths(repo, env);
+export function anchorSaysActive(repo: Repo, env: NodeJS.ProcessEnv, known?: AnchorPaths): boolean {
+  const p = known ?? anchorPaths(repo, env);
   return exists(p.active) || (p.mirror !== null && exists(p.mirror.active));
 }
 

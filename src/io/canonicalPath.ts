@@ -9,7 +9,11 @@ const MAX_LINKS = 40;
  * followed by hand, so `src/x.ts -> ../tests/new.test.ts` counts as the test it will create.
  */
 export function canonicalize(absPath: string, depth = 0): string {
-  const p = path.resolve(absPath);
+  return canonical(path.resolve(absPath), depth);
+}
+
+/** canonicalize() of a path already absolute and normalized (the hook's hot path: no resolve per level). */
+function canonical(p: string, depth: number): string {
   try {
     return realpathSync.native(p);
   } catch {
@@ -26,7 +30,9 @@ export function canonicalize(absPath: string, depth = 0): string {
   }
   const parent = path.dirname(p);
   if (parent === p) return p;
-  return path.join(canonicalize(parent, depth), path.basename(p));
+  // Both parts normalized: joining them is concatenation.
+  const head = canonical(parent, depth);
+  return (head.endsWith(path.sep) ? head : head + path.sep) + path.basename(p);
 }
 
 function relInside(root: string, abs: string): string | null {

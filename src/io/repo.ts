@@ -1,5 +1,6 @@
 import { readFileSync, statSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { childPath } from './childPath.js';
 
 export interface Repo {
   /** The git top level (canonical). */
@@ -24,7 +25,7 @@ function realOrSelf(p: string): string {
 export function findRepo(cwd: string): Repo | null {
   let dir = realOrSelf(path.resolve(cwd));
   for (;;) {
-    const dotGit = path.join(dir, '.git');
+    const dotGit = childPath(dir, '.git');
     let isDir: boolean | null = null;
     try {
       isDir = statSync(dotGit).isDirectory();
@@ -49,7 +50,7 @@ function readGitFile(dotGit: string, dir: string): string {
 }
 
 function readBranch(gitDir: string): string {
-  const head = readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
+  const head = readFileSync(childPath(gitDir, 'HEAD'), 'utf8').trim();
   const m = /^ref:\s*(.+)$/.exec(head);
   if (!m?.[1]) return 'HEAD';
   const ref = m[1].trim();

@@ -8,8 +8,7 @@ import type { Phase } from '../schema/state.js';
 import type { Repo } from './repo.js';
 import { parseSettings, readRecord, SETTINGS_REL } from './settingsMerge.js';
 
-/** How long the client takes to apply a changed settings file (measured ~1 s; docs/hardened.md). */
-export const RELOAD_MS = 1500;
+export { RELOAD_MS } from './settingsMerge.js';
 
 export interface WallAvailability {
   ok: boolean;

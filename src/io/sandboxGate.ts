@@ -1,8 +1,8 @@
 import { cliCommandOfSection, isPlainCliCall } from '../core/sandbox.js';
 import { deny, type Decision } from '../core/decision.js';
 import type { Repo } from './repo.js';
-import { RELOAD_MS } from './sandbox.js';
-import { readRecord } from './settingsMerge.js';
+// Not from sandbox.ts: that module starts child_process, which the hook's every Bash call would pay for.
+import { readRecord, RELOAD_MS } from './settingsMerge.js';
 
 /**
  * Hardened mode, for the PreToolUse gate: a Bash command that names the CLI must be one plain call,

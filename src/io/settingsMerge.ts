@@ -14,6 +14,9 @@ import { RefusalError } from './errors.js';
 
 export const SETTINGS_REL = '.claude/settings.local.json';
 
+/** How long the client takes to apply a changed settings file (measured ~1 s; docs/hardened.md). */
+export const RELOAD_MS = 1500;
+
 export interface HardeningRecord {
   version: 1;
   /** The person asked for hardened mode in this worktree (`harden on`, `/tdd … --hardened`). */

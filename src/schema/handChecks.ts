@@ -1,4 +1,4 @@
-import type { PreToolUseEvent } from './event.js';
+import type { OtherToolEvent, PreToolUseEvent } from './event.js';
 import { MODES, PHASES, STATE_VERSION } from './stateKeys.js';
 import type { BaseState } from './state.js';
 import type { StackConfig } from './stack.js';
@@ -102,6 +102,17 @@ export function checkPreToolUse(input: unknown): Checked<PreToolUseEvent> {
   for (const key of COMMON_STRINGS) str(input, key, issues, '', { optional: true });
   if (isObject(input.tool_input)) toolInput(tool, input.tool_input, issues);
   else issues.push(wrongType('tool_input', 'an object', input.tool_input));
+  return result(input, issues);
+}
+
+/** otherToolSchema by hand: MCP tools, Monitor and EnterWorktree, on the same hot path as the file tools. */
+export function checkOtherTool(input: unknown): Checked<OtherToolEvent> {
+  if (!isObject(input)) return { ok: false, issues: wrongType('(top level)', 'an object', input) };
+  const issues: Issues = [];
+  str(input, 'cwd', issues, '', { min: 1 });
+  for (const key of COMMON_STRINGS) str(input, key, issues, '', { optional: true });
+  str(input, 'tool_name', issues, '', { min: 1 });
+  if (!isObject(input.tool_input)) issues.push(wrongType('tool_input', 'an object', input.tool_input));
   return result(input, issues);
 }
 

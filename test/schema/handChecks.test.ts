@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { preToolUseSchema } from '../../src/schema/event.js';
-import { checkBaseState, checkPreToolUse, checkStack } from '../../src/schema/handChecks.js';
+import { otherToolSchema, preToolUseSchema } from '../../src/schema/event.js';
+import { checkBaseState, checkOtherTool, checkPreToolUse, checkStack } from '../../src/schema/handChecks.js';
 import { baseStateSchema } from '../../src/schema/state.js';
 import { stackSchema } from '../../src/schema/stack.js';
 
@@ -125,6 +125,16 @@ describe('hand-written checks give the zod schemas\u2019 verdicts', () => {
     const nested = EVENTS.map((e) => variants(e.tool_input).map((tool_input) => ({ ...e, tool_input })));
     const all = [...EVENTS.flatMap((e) => variants(e)), ...nested.flat()];
     for (const v of all) expect({ input: v, accepted: checkPreToolUse(v).ok }).toEqual({ input: v, accepted: preToolUseSchema.safeParse(v).success });
+  });
+
+  it('on the PreToolUse input of MCP tools, Monitor and EnterWorktree', () => {
+    const others = [
+      { ...COMMON, tool_name: 'mcp__fs__write_file', tool_input: { path: 'src/a.ts', content: 'x' } },
+      { ...COMMON, tool_name: 'Monitor', tool_input: { command: 'tail -f log' } },
+      { ...COMMON, tool_name: 'EnterWorktree', tool_input: {} },
+    ];
+    const all = [...others.flatMap((e) => variants(e)), ...others.flatMap((e) => variants(e.tool_input).map((tool_input) => ({ ...e, tool_input })))];
+    for (const v of all) expect({ input: v, accepted: checkOtherTool(v).ok }).toEqual({ input: v, accepted: otherToolSchema.safeParse(v).success });
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, sep } from 'node:path';
 import { Script } from 'node:vm';
 
 /**
@@ -70,7 +70,7 @@ export function loadPart(dir: string, name: string, nodeRequire: Require, env: N
   const module: Module = { exports: {} };
   modules.set(name, module); // before running: modules may require each other
   const req: Require = (id) => (id.startsWith('./') ? loadPart(dir, id.slice(2), nodeRequire, env) : nodeRequire(id));
-  factory(module.exports, req, module, join(dir, name), dir);
+  factory(module.exports, req, module, dir + sep + name, dir); // dir is absolute and normalized: join() would only cost
   return module.exports;
 }
 

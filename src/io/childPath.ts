@@ -1,0 +1,13 @@
+import path from 'node:path';
+
+/**
+ * path.join(dir, ...names) for a `dir` that is already absolute and normalized (a realpath, or
+ * the result of path.resolve or path.join) and plain `names` (no separator, no `.` or `..`).
+ * The hook builds a few dozen such paths on every gated call; through node's normalizing join,
+ * that is enough for V8 to spend more compiling path.normalize than the joins cost (ADR 007).
+ */
+export function childPath(dir: string, ...names: string[]): string {
+  let out = dir.endsWith(path.sep) ? dir.slice(0, -1) : dir;
+  for (const name of names) out += path.sep + name;
+  return out;
+}
