@@ -5,7 +5,9 @@ import type { Decision } from '../core/decision.js';
 import { decideBash, type BashFacts } from '../core/decideBash.js';
 import type { CycleFacts } from '../core/decideWrite.js';
 import type { BashEvent } from '../schema/event.js';
-import { classesOf, contentAfterWrite, insideRoot, writeTargets, type DiskContext } from '../io/bashFacts.js';
+import { contentAfterWrite, insideRoot, writeTargets } from '../io/bashFacts.js';
+import { classesOf } from '../io/targetClasses.js';
+import { diskOf } from './fileGate.js';
 import { scriptReader } from '../io/scriptFacts.js';
 import { canonicalize } from '../io/canonicalPath.js';
 import type { ActiveCycle } from './cycle.js';
@@ -47,7 +49,7 @@ function inheritedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 }
 
 export function bashFacts(cycle: ActiveCycle, event: BashEvent): BashFacts {
-  const disk: DiskContext = { root: cycle.repo.root, home: cycle.home, nocase: cycle.nocase, classify: cycle.classify };
+  const disk = diskOf(cycle);
   let memo: CycleFacts | null = null;
   return {
     cwd: event.cwd,

@@ -1,11 +1,10 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { classify, type PathClass } from '../core/classify.js';
 import { contentAfter, type WriteInput } from '../core/contentAfter.js';
 import type { Decision } from '../core/decision.js';
 import { decideWrites, type CycleFacts, type WriteTarget } from '../core/decideWrite.js';
 import type { FileToolEvent } from '../schema/event.js';
-import { resolveTarget } from '../io/canonicalPath.js';
+import { classesOf, type DiskContext } from '../io/targetClasses.js';
 import { liveSpecHash } from '../io/specHashCache.js';
 import type { ActiveCycle } from './cycle.js';
 import { compileGlobs } from '../core/globs.js';
@@ -54,61 +53,9 @@ export function cycleFacts(cycle: ActiveCycle, agentType: string | undefined, wi
   };
 }
 
-/** Every class a raw path falls in, resolved from `cwd`. */
-export function classesOf(cycle: ActiveCycle, cwd: string, raw: string): { classes: PathClass[]; real: string } {
-  const locations = resolveTarget(cycle.repo.root, cwd, raw, cycle.nocase, cycle.home);
-  const classes = new Set(locations.map((loc) => classify(loc, cycle.classify)));
-  const real = locations[0];
-  const linked = real === undefined ? null : hardLinked(real.abs);
-  if (linked !== null && real !== undefined) {
-    // A second name for a control file is a control file (same device and inode).
-    if (controlIdentities(cycle).has(linked)) classes.add('control');
-    // A second name for the same inode may be a test file: writing it would change the test.
-    if (real.rel !== null && !real.rel.split('/').includes('node_modules')) classes.add('test');
-  }
-  return { classes: [...classes], real: real?.abs ?? raw };
-}
-
-/** `dev:ino` of a file with more than one name; null otherwise. */
-function hardLinked(abs: string): string | null {
-  try {
-    const st = statSync(abs);
-    return st.isFile() && st.nlink > 1 ? `${st.dev}:${st.ino}` : null;
-  } catch {
-    return null;
-  }
-}
-
-const identities = new WeakMap<ActiveCycle, Set<string>>();
-
-/** The device and inode of every control file that exists, computed once per call and only when a target has several names. */
-function controlIdentities(cycle: ActiveCycle): Set<string> {
-  const known = identities.get(cycle);
-  if (known !== undefined) return known;
-  const root = cycle.repo.root;
-  const files = [
-    cycle.statePath,
-    path.join(root, '.tdd', 'stack.json'),
-    path.join(root, '.tdd', 'events.jsonl'),
-    path.join(root, '.claude', 'settings.json'),
-    path.join(root, '.claude', 'settings.local.json'),
-    path.join(root, '.mcp.json'),
-    path.join(cycle.home, '.claude', 'settings.json'),
-    path.join(cycle.home, '.claude', 'settings.local.json'),
-    path.join(cycle.home, '.claude.json'),
-    ...cycle.classify.controlAbs,
-  ];
-  const ids = new Set<string>();
-  for (const f of files) {
-    try {
-      const st = statSync(f);
-      ids.add(`${st.dev}:${st.ino}`);
-    } catch {
-      // absent
-    }
-  }
-  identities.set(cycle, ids);
-  return ids;
+/** The project facts classifying a target needs, from the cycle. */
+export function diskOf(cycle: ActiveCycle): DiskContext {
+  return { root: cycle.repo.root, home: cycle.home, nocase: cycle.nocase, classify: cycle.classify, statePath: cycle.statePath };
 }
 
 function writeInput(event: FileToolEvent): { path: string; input: WriteInput } {
@@ -126,7 +73,7 @@ function writeInput(event: FileToolEvent): { path: string; input: WriteInput } {
 
 export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision {
   const { path: raw, input } = writeInput(event);
-  const found = classesOf(cycle, event.cwd, raw);
+  const found = classesOf(diskOf(cycle), event.cwd, raw);
   const { real } = found;
   let { classes } = found;
   if (real.endsWith('.rs') && classes.includes('source') && !classes.includes('test')) {

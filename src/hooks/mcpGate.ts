@@ -3,7 +3,8 @@ import { PASS, type Decision } from '../core/decision.js';
 import { decideWrites, type WriteTarget } from '../core/decideWrite.js';
 import type { OtherToolEvent } from '../schema/event.js';
 import type { ActiveCycle } from './cycle.js';
-import { classesOf, cycleFacts } from './fileGate.js';
+import { classesOf } from '../io/targetClasses.js';
+import { cycleFacts, diskOf } from './fileGate.js';
 
 export function isMcpTool(toolName: string): boolean {
   return toolName.startsWith('mcp__');
@@ -42,7 +43,7 @@ export function gateMcpTool(cycle: ActiveCycle, event: OtherToolEvent): Decision
   pathLike(event.tool_input, strings);
   const targets: WriteTarget[] = [];
   for (const raw of strings) {
-    const { classes, real } = classesOf(cycle, event.cwd, raw);
+    const { classes, real } = classesOf(diskOf(cycle), event.cwd, raw);
     if (classes.every((c) => c === 'other')) continue;
     const inProject = path.relative(cycle.repo.root, real);
     targets.push({ display: `${raw} (argument of ${event.tool_name})`, classes, dependency: !inProject.startsWith('..') && inProject.split(path.sep).includes('node_modules') });

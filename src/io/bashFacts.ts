@@ -7,21 +7,17 @@ import path from 'node:path';
 import { minimatch } from 'minimatch';
 import type { BashWrite } from '../core/bash/types.js';
 import { patchTargets } from '../core/bash/patchFile.js';
-import { classify, type ClassifyContext, type PathClass } from '../core/classify.js';
 import { MAX_FILES, TooManyFiles, type TargetFact } from '../core/decideBash.js';
-import { canonicalize, resolveTarget } from './canonicalPath.js';
+import { canonicalize } from './canonicalPath.js';
+import { classesOf, type DiskContext } from './targetClasses.js';
+
+export type { DiskContext };
 
 /** Never descended into by tree walks: tools that rewrite a tree leave these alone. */
 const SKIP_DIRS = new Set(['node_modules', '.git']);
 /** Patch files and scripts larger than this are not read. */
 export const MAX_READ = 1024 * 1024;
 
-export interface DiskContext {
-  root: string;
-  home: string;
-  nocase: boolean;
-  classify: ClassifyContext;
-}
 
 export function readOrNull(file: string, limit = MAX_READ): string | null {
   try {
@@ -41,15 +37,6 @@ function readOrEmpty(file: string): string {
   }
 }
 
-function isHardLinked(abs: string): boolean {
-  try {
-    const st = statSync(abs);
-    return st.isFile() && st.nlink > 1;
-  } catch {
-    return false;
-  }
-}
-
 function exists(p: string): boolean {
   try {
     lstatSync(p);
@@ -65,17 +52,6 @@ export function insideRoot(root: string, abs: string): boolean {
 }
 
 /** Every class a raw path falls in, resolved from `cwd`. */
-export function classesOf(d: DiskContext, cwd: string, raw: string): { classes: PathClass[]; real: string } {
-  const locations = resolveTarget(d.root, cwd, raw, d.nocase, d.home);
-  const classes = new Set(locations.map((loc) => classify(loc, d.classify)));
-  const real = locations[0];
-  if (real !== undefined && real.rel !== null && isHardLinked(real.abs) && !real.rel.split('/').includes('node_modules')) {
-    // A second name for the same inode may be a test file: writing it would change the test.
-    classes.add('test');
-  }
-  return { classes: [...classes], real: real?.abs ?? raw };
-}
-
 function fact(d: DiskContext, cwd: string, abs: string): TargetFact {
   const { classes, real } = classesOf(d, cwd, abs);
   return { abs, real, classes, inProject: insideRoot(d.root, real), exists: exists(abs) };

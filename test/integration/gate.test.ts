@@ -385,6 +385,17 @@ describe('other ways to the same file', () => {
     expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/ok.ts')));
   });
 
+  it('treats a second name of a control file as the control file, for the file tools and Bash alike', async () => {
+    const { linkSync } = await import('node:fs');
+    const repo = testRepo({ files: { '.claude/settings.local.json': '{}\n', 'tests/a.test.ts': 'expect(1)\n' } });
+    linkSync(repo.path('.claude/settings.local.json'), repo.path('tests/cfg.json'));
+    // RED allows test writes: only the identity of the file says it is the settings.
+    repo.setState(state('tdd-red'));
+    const WRITER = { agent_type: 'tdd-gate:test-writer' };
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...WRITER }, 'tests/cfg.json', '{"disableAllHooks":true}')), 'control-file');
+    expectDeny(runHookBundle(ev.bash({ cwd: repo.root, ...WRITER }, `echo '{"disableAllHooks":true}' > tests/cfg.json`)), 'control-file');
+  });
+
   it('protects the git dir, which holds HEAD and with it the branch state', () => {
     const repo = testRepo();
     repo.setState(state('tdd-green'));
