@@ -21,16 +21,21 @@ export function writeStateAtomic(statePath: string, state: StoredState): void {
   mkdirSync(path.dirname(statePath), { recursive: true });
   const validated = baseStateSchema.safeParse(state);
   if (!validated.success) throw new GateError(`refusing to write an invalid state: ${formatIssues(validated.error)}`, 'state-invalid');
-  const tmp = `${statePath}.${process.pid}.${Date.now()}.tmp`;
   const text = JSON.stringify(state, null, 2) + '\n';
+  replaceAtomically(statePath, text);
+  journalStateChange(statePath, text);
+}
+
+/** Temp file + rename: a reader sees the old text or the new one, never half of it. */
+function replaceAtomically(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
     writeFileSync(tmp, text);
-    renameSync(tmp, statePath);
+    renameSync(tmp, file);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
   }
-  journalStateChange(statePath, text);
 }
 
 /** Lock the state file of `statePath` for `fn` (the same lock withState takes). */
@@ -52,14 +57,7 @@ export async function withStateLock<T>(statePath: string, fn: () => T | Promise<
 /** Put a state file's exact text back (recover): the anchor already holds this very text. */
 export function restoreStateText(statePath: string, text: string): void {
   mkdirSync(path.dirname(statePath), { recursive: true });
-  const tmp = `${statePath}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, statePath);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  replaceAtomically(statePath, text);
 }
 
 /**
