@@ -6,7 +6,8 @@
 //                     loaded with ordinary require() through src/hooks/lazy/* when a path needs them
 //   dist/hook.mjs     the old entry, kept so existing hook commands and scripts still work
 //   dist/cli.mjs      the CLI, one ES module bundle
-import { build, transform } from 'esbuild';
+import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -32,65 +33,32 @@ const LAZY = readdirSync('src/hooks/lazy')
   .filter((f) => f.endsWith('.ts'))
   .flatMap((f) => [...readFileSync(path.join('src/hooks/lazy', f), 'utf8').matchAll(/import\('\.\.\/(\w+)\.js'\)/g)].map((m) => m[1]));
 const LAZY_DIR = 'hook';
-
-// The parts: esbuild splits only ES modules, so split as ESM, then turn each module into CommonJS.
-// Shared code (the decision core, minimatch, the path helpers) lands in one module, once. Every
-// module is named by a hash of its content (esbuild's hash covers what it imports): the code
-// cache relies on it.
-const parts = await build({
-  ...common,
-  entryPoints: Object.fromEntries(LAZY.map((name) => [name, `src/hooks/${name}.ts`])),
-  // ASCII only (other characters escaped): node reads an ASCII file into a one-byte string with
-  // no decoding, and V8 scans one-byte source faster; a single '…' made the whole pack two-byte.
-  charset: 'ascii',
-  outdir: path.join('dist', LAZY_DIR),
-  outExtension: { '.js': '.cjs' },
-  entryNames: '[name]-[hash]',
-  chunkNames: 'chunk-[hash]',
-  format: 'esm',
-  splitting: true,
-  metafile: true,
-  write: false,
-});
-const cjsOf = new Map(
-  await Promise.all(
-    parts.outputFiles.map(async (o) => {
-      const cjs = await transform(o.text, { loader: 'js', format: 'cjs', platform: 'node', target: 'node18', minify: common.minify, supported: noDynamicImport, charset: 'ascii' });
-      return [path.basename(o.path), cjs.code];
-    }),
-  ),
+// Each part is one self-contained CommonJS bundle: every module it needs in one scope (no module
+// table, no interop wrapper per module, one file to read and compile). Parts share no code at
+// run time: a call loads exactly one of them, so a module copied into two parts never meets its
+// copy. Named by a hash of the content: the code cache relies on it.
+const partFiles = await Promise.all(
+  LAZY.map(async (name) => {
+    const out = await build({
+      ...common,
+      entryPoints: [`src/hooks/${name}.ts`],
+      format: 'cjs',
+      // ASCII only (other characters escaped): node reads an ASCII file into a one-byte string with
+      // no decoding, and V8 scans one-byte source faster; a single '…' made the whole part two-byte.
+      charset: 'ascii',
+      supported: noDynamicImport,
+      write: false,
+    });
+    const text = out.outputFiles[0].text;
+    const hash = createHash('sha256').update(text).digest('hex').slice(0, 8).toUpperCase();
+    return { name, file: `${name}-${hash}.cjs`, path: path.resolve('dist', LAZY_DIR, `${name}-${hash}.cjs`), text };
+  }),
 );
-const outputsByName = Object.fromEntries(Object.entries(parts.metafile.outputs).map(([out, o]) => [path.basename(out), o]));
-const partFile = Object.fromEntries(
-  Object.entries(outputsByName)
-    .filter(([, o]) => o.entryPoint !== undefined)
-    .map(([name, o]) => [path.basename(o.entryPoint, '.ts'), name]),
-);
-
-/** A module and every module it imports statically: what loading it runs. */
-function closure(name, seen = new Set()) {
-  if (seen.has(name)) return seen;
-  seen.add(name);
-  for (const i of outputsByName[name].imports) if (i.kind === 'import-statement' && !i.external) closure(path.basename(i.path), seen);
-  return seen;
-}
-
-// Each part ships as one pack file: its modules, minus those the entry's part (dispatch) already
-// brought. Reading and compiling a file has a cost of its own, larger than most of these modules:
-// one file per path, not one per module. src/hooks/lazy/parts.ts reads the packs.
-const ROOT = 'dispatch';
-const rootModules = closure(partFile[ROOT]);
-const partFiles = Object.entries(partFile).map(([part, name]) => {
-  const modules = [...closure(name)].filter((m) => part === ROOT || !rootModules.has(m));
-  const body = modules.map((m) => `${JSON.stringify(m)}: function (exports, require, module, __filename, __dirname) {\n${cjsOf.get(m)}\n}`).join(',\n');
-  return { path: path.resolve('dist', LAZY_DIR, name), text: `// tdd-gate: the ${part} part, packed (scripts/build.mjs)\nmodule.exports = {\n${body}\n};\n` };
-});
-
-// The loader of the parts (src/hooks/lazy/parts.ts), which compiles them with the code cache.
-const LOADER = 'load.cjs';
-const loader = await build({ ...common, entryPoints: ['src/hooks/lazy/parts.ts'], outfile: path.join('dist', LAZY_DIR, LOADER), format: 'cjs', write: false });
-
-// The entry: a lazy loader's import('../<name>.js') becomes loadPart() of the part's file.
+const partFile = Object.fromEntries(partFiles.map((p) => [p.name, p.file]));
+// The entry: a lazy loader's import('../<name>.js') becomes loadPart() of the part's file. The
+// loader (src/hooks/lazy/parts.ts) is bundled into the entry but runs, and requires node:vm,
+// only when a part is loaded: esbuild initialises a module reached by require() on first use.
+const PARTS_LOADER = path.resolve('src/hooks/lazy/parts.ts');
 const entry = await build({
   ...common,
   entryPoints: { hook: 'src/bin/hook.ts' },
@@ -111,14 +79,13 @@ const entry = await build({
         });
         b.onLoad({ filter: /.*/, namespace: 'part' }, (args) => ({
           loader: 'js',
-          contents: `const dir = require('node:path').join(__dirname, ${JSON.stringify(LAZY_DIR)});\nmodule.exports = require(${JSON.stringify(`./${LAZY_DIR}/${LOADER}`)}).loadPart(dir, ${JSON.stringify(partFile[args.path])}, require);\n`,
+          resolveDir: path.dirname(PARTS_LOADER),
+          contents: `const dir = require('node:path').join(__dirname, ${JSON.stringify(LAZY_DIR)});\nmodule.exports = require(${JSON.stringify(PARTS_LOADER)}).loadPart(dir, ${JSON.stringify(partFile[args.path])}, require);\n`,
         }));
-        b.onResolve({ filter: new RegExp(`^\\./${LAZY_DIR}/`) }, (args) => ({ path: args.path, external: true }));
       },
     },
   ],
 });
-
 const cli = await build({
   ...common,
   entryPoints: { cli: 'src/bin/cli.ts' },
@@ -132,8 +99,7 @@ const cli = await build({
 
 const outputs = [
   ...entry.outputFiles.map((o) => ({ path: o.path, text: o.text })),
-  ...partFiles,
-  ...loader.outputFiles.map((o) => ({ path: o.path, text: o.text })),
+  ...partFiles.map((p) => ({ path: p.path, text: p.text })),
   { path: path.resolve('dist/hook.mjs'), text: "// The hook is dist/hook.cjs; this entry stays for hook commands written before it.\nimport { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./hook.cjs');\n" },
   ...cli.outputFiles.map((o) => ({ path: o.path, text: o.text })),
 ];

@@ -9,9 +9,11 @@ import { gateFileTool } from './fileGate.js';
 import { gateSpecWriter } from './specWriterGate.js';
 import { ROLE } from '../core/roles.js';
 import { integrityDecision } from './integrityGate.js';
-import { load as loadBashGate } from './lazy/bashGate.js';
 import { gateMcpTool, isMcpTool } from './mcpGate.js';
 import { candidateDirs } from './projectDirs.js';
+
+/** The Bash gate, which the build keeps out of the part loaded for the other tools (bashPreToolUse.ts). */
+export type BashGate = typeof import('./bashGate.js');
 
 const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash']);
 /** Tools of the newest client that write or move the session elsewhere (docs/tools.md). */
@@ -21,15 +23,19 @@ export function isGatedTool(toolName: string): boolean {
   return FILE_TOOLS.has(toolName) || OTHER_TOOLS.has(toolName) || isMcpTool(toolName);
 }
 
-/** PreToolUse: parse, find the branch's cycle, check the control set, decide. Throws only on internal bugs. */
-export async function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Promise<Decision> {
+/**
+ * PreToolUse: parse, find the branch's cycle, check the control set, decide. Throws only on
+ * internal bugs, and when a Bash or Monitor call arrives without the Bash gate (the entry routes
+ * those to bashPreToolUse.ts; the throw becomes a deny).
+ */
+export function preToolUse(input: unknown, env: NodeJS.ProcessEnv, bash: BashGate | null = null): Decision {
   const toolName = (input as { tool_name?: unknown } | null)?.tool_name;
   if ((input as { agent_type?: unknown } | null)?.agent_type === ROLE.specWriter) {
     const scoped = gateSpecWriter(input, env);
     if (scoped.kind !== 'pass') return scoped;
   }
   if (typeof toolName === 'string' && !isGatedTool(toolName)) return PASS;
-  if (typeof toolName === 'string' && !FILE_TOOLS.has(toolName)) return otherTool(input, env);
+  if (typeof toolName === 'string' && !FILE_TOOLS.has(toolName)) return otherTool(input, env, bash);
   // By hand, not by preToolUseSchema: this runs on every gated call in an active cycle (ADR 007).
   const checked = checkPreToolUse(input);
   if (!checked.ok) {
@@ -47,8 +53,7 @@ export async function preToolUse(input: unknown, env: NodeJS.ProcessEnv): Promis
   for (const cycle of cycles) {
     const broken = integrityDecision(cycle, event.tool_name);
     if (broken !== null) return broken;
-    const decision = event.tool_name === 'Bash'
-        ? ((await loadBashGate()).hardenedBashCheck(cycle.repo, event.tool_input.command) ?? (await gateBashCall(cycle, event))) : gateFileTool(cycle, event);
+    const decision = event.tool_name === 'Bash' ? (needBash(bash).hardenedBashCheck(cycle.repo, event.tool_input.command) ?? gateBashCall(needBash(bash), cycle, event)) : gateFileTool(cycle, event);
     if (decision.kind === 'pass') continue;
     const target = event.tool_name === 'Bash' ? event.tool_input.command.slice(0, 500) : 'file_path' in event.tool_input ? event.tool_input.file_path : event.tool_input.notebook_path;
     record(cycle, decision, event.tool_name, String(target), event.agent_type);
@@ -73,7 +78,12 @@ function markCommand(cycle: ActiveCycle, event: { tool_name: string; tool_use_id
   });
 }
 
-async function gateBashCall(cycle: ActiveCycle, event: BashEvent): Promise<Decision> {
+function needBash(bash: BashGate | null): BashGate {
+  if (bash === null) throw new Error('a Bash or Monitor call reached the gate without its Bash part');
+  return bash;
+}
+
+function gateBashCall(bash: BashGate, cycle: ActiveCycle, event: BashEvent): Decision {
   if ((event.tool_input as { dangerouslyDisableSandbox?: unknown }).dangerouslyDisableSandbox === true) {
     return deny(
       'sandbox-off',
@@ -81,7 +91,6 @@ async function gateBashCall(cycle: ActiveCycle, event: BashEvent): Promise<Decis
     );
   }
   const where = `(phase ${cycle.state.phase}, ${event.agent_type ?? 'main thread'})`;
-  const bash = await loadBashGate();
   const programs = bash.gatePluginPrograms(event.tool_input.command, event.cwd, process.env, cycle.home, where);
   if (programs.kind !== 'pass') return programs;
   return bash.gateBash(cycle, event);
@@ -126,7 +135,7 @@ export function bareCliVerb(command: string): string | null {
   return m?.[1] ?? null;
 }
 
-async function otherTool(input: unknown, env: NodeJS.ProcessEnv): Promise<Decision> {
+function otherTool(input: unknown, env: NodeJS.ProcessEnv, bash: BashGate | null): Decision {
   // By hand, not by otherToolSchema: zod stays out of the hook's start-up (ADR 007).
   const checked = checkOtherTool(input);
   if (!checked.ok) {
@@ -138,7 +147,7 @@ async function otherTool(input: unknown, env: NodeJS.ProcessEnv): Promise<Decisi
   for (const cycle of loaded) {
     const broken = integrityDecision(cycle, event.tool_name);
     if (broken !== null) return broken;
-    const decision = await gateOther(cycle, event);
+    const decision = gateOther(cycle, event, bash);
     if (decision.kind === 'pass') {
       if (event.tool_name === 'Monitor') markCommand(cycle, event);
       continue;
@@ -149,7 +158,7 @@ async function otherTool(input: unknown, env: NodeJS.ProcessEnv): Promise<Decisi
   return PASS;
 }
 
-async function gateOther(cycle: ActiveCycle, event: OtherToolEvent): Promise<Decision> {
+function gateOther(cycle: ActiveCycle, event: OtherToolEvent, bash: BashGate | null): Decision {
   const where = `(phase ${cycle.state.phase})`;
   switch (event.tool_name) {
     case 'EnterWorktree':
@@ -162,7 +171,7 @@ async function gateOther(cycle: ActiveCycle, event: OtherToolEvent): Promise<Dec
       if (typeof command !== 'string') return PASS; // a WebSocket watch runs nothing here
       // A monitor runs its command in the background, with no PostToolUse: judged like Bash before it starts.
       const asBash = { ...event, tool_name: 'Bash', tool_input: { command } } as unknown as BashEvent;
-      return gateBashCall(cycle, asBash);
+      return gateBashCall(needBash(bash), cycle, asBash);
     }
     default:
       return gateMcpTool(cycle, event);

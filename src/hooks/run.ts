@@ -1,13 +1,23 @@
+import { deny } from '../core/decision.js';
 import { errorMessage } from '../io/errors.js';
-import { load as loadDispatch } from './lazy/dispatch.js';
-import { KILL_SWITCH, NOTHING, internalError, note, type HookResult } from './output.js';
+import { load as loadBashPreToolUse } from './lazy/bashPreToolUse.js';
+import { load as loadPostToolUse } from './lazy/postToolUse.js';
+import { load as loadPreToolUse } from './lazy/preToolUse.js';
+import { load as loadSessionStart } from './lazy/sessionStart.js';
+import { load as loadSubagentStop } from './lazy/subagentStop.js';
+import { KILL_SWITCH, NOTHING, internalError, note, preToolUseOutput, type HookResult } from './output.js';
 import { quickCheck } from './quickCheck.js';
 
 export { KILL_SWITCH, type HookResult } from './output.js';
 
+/** Tools whose PreToolUse needs the shell parser (a Monitor runs a shell command). */
+const BASH_TOOLS = new Set(['Bash', 'Monitor']);
+
 /**
  * One entry for every hook event. The event comes from argv (hooks.json passes it), else from
- * the input. Every failure on the PreToolUse path becomes a deny: a crash would let the call run.
+ * the input. Past the quick check, each event (and Bash apart from the other tools) loads its own
+ * part of the hook (ADR 007). Every failure on the PreToolUse path becomes a deny: a crash would
+ * let the call run.
  */
 export async function runHook(stdin: string, argvEvent: string | undefined, env: NodeJS.ProcessEnv): Promise<HookResult> {
   if (env[KILL_SWITCH] === '1') return note(`disabled by ${KILL_SWITCH}=1`);
@@ -20,12 +30,35 @@ export async function runHook(stdin: string, argvEvent: string | undefined, env:
   }
   const fromInput = (input as { hook_event_name?: unknown } | null)?.hook_event_name;
   const eventName = argvEvent ?? (typeof fromInput === 'string' ? fromInput : 'PreToolUse');
-  if (parseError === null && quickCheck(eventName, input, env) === 'inactive') return NOTHING;
+  if (parseError !== null) return badJson(eventName, parseError);
+  if (quickCheck(eventName, input, env) === 'inactive') return NOTHING;
   try {
-    // Loaded only past the quick check: the schemas and matchers are most of the start-up cost.
-    const { dispatch } = await loadDispatch();
-    return await dispatch(eventName, input, parseError, env);
+    return await handle(eventName, input, env);
   } catch (err) {
     return internalError(eventName, errorMessage(err));
   }
+}
+
+async function handle(eventName: string, input: unknown, env: NodeJS.ProcessEnv): Promise<HookResult> {
+  switch (eventName) {
+    case 'PreToolUse': {
+      const toolName = (input as { tool_name?: unknown } | null)?.tool_name;
+      const gate = typeof toolName === 'string' && BASH_TOOLS.has(toolName) ? await loadBashPreToolUse() : await loadPreToolUse();
+      return preToolUseOutput(gate.preToolUse(input, env));
+    }
+    case 'PostToolUse':
+    case 'PostToolUseFailure':
+      return (await loadPostToolUse()).postToolUse(input, env, eventName);
+    case 'SubagentStop':
+      return (await loadSubagentStop()).subagentStop(input, env);
+    case 'SessionStart':
+      return (await loadSessionStart()).sessionStart(input, env);
+    default:
+      return note(`no handler for hook event ${eventName}`);
+  }
+}
+
+function badJson(eventName: string, err: unknown): HookResult {
+  if (eventName !== 'PreToolUse') return note(`the ${eventName} hook input is not valid JSON (${errorMessage(err)})`, 1);
+  return preToolUseOutput(deny('bad-input', `the hook input is not valid JSON (${errorMessage(err)}); the call is blocked to stay safe. Retry the tool call.`));
 }

@@ -3,10 +3,10 @@ import { isAbsolute, join, sep } from 'node:path';
 import { Script } from 'node:vm';
 
 /**
- * Loads the hook's parts (dist/hook/*.cjs, packs of CommonJS modules written by scripts/build.mjs)
- * the way node's require() would, but keeps V8's bytecode for each file between calls (ADR 007). The
- * build makes this module a file of its own (dist/hook/load.cjs), required only past the quick
- * check: the entry stays as small as it can be.
+ * Loads one of the hook's parts (dist/hook/<part>-<hash>.cjs, each a self-contained CommonJS
+ * bundle written by scripts/build.mjs) the way node's require() would, but keeps V8's bytecode
+ * for it between calls (ADR 007). The build bundles this module into the entry, initialised only
+ * past the quick check, so the quick check never loads node:vm.
  *
  * Why not node's own compile cache: it stores a file's bytecode right after compiling it, before
  * any function has run, and V8 compiles functions on their first call; so every call paid again
@@ -29,15 +29,9 @@ import { Script } from 'node:vm';
  */
 
 type Require = (id: string) => unknown;
-type Factory = (exports: unknown, require: Require, module: { exports: unknown }, filename: string, dirname: string) => void;
 type Wrapper = (exports: unknown, require: Require, module: { exports: unknown }, filename: string, dirname: string) => void;
 
-interface Module {
-  exports: unknown;
-}
-
-const factories = new Map<string, Factory>(); // module name → its code, from the packs read so far
-const modules = new Map<string, Module>();
+const loaded = new Map<string, unknown>(); // part file → its exports
 const unsaved: { script: Script; file: string }[] = [];
 let cacheDir: string | null | undefined;
 
@@ -56,38 +50,25 @@ function readCache(file: string): Buffer | undefined {
 }
 
 /**
- * `require()` for the module `name` of the parts in `dir`. A part's file is a pack: an object of
- * module factories, the part's own module under the file's name plus the modules it needs that
- * no earlier pack brought (scripts/build.mjs). Relative requires inside a module load other
- * modules the same way; anything else (node builtins) goes to `nodeRequire`.
+ * `require()` of the part `name` in `dir`. A part is one bundle with everything it needs but node's
+ * builtins, which go to `nodeRequire`: one file to read and one script to compile per call.
  */
 export function loadPart(dir: string, name: string, nodeRequire: Require, env: NodeJS.ProcessEnv = process.env): unknown {
-  const known = modules.get(name);
-  if (known) return known.exports;
-  if (!factories.has(name)) readPack(dir, name, env);
-  const factory = factories.get(name);
-  if (factory === undefined) throw new Error(`the hook's file ${join(dir, name)} lacks a module it needs; reinstall the plugin`);
-  const module: Module = { exports: {} };
-  modules.set(name, module); // before running: modules may require each other
-  const req: Require = (id) => (id.startsWith('./') ? loadPart(dir, id.slice(2), nodeRequire, env) : nodeRequire(id));
-  factory(module.exports, req, module, dir + sep + name, dir); // dir is absolute and normalized: join() would only cost
-  return module.exports;
-}
-
-function readPack(dir: string, name: string, env: NodeJS.ProcessEnv): void {
+  if (loaded.has(name)) return loaded.get(name);
   if (cacheDir === undefined) {
     cacheDir = codeCacheDir(env);
     if (cacheDir !== null) process.once('exit', saveCodeCache);
   }
-  const file = join(dir, name);
+  const file = dir + sep + name; // dir is absolute and normalized: join() would only cost
   const cacheFile = cacheDir === null ? null : join(cacheDir, `${name}.cache`);
   const cachedData = cacheFile === null ? undefined : readCache(cacheFile);
   const source = readFileSync(file, 'utf8');
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   if (cacheFile !== null && (cachedData === undefined || script.cachedDataRejected === true)) unsaved.push({ script, file: cacheFile });
-  const pack: Module = { exports: {} };
-  (script.runInThisContext() as Wrapper)(pack.exports, () => undefined, pack, file, dir);
-  for (const [module, factory] of Object.entries(pack.exports as Record<string, Factory>)) if (!factories.has(module)) factories.set(module, factory);
+  const module = { exports: {} as unknown };
+  (script.runInThisContext() as Wrapper)(module.exports, nodeRequire, module, file, dir);
+  loaded.set(name, module.exports);
+  return module.exports;
 }
 
 /** At exit, after the call's work: the bytecode then includes every function the call ran. */
