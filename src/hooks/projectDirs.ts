@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 const TARGET_KEY: Record<string, string> = {
   Write: 'file_path',
@@ -36,8 +36,8 @@ export function candidateDirs(input: Record<string, unknown>, env: NodeJS.Proces
   if (typeof value === 'string') {
     const words = toolName === 'Bash' ? pathWords(value) : [value];
     for (const word of words) {
-      const expanded = home !== undefined && (word === '~' || word.startsWith('~/')) ? path.join(home, word.slice(1)) : word;
-      if (!expanded.startsWith('~')) dirs.push(path.dirname(path.resolve(cwd, expanded)));
+      const expanded = home !== undefined && (word === '~' || word.startsWith('~/')) ? join(home, word.slice(1)) : word;
+      if (!expanded.startsWith('~')) dirs.push(dirname(resolve(cwd, expanded)));
     }
   }
   return [...new Set(dirs)];

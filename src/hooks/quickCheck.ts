@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { join } from 'node:path';
 import { ROLE } from '../core/roles.js';
 import { anchorSaysActive } from '../io/anchorPaths.js';
 import { findRepo } from '../io/repo.js';
@@ -41,14 +41,14 @@ export function quickCheck(eventName: string, input: unknown, env: NodeJS.Proces
 function hasStateFile(root: string, branch: string): boolean {
   let names: string[];
   try {
-    names = readdirSync(path.join(root, '.tdd'));
+    names = readdirSync(join(root, '.tdd'));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
     throw err;
   }
   // Same slug, any hash: the full path computes the exact name (slugs can collide; hashes decide).
   const prefix = `state-${stateSlug(branch)}-`;
-  return names.some((n) => n.startsWith(prefix) && n.endsWith('.json') && !isDone(path.join(root, '.tdd', n)));
+  return names.some((n) => n.startsWith(prefix) && n.endsWith('.json') && !isDone(join(root, '.tdd', n)));
 }
 
 /**

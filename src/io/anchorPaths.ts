@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { join, resolve } from 'node:path';
 import { stateSlug } from './stateSlug.js';
 import type { Repo } from './repo.js';
 import { childPath } from './childPath.js';
@@ -43,7 +43,7 @@ export function shortName(text: string): string {
 /** A worktree's git dir names the shared one in `commondir`; a plain repository's git dir is its own. */
 export function gitCommonDir(gitDir: string): string {
   try {
-    return path.resolve(gitDir, readFileSync(childPath(gitDir, 'commondir'), 'utf8').trim());
+    return resolve(gitDir, readFileSync(childPath(gitDir, 'commondir'), 'utf8').trim());
   } catch {
     return gitDir;
   }
@@ -54,7 +54,7 @@ export function anchorPaths(repo: Repo, env: NodeJS.ProcessEnv): AnchorPaths {
   const base = `${stateSlug(repo.branch)}-${shortName(repo.branch)}.json`;
   const home = childPath(common, ANCHOR_DIR);
   const data = env.CLAUDE_PLUGIN_DATA;
-  const mirrorHome = typeof data === 'string' && data !== '' ? path.join(data, 'anchors', shortName(common)) : null;
+  const mirrorHome = typeof data === 'string' && data !== '' ? join(data, 'anchors', shortName(common)) : null;
   return {
     home,
     record: childPath(home, `anchor-${base}`),
@@ -65,7 +65,7 @@ export function anchorPaths(repo: Repo, env: NodeJS.ProcessEnv): AnchorPaths {
 
 /** The event log's copy in the anchor directory, one per work tree. */
 export function eventsCopyPath(anchorHome: string, root: string): string {
-  return path.join(anchorHome, `events-${shortName(root)}.jsonl`);
+  return join(anchorHome, `events-${shortName(root)}.jsonl`);
 }
 
 /** One or two stats: does an anchor say a cycle is active on this branch? */

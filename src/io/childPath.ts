@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { sep } from 'node:path';
 
 /**
  * path.join(dir, ...names) for a `dir` that is already absolute and normalized (a realpath, or
@@ -7,7 +7,7 @@ import path from 'node:path';
  * that is enough for V8 to spend more compiling path.normalize than the joins cost (ADR 007).
  */
 export function childPath(dir: string, ...names: string[]): string {
-  let out = dir.endsWith(path.sep) ? dir.slice(0, -1) : dir;
-  for (const name of names) out += path.sep + name;
+  let out = dir.endsWith(sep) ? dir.slice(0, -1) : dir;
+  for (const name of names) out += sep + name;
   return out;
 }

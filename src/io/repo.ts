@@ -1,5 +1,5 @@
 import { readFileSync, statSync, realpathSync } from 'node:fs';
-import path from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { childPath } from './childPath.js';
 
 export interface Repo {
@@ -23,7 +23,7 @@ function realOrSelf(p: string): string {
  * than the whole rest of the hook. Worktrees and submodules have a `.git` file naming their git dir.
  */
 export function findRepo(cwd: string): Repo | null {
-  let dir = realOrSelf(path.resolve(cwd));
+  let dir = realOrSelf(resolve(cwd));
   for (;;) {
     const dotGit = childPath(dir, '.git');
     let isDir: boolean | null = null;
@@ -36,7 +36,7 @@ export function findRepo(cwd: string): Repo | null {
       const gitDir = isDir ? dotGit : readGitFile(dotGit, dir);
       return { root: dir, gitDir, branch: readBranch(gitDir) };
     }
-    const parent = path.dirname(dir);
+    const parent = dirname(dir);
     if (parent === dir) return null;
     dir = parent;
   }
@@ -46,7 +46,7 @@ function readGitFile(dotGit: string, dir: string): string {
   const text = readFileSync(dotGit, 'utf8');
   const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
   if (!m?.[1]) throw new Error(`${dotGit} is not a valid gitdir file`);
-  return path.resolve(dir, m[1]);
+  return resolve(dir, m[1]);
 }
 
 function readBranch(gitDir: string): string {
