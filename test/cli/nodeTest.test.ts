@@ -145,6 +145,8 @@ describe('the reporter with the real runner', () => {
       "import { describe, it, test } from 'node:test';\nimport assert from 'node:assert/strict';\ndescribe('cart', () => {\n  it('adds', () => {});\n  it('skips', { skip: true }, () => {});\n  describe('inner', () => { it('deep', () => { assert.equal(1, 2); }); });\n});\ntest('top', async (t) => { await t.test('sub', () => {}); });\n",
     );
     writeFileSync(path.join(dir, 'test', 'broken.test.js'), "import { nothing } from '../src/missing.js';\n");
+    // the test files' processes do not inherit the reporter (nor the report's path)
+    writeFileSync(path.join(dir, 'test', 'env.test.js'), "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('no reporter here', () => { assert.doesNotMatch(process.env.NODE_OPTIONS ?? '', /test-reporter/); });\n");
     const report = path.join(dir, 'run.report');
     const plan = instrumentCommand('npm test --silent', report, (n) => (n === 'test' ? 'node --test' : null));
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', NODE_OPTIONS: plan.nodeOptions };
@@ -157,6 +159,7 @@ describe('the reporter with the real runner', () => {
       [a, 'cart > skips', 'skipped'],
       [a, 'cart > inner > deep', 'failed'],
       [a, 'top > sub', 'passed'],
+      [path.join(dir, 'test', 'env.test.js'), 'no reporter here', 'passed'],
     ]);
     expect(facts.tests?.[2]?.message).toMatch(/^AssertionError: Expected values to be strictly equal/);
     expect(facts.loadErrorFiles).toEqual([path.join(dir, 'test', 'broken.test.js')]);

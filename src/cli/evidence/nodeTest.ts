@@ -28,6 +28,8 @@ interface NodeTestEvent {
 function reporterSource(out: string): string {
   return `import { appendFileSync } from 'node:fs';
 const OUT = ${JSON.stringify(out)};
+// The test files' processes need none of this: they report to the runner, not through reporters.
+if (typeof process.env.NODE_OPTIONS === 'string') process.env.NODE_OPTIONS = process.env.NODE_OPTIONS.split(' ').filter((o) => !o.startsWith('--test-reporter')).join(' ');
 const str = (v) => { try { return v === undefined || v === null ? '' : String(v); } catch { return '?'; } };
 function errorOf(e) {
   if (e === undefined || e === null) return undefined;
