@@ -11,7 +11,7 @@ import { instrumentCommand, type Instrumented } from './evidence/instrument.js';
 import { judgeGreen, judgeRed, parseCoverage, type FrozenTests, type RunOutcome, type Verdict } from './evidence/judge.js';
 import { parseJestJson, parseJunitXml, type RunFacts } from './evidence/report.js';
 import { textCounts, textFacts } from './evidence/textReport.js';
-import { NODE_TEST_SOURCE, nodeTestSummary, parseNodeTestReport } from './evidence/nodeTest.js';
+import { NODE_TEST_SOURCE, nodeTestSummary, npmrcNodeOptions, parseNodeTestReport } from './evidence/nodeTest.js';
 import { cleanEnv } from './oracle/cleanEnv.js';
 import type { Session } from './session.js';
 import { changedFiles, readText, type Tree } from './tree.js';
@@ -33,8 +33,8 @@ export function factsOf(run: RunResult): RunFacts {
 
 /** The report flags for the test command, reaching through `npm test` to the script it runs. */
 export function instrumentFor(root: string): (command: string, reportFile: string) => Instrumented {
-  return (command, reportFile) =>
-    instrumentCommand(command, reportFile, (name) => {
+  return (command, reportFile) => {
+    const plan = instrumentCommand(command, reportFile, (name) => {
       try {
         const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, unknown> };
         const body = pkg.scripts?.[name];
@@ -43,6 +43,10 @@ export function instrumentFor(root: string): (command: string, reportFile: strin
         return null;
       }
     });
+    // npm replaces NODE_OPTIONS with the project's `node-options`: the reporter rides along there too.
+    const npmrc = plan.nodeOptions ? npmrcNodeOptions(readText(root, '.npmrc')) : null;
+    return npmrc === null || !plan.nodeOptions ? plan : { ...plan, env: { npm_config_node_options: `${npmrc} ${plan.nodeOptions}`.trim() } };
+  };
 }
 
 /** The environment every project command runs in (docs/evidence.md). */

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { instrumentCommand } from '../../src/cli/evidence/instrument.js';
-import { nodeTestCalls, nodeTestOptions, nodeTestSummary, parseNodeTestReport } from '../../src/cli/evidence/nodeTest.js';
+import { nodeTestCalls, nodeTestOptions, nodeTestReporterSupported, nodeTestSummary, npmrcNodeOptions, parseNodeTestReport } from '../../src/cli/evidence/nodeTest.js';
+import { instrumentFor } from '../../src/cli/testRun.js';
 
 const scripts: Record<string, string> = {
   test: 'node --test',
@@ -126,6 +127,28 @@ describe('parseNodeTestReport', () => {
   });
 });
 
+it.each([
+  ['v18.14.2', false],
+  ['v18.15.0', true],
+  ['v19.5.0', false],
+  ['v19.6.0', true],
+  ['v20.20.2', true],
+  ['v24.21.0', true],
+])('node %s takes the reporter: %s', (version, ok) => {
+  expect(nodeTestReporterSupported(version)).toBe(ok);
+});
+
+describe('npmrcNodeOptions', () => {
+  it.each([
+    ['node-options=--max-old-space-size=4096\n', '--max-old-space-size=4096'],
+    ['registry=x\nnode_options = "--a --b"\n', '--a --b'],
+    ['registry=x\n', null],
+    [null, null],
+  ])('%j → %j', (text, want) => {
+    expect(npmrcNodeOptions(text)).toBe(want);
+  });
+});
+
 describe('nodeTestSummary', () => {
   it('sums the spec and TAP summaries of every process; cancelled counts as failed, todo as skipped', () => {
     const text = ['✔ a', 'ℹ tests 3', 'ℹ suites 1', 'ℹ pass 1', 'ℹ fail 1', 'ℹ cancelled 1', 'ℹ skipped 0', 'ℹ todo 0', '# tests 2', '# pass 1', '# fail 0', '# skipped 0', '# todo 1', '  ℹ tests 99'].join('\n');
@@ -147,9 +170,12 @@ describe('the reporter with the real runner', () => {
     writeFileSync(path.join(dir, 'test', 'broken.test.js'), "import { nothing } from '../src/missing.js';\n");
     // the test files' processes do not inherit the reporter (nor the report's path)
     writeFileSync(path.join(dir, 'test', 'env.test.js'), "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('no reporter here', () => { assert.doesNotMatch(process.env.NODE_OPTIONS ?? '', /test-reporter/); });\n");
+    // npm replaces NODE_OPTIONS with the project's own node-options
+    writeFileSync(path.join(dir, '.npmrc'), 'node-options=--no-warnings\n');
     const report = path.join(dir, 'run.report');
-    const plan = instrumentCommand('npm test --silent', report, (n) => (n === 'test' ? 'node --test' : null));
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', NODE_OPTIONS: plan.nodeOptions };
+    const plan = instrumentFor(dir)('npm test --silent', report);
+    expect(plan.env).toEqual({ npm_config_node_options: `--no-warnings ${plan.nodeOptions}` });
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', NODE_OPTIONS: plan.nodeOptions, ...plan.env };
     const r = spawnSync('sh', ['-c', plan.command], { cwd: dir, env, encoding: 'utf8' });
     expect(r.status).toBe(1);
     const facts = parseNodeTestReport(readFileSync(report, 'utf8'))!;

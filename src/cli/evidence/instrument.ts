@@ -1,4 +1,4 @@
-import { nodeTestOptions } from './nodeTest.js';
+import { nodeTestOptions, nodeTestReporterSupported } from './nodeTest.js';
 
 /** vitest/jest/junit/node:test reports go to a file; go's JSON events replace the text on stdout. */
 export type ReportKind = 'vitest-json' | 'jest-json' | 'junit-xml' | 'go-json' | 'node-test' | 'cargo' | 'none';
@@ -8,6 +8,8 @@ export interface Instrumented {
   command: string;
   kind: ReportKind;
   nodeOptions?: string;
+  /** More environment for the run (npm's own `node-options` setting, which replaces NODE_OPTIONS). */
+  env?: Record<string, string>;
 }
 
 /** Shell syntax after which appending arguments would reach another command. */
@@ -25,8 +27,9 @@ function quote(arg: string): string {
 export function instrumentCommand(command: string, reportFile: string, script?: (name: string) => string | null): Instrumented {
   const plain = { command, kind: 'none' as const };
   if (process.platform === 'win32') return plain;
-  // node:test, however the command reaches it: the reporter goes in through NODE_OPTIONS.
-  const nodeOptions = nodeTestOptions(command, reportFile, script);
+  // node:test, however the command reaches it: the reporter goes in through NODE_OPTIONS (the
+  // project's node is taken to be the one running tdd-gate).
+  const nodeOptions = nodeTestReporterSupported(process.versions.node) ? nodeTestOptions(command, reportFile, script) : null;
   if (nodeOptions !== null) return { command, kind: 'node-test', nodeOptions };
   if (COMPOUND.test(command)) return plain;
   const f = quote(reportFile);

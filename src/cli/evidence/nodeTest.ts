@@ -65,6 +65,15 @@ export default async function* tddGateNodeTestReport(source) {
 `;
 }
 
+/**
+ * Does this node take `--test-reporter` (and emit `file` on test events)? 18.15+, 19.6+, 20+. An
+ * older node would refuse every process started with the flag in NODE_OPTIONS, npm included.
+ */
+export function nodeTestReporterSupported(version: string): boolean {
+  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
+  return major >= 20 || (major === 19 && minor >= 6) || (major === 18 && minor >= 15);
+}
+
 /** The reporter as a module specifier node can import without a file. */
 export function nodeTestReporterUrl(out: string): string {
   return `data:text/javascript;base64,${Buffer.from(reporterSource(out), 'utf8').toString('base64')}`;
@@ -123,6 +132,20 @@ export function nodeTestOptions(command: string, reportFile: string, script?: (n
   if (shapes.has('none')) return `--test-reporter=spec --test-reporter-destination=stdout ${ours}`;
   if (shapes.has('single')) return `--test-reporter-destination=stdout ${ours}`;
   return ours;
+}
+
+/**
+ * The `node-options` a project's .npmrc sets. npm (and pnpm) replace NODE_OPTIONS with it for the
+ * scripts they run, so the reporter goes in through `npm_config_node_options` too, after them.
+ */
+export function npmrcNodeOptions(text: string | null): string | null {
+  if (text === null) return null;
+  let found: string | null = null;
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*node[-_]options\s*=\s*(.*?)\s*$/.exec(line);
+    if (m) found = (m[1] ?? '').replace(/^"(.*)"$|^'(.*)'$/, '$1$2');
+  }
+  return found;
 }
 
 function isFileLevel(e: NodeTestEvent): boolean {
