@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { instrumentCommand } from '../../src/cli/evidence/instrument.js';
-import { nodeTestCalls, nodeTestOptions, nodeTestReporterSupported, nodeTestSummary, npmrcNodeOptions, parseNodeTestReport } from '../../src/cli/evidence/nodeTest.js';
+import { judgeGreen, type RunOutcome } from '../../src/cli/evidence/judge.js';
+import { NODE_TEST_SOURCE, nodeTestCalls, nodeTestOptions, nodeTestReporterSupported, nodeTestSummary, npmrcNodeOptions, parseNodeTestReport } from '../../src/cli/evidence/nodeTest.js';
 import { instrumentFor } from '../../src/cli/testRun.js';
 
 const scripts: Record<string, string> = {
@@ -191,5 +192,26 @@ describe('the reporter with the real runner', () => {
     expect(facts.loadErrorFiles).toEqual([path.join(dir, 'test', 'broken.test.js')]);
     // the printed summary tells the same story
     expect(nodeTestSummary(r.stdout)).toEqual(facts.counts);
+  });
+});
+
+describe('GREEN holds node:test to its printed summary, count for count', () => {
+  const report = (counts: { total: number; passed: number; failed: number; skipped: number }): RunOutcome => ({
+    exitCode: 0,
+    timedOut: false,
+    timeoutSeconds: 600,
+    output: '',
+    facts: { counts, failingFiles: [], loadErrorFiles: [], messages: [], source: NODE_TEST_SOURCE, tests: null },
+    tests: [{ id: 'test/a.test.js::adds', file: 'test/a.test.js', leaf: 'adds', status: 'passed', message: '' }],
+    summary: { total: 2, passed: 2, failed: 0, skipped: 0 },
+  });
+  it.each([
+    ['the same counts', { total: 2, passed: 2, failed: 0, skipped: 0 }, true],
+    ['a test skipped in the report, not in the summary', { total: 3, passed: 2, failed: 0, skipped: 1 }, false],
+    ['more tests in the report', { total: 3, passed: 3, failed: 0, skipped: 0 }, false],
+  ])('%s', (_what, counts, valid) => {
+    const v = judgeGreen(report(counts), 'npm test');
+    expect(v.valid).toBe(valid);
+    if (!valid) expect(v.reason).toMatch(/report .* and its printed summary .* disagree/);
   });
 });
