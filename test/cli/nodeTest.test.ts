@@ -21,6 +21,7 @@ const scripts: Record<string, string> = {
   env: 'NODE_OPTIONS=--x node --test',
   vitest: 'vitest run',
   loop: 'npm run loop',
+  both: 'vitest run && node --test',
 };
 const script = (name: string) => scripts[name] ?? null;
 
@@ -35,6 +36,9 @@ describe('the node --test calls a command reaches', () => {
     ['yarn unit', ['node --test test/unit/']],
     ['pnpm run unit', ['node --test test/unit/']],
     ['npm run vitest', []],
+    ['npm run both', []],
+    ['jest && node --test', []],
+    ['node --test --test-reporter tap test/tap.test.js', ['node --test --test-reporter tap test/tap.test.js']],
     ['npm run loop', []],
     ['node --test-only x.js', []],
     ['node scripts/build.js', []],

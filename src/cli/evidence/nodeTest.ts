@@ -84,26 +84,33 @@ const NODE_TEST_CALL = /(?:^|[\s/])(?:node|nodejs)(?:\.exe)?\s(?:[^\n]*?\s)?--te
 /** A package-manager call of a script, and the script's name. */
 const PM_RUN = /^(?:npm|pnpm|yarn)(?:\s+--?[\w-]+)*(?:\s+run(?:-script)?)?\s+([\w:.@/][\w:.@/-]*)/;
 
-/** The `node --test` calls a command reaches, through the package scripts it runs (with their pre/post scripts). */
-export function nodeTestCalls(command: string, script?: (name: string) => string | null, depth = 0, seen = new Set<string>()): string[] {
+/** Another runner, whose tests the node:test report would not hold. */
+const OTHER_RUNNER = /(?:^|[\s/])(?:vitest|jest|mocha|ava|tap|pytest|py\.test|playwright)(?:\.[cm]?js)?(?=\s|$)/;
+
+/** Every command a command line runs, through the package scripts it calls (with their pre/post scripts). */
+function reachedCommands(command: string, script?: (name: string) => string | null, depth = 0, seen = new Set<string>()): string[] {
   const out: string[] = [];
   for (const raw of command.split(/&&|\|\||[;|\n]/)) {
     const seg = raw.trim();
-    if (NODE_TEST_CALL.test(seg)) {
-      out.push(seg);
-      continue;
-    }
-    const pm = PM_RUN.exec(seg);
+    out.push(seg);
+    const pm = NODE_TEST_CALL.test(seg) ? null : PM_RUN.exec(seg);
     if (!pm || !script || depth >= 5) continue;
     const name = /^npm\b/.test(seg) && (pm[1] === 't' || pm[1] === 'tst') ? 'test' : (pm[1] ?? '');
     for (const n of [`pre${name}`, name, `post${name}`]) {
       if (seen.has(n)) continue;
       seen.add(n);
       const body = script(n);
-      if (body !== null) out.push(...nodeTestCalls(body, script, depth + 1, seen));
+      if (body !== null) out.push(...reachedCommands(body, script, depth + 1, seen));
     }
   }
   return out;
+}
+
+/** The `node --test` calls a command reaches; none when it also runs another test runner. */
+export function nodeTestCalls(command: string, script?: (name: string) => string | null): string[] {
+  const all = reachedCommands(command, script);
+  const calls = all.filter((seg) => NODE_TEST_CALL.test(seg));
+  return all.some((seg) => !calls.includes(seg) && OTHER_RUNNER.test(seg)) ? [] : calls;
 }
 
 /** How a call picks its reporters: none, as many destinations as reporters, or one reporter to stdout. */
