@@ -7,10 +7,11 @@ import type { CliState, Receipt, ReceiptKind } from '../schema/cliState.js';
 import { baselineText } from './baseline.js';
 import { parseGoJson } from './evidence/goJson.js';
 import { identify, isNewOrChanged } from './evidence/identity.js';
-import { instrumentCommand } from './evidence/instrument.js';
+import { instrumentCommand, type Instrumented } from './evidence/instrument.js';
 import { judgeGreen, judgeRed, parseCoverage, type FrozenTests, type RunOutcome, type Verdict } from './evidence/judge.js';
 import { parseJestJson, parseJunitXml, type RunFacts } from './evidence/report.js';
-import { tapTests, textCounts, textFacts } from './evidence/textReport.js';
+import { textCounts, textFacts } from './evidence/textReport.js';
+import { NODE_TEST_SOURCE, nodeTestSummary, npmrcNodeOptions, parseNodeTestReport } from './evidence/nodeTest.js';
 import { cleanEnv } from './oracle/cleanEnv.js';
 import type { Session } from './session.js';
 import { changedFiles, readText, type Tree } from './tree.js';
@@ -24,19 +25,16 @@ export function factsOf(run: RunResult): RunFacts {
   if (run.report.text !== null) {
     if (run.report.kind === 'vitest-json' || run.report.kind === 'jest-json') report = parseJestJson(run.report.text, run.report.kind);
     if (run.report.kind === 'junit-xml') report = parseJunitXml(run.report.text, run.report.kind);
-    if (run.report.kind === 'tap') {
-      const tap = tapTests(run.report.text);
-      if (tap) report = { ...text, loadErrorFiles: [...text.loadErrorFiles, ...tap.loadErrors], tests: tap.tests, source: 'tap-report' };
-    }
+    if (run.report.kind === 'node-test') report = parseNodeTestReport(run.report.text);
   }
   if (report === null) return text;
   return { ...report, loadErrorFiles: [...new Set([...report.loadErrorFiles, ...text.loadErrorFiles])] };
 }
 
 /** The report flags for the test command, reaching through `npm test` to the script it runs. */
-export function instrumentFor(root: string): (command: string, reportFile: string) => { command: string; kind: string } {
-  return (command, reportFile) =>
-    instrumentCommand(command, reportFile, (name) => {
+export function instrumentFor(root: string): (command: string, reportFile: string) => Instrumented {
+  return (command, reportFile) => {
+    const plan = instrumentCommand(command, reportFile, (name) => {
       try {
         const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, unknown> };
         const body = pkg.scripts?.[name];
@@ -45,6 +43,10 @@ export function instrumentFor(root: string): (command: string, reportFile: strin
         return null;
       }
     });
+    // npm replaces NODE_OPTIONS with the project's `node-options`: the reporter rides along there too.
+    const npmrc = plan.nodeOptions ? npmrcNodeOptions(readText(root, '.npmrc')) : null;
+    return npmrc === null || !plan.nodeOptions ? plan : { ...plan, env: { npm_config_node_options: `${npmrc} ${plan.nodeOptions}`.trim() } };
+  };
 }
 
 /** The environment every project command runs in (docs/evidence.md). */
@@ -72,6 +74,7 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
   } else {
     facts = factsOf(run);
     if (['vitest-json', 'jest-json', 'junit-xml'].includes(facts.source)) summary = textCounts(run.output);
+    if (facts.source === NODE_TEST_SOURCE) summary = nodeTestSummary(run.output);
   }
   const tests = facts.tests ? identify(facts.tests, { root, files, read }) : null;
   return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary };

@@ -60,6 +60,8 @@ export interface BashFacts {
   allExist(paths: readonly string[], cwd: string): boolean;
   /** Display form of an absolute path: project-relative when inside. */
   display(abs: string): string;
+  /** GREEN/REFACTOR: what the write does to runner settings frozen inside the target (package.json's test script, …). */
+  frozenPart?(w: BashWrite, cwd: string, t: TargetFact): WriteTarget['frozenPart'];
 }
 
 export function decideBash(a: BashAnalysis, facts: BashFacts): Decision {
@@ -175,8 +177,9 @@ function judgeWrite(w: BashWrite, f: BashFacts): Decision {
       if (!cls.includes('test')) continue;
       cls = ['test'];
     }
-    if (cls.every((c) => c === 'other') && !readOnlyRoleInProject(f, t)) continue;
-    const target: WriteTarget = { display: `${f.display(t.abs)} (written by ${via})`, classes: cls };
+    const frozenPart = f.frozenPart?.(w, cwd, t);
+    if (!frozenPart && cls.every((c) => c === 'other') && !readOnlyRoleInProject(f, t)) continue;
+    const target: WriteTarget = { display: `${f.display(t.abs)} (written by ${via})`, classes: cls, ...(frozenPart ? { frozenPart } : {}) };
     if (cls.includes('source')) target.contentAfter = f.contentAfter(w, cwd, t.real);
     const d = decideWriteTarget(f.cycle(), target);
     if (d.kind !== 'pass') return d;

@@ -27,6 +27,12 @@ export interface WriteTarget {
   runnerReachAllowed?: boolean;
   /** The write changes a test region frozen inside this source (Rust's inline test module). */
   testRegionChanged?: boolean;
+  /**
+   * GREEN/REFACTOR: the write changes runner settings frozen with the tests inside an otherwise
+   * editable file (package.json's test script, a pytest section): which ones, or null when the
+   * gate cannot tell what the write leaves in them (a Bash write).
+   */
+  frozenPart?: { file: string; keys: readonly string[] | null };
 }
 
 const TEST_BUG =
@@ -44,11 +50,28 @@ export function decideWriteTarget(c: CycleFacts, t: WriteTarget): Decision {
       `Blocked write to ${t.display} ${where(c)}: installed dependencies (node_modules) hold the test runner and its assertions, so they are not edited by hand while the tests are frozen. Change production source files; add or update a dependency with the package manager (for example \`npm install <pkg>\`).`,
     );
   }
+  if (t.frozenPart && (c.phase === 'tdd-green' || c.phase === 'tdd-refactor')) return deny('runner-settings-frozen', frozenPartReason(c, t, t.frozenPart));
   for (const cls of t.classes) {
     const d = decideClass(c, t, cls);
     if (d.kind !== 'pass') return d;
   }
   return PASS;
+}
+
+/** `scripts.test` → "the test script", `type` → "\"type\"". */
+function settingName(key: string): string {
+  const script = /^scripts\.(.+)$/.exec(key);
+  return script ? `the ${script[1] ?? ''} script` : key.startsWith('[') || key.startsWith('the ') ? key : `"${key}"`;
+}
+
+function frozenPartReason(c: CycleFacts, t: WriteTarget, part: { file: string; keys: readonly string[] | null }): string {
+  const why = `the runner's settings decide which tests run and how they report, so they stay as they were at the freeze while the tests are frozen (\`tdd-gate verify\` refuses a change to them)`;
+  if (part.keys === null) {
+    return `Blocked write to ${t.display} ${where(c)}: ${part.file} holds runner settings frozen with the tests (the scripts the test command runs, the runner's keys and sections), and the gate cannot tell what this command leaves in them, so it fails closed: ${why}. Use the Edit tool for ${part.file}; edits that leave those settings as they are (a dependency, another script) are allowed. ${TEST_BUG}`;
+  }
+  const names = part.keys.map(settingName);
+  const keys = part.keys.filter((k) => !k.startsWith('the '));
+  return `Blocked write to ${t.display} ${where(c)}: ${names.join(', ')} in ${part.file} ${names.length > 1 ? 'are' : 'is'} frozen with the tests${keys.length > 0 ? ` (${keys.join(', ')})` : ''}: ${why}. Other edits of ${part.file} (a dependency, another script) are allowed; leave ${names.length > 1 ? 'these' : 'this one'} as ${names.length > 1 ? 'they are' : 'it is'}. ${TEST_BUG}`;
 }
 
 export function decideWrites(c: CycleFacts, targets: readonly WriteTarget[]): Decision {

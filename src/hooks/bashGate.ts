@@ -12,6 +12,7 @@ import { scriptReader } from '../io/scriptFacts.js';
 import { canonicalize } from '../io/canonicalPath.js';
 import type { ActiveCycle } from './cycle.js';
 import { cycleFacts } from './fileGate.js';
+import { frozenPartChange, partFileOf } from './frozenParts.js';
 
 // Bash-only checks that run before the analysis, here so the Write path's part does not carry them.
 export { hardenedBashCheck } from '../io/sandboxGate.js';
@@ -64,6 +65,10 @@ export function bashFacts(cycle: ActiveCycle, event: BashEvent): BashFacts {
     contentAfter: contentAfterWrite,
     outsideProject: (dir) => !insideRoot(cycle.repo.root, canonicalize(path.resolve(event.cwd, dir))),
     allExist: (paths, cwd) => paths.every((p) => existsSync(path.resolve(cwd, p))),
+    frozenPart: (w, cwd, t) => {
+      const file = partFileOf(cycle, t.real);
+      return file === null ? undefined : frozenPartChange(cycle, file, t.real, w.pkgKeys !== undefined ? null : contentAfterWrite(w, cwd, t.real), w.pkgKeys);
+    },
     display: (abs) => {
       const rel = path.relative(cycle.repo.root, abs);
       return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : abs;

@@ -11,6 +11,7 @@ import { compileGlobs } from '../core/globs.js';
 import { onlyRustTestRegionsChange, rustTestRegions, testRegionPart } from '../core/testRegions.js';
 import { sha256Hex } from '../io/hash.js';
 import { splitGlobs } from '../schema/stackGlobs.js';
+import { frozenPartChange, partFileOf } from './frozenParts.js';
 
 /** GREEN/REFACTOR: does this write change a test region frozen inside a source (or add one)? */
 function testRegionChanged(cycle: ActiveCycle, rel: string, after: string): boolean {
@@ -91,6 +92,12 @@ export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision
     const rel = path.relative(cycle.repo.root, real).split(path.sep).join('/');
     target.runnerReachAllowed = cycle.stack.config.runner_reach_allow !== undefined && runnerReachAllow(cycle.stack.config.runner_reach_allow, cycle.nocase)(rel);
     target.testRegionChanged = testRegionChanged(cycle, rel, target.contentAfter);
+  }
+  // GREEN/REFACTOR: runner settings frozen inside package.json, pyproject.toml, setup.cfg.
+  const partFile = partFileOf(cycle, real);
+  if (partFile !== null) {
+    const part = frozenPartChange(cycle, partFile, real, contentAfter(input, readOrNull(real)));
+    if (part) target.frozenPart = part;
   }
   return decideWrites(facts, [target]);
 }

@@ -84,7 +84,7 @@ export interface RunOptions {
   timeoutSeconds: number;
   env: NodeJS.ProcessEnv;
   /** Rewrites the command so the runner also writes a machine-readable report to `reportFile`. */
-  instrument?: (command: string, reportFile: string) => { command: string; kind: string };
+  instrument?: (command: string, reportFile: string) => { command: string; kind: string; nodeOptions?: string; env?: Record<string, string> };
   now?: Date;
   /** Run the (instrumented) command through this program instead of a plain shell: the oracle's sandbox. */
   wrap?: RunWrap;
@@ -150,7 +150,9 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
   mkdirSync(runsDir, { recursive: true });
   const base = `${stamp(started)}-${opts.label}`;
   const reportFile = path.join(runsDir, `${base}.report`);
-  const plan = opts.instrument ? opts.instrument(opts.command, reportFile) : { command: opts.command, kind: 'none' };
+  const plan: { command: string; kind: string; nodeOptions?: string; env?: Record<string, string> } = opts.instrument ? opts.instrument(opts.command, reportFile) : { command: opts.command, kind: 'none' };
+  // node:test's reporter goes in through NODE_OPTIONS, after any the project was allowed to keep.
+  const env = plan.nodeOptions || plan.env ? { ...opts.env, ...(plan.nodeOptions ? { NODE_OPTIONS: [opts.env.NODE_OPTIONS, plan.nodeOptions].filter(Boolean).join(' ') } : {}), ...plan.env } : opts.env;
 
   const capture = new BoundedCapture();
   const wrapped = opts.wrap ? opts.wrap(plan.command) : null;
@@ -164,7 +166,7 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
   const child = execa(spawn ? spawn.file : shellCommand, spawn ? spawn.args : [], {
     shell: spawn === null,
     cwd: opts.cwd ?? opts.root,
-    env: opts.env,
+    env,
     extendEnv: false,
     ...(wrapped?.input !== undefined ? { input: wrapped.input } : { stdin: 'ignore' as const }),
     all: true,

@@ -17,13 +17,13 @@ describe('cheats against a real node:test project in GREEN', () => {
     expect(ok(cli(repo, 'verify', 'red'), 1).stderr).toMatch(/failed to load|missing name|does not provide an export named/);
     repo.write('src/add.js', STUB);
     const red = JSON.parse(ok(cli(repo, 'verify', 'red', '--json')).stdout) as Record<string, unknown>;
-    expect(red).toMatchObject({ valid: true, red_tests: ['adds'] });
+    expect(red).toMatchObject({ valid: true, red_tests: ['test/add.test.js::adds'] });
     redToGreen(repo);
     const refused = (re: RegExp) => expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(re);
 
     // the test file's process exits 0 at import, before its tests register
     repo.write('src/add.js', 'process.exit(0);\n' + STUB);
-    refused(/frozen tests did not run: adds|ran no tests|no runner summary/);
+    refused(/frozen tests did not run: test\/add\.test\.js::adds|ran no tests|no runner summary/);
     // node:assert rebound from the source
     repo.write('src/add.js', "import assert from 'node:assert/strict';\nassert.equal = () => {};\n" + STUB.replace('// STUB:TDD\n', ''));
     refused(/rebinds the assertion library/);
@@ -40,6 +40,29 @@ describe('cheats against a real node:test project in GREEN', () => {
     refused(/not GREEN/);
 
     repo.write('src/add.js', REAL);
+    ok(cli(repo, 'verify', 'green'));
+    ok(cli(repo, 'done'));
+    expect(readState(repo).phase).toBe('done');
+  });
+});
+
+describe('npm test: the frozen tests by file and name, whatever node runs them', () => {
+  it('a frozen test skipped through a source switch, its count made up by a source the runner collects, is refused by name', { timeout: 120_000 }, () => {
+    const repo = project('node-test', { 'test/old.test.js': OLD_TEST, 'package.json': PKG('node --test') }, { test_command: 'npm test --silent' });
+    startRed(repo);
+    // the test takes an option from the module it tests (a "slow" switch)
+    repo.write('test/add.test.js', ADD_TEST.replace("import { add }", 'import { add, SLOW }').replace("test('adds', ", "test('adds', { skip: SLOW }, "));
+    repo.write('src/add.js', '// STUB:TDD\nexport const SLOW = false;\nexport function add() { return 0; }\n');
+    const red = JSON.parse(ok(cli(repo, 'verify', 'red', '--json')).stdout) as { red_tests: string[]; tests: Record<string, string> };
+    expect(red.red_tests).toEqual(['test/add.test.js::adds']);
+    expect(red.tests).toEqual({ 'test/add.test.js::adds': 'failed', 'test/old.test.js::old': 'passed' });
+    redToGreen(repo);
+    // the switch skips the frozen test; a source named like a test file is collected by
+    // `node --test` and passes, so as many tests pass as ran in RED
+    repo.write('src/add.js', 'export const SLOW = true;\nexport function add() { return 0; }\n');
+    repo.write('src/pad.test.js', 'export const pad = 1;\n');
+    expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/1 frozen tests were skipped instead of run: test\/add\.test\.js::adds/);
+    repo.write('src/add.js', 'export const SLOW = false;\n' + REAL);
     ok(cli(repo, 'verify', 'green'));
     ok(cli(repo, 'done'));
     expect(readState(repo).phase).toBe('done');

@@ -3,7 +3,7 @@ import { cli, ok, project, readState, startRed, writeVerdict } from './fixtures.
 
 const ADD_TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\ntest('adds', () => { assert.equal(add(1, 2), 3); });\n";
 
-describe('CLI cycle with a real node:test project (TAP report)', () => {
+describe('CLI cycle with a real node:test project (tests by file and name)', () => {
   it('refuses an import error, accepts an assertion failure, then goes GREEN and done', { timeout: 120_000 }, () => {
     const repo = project('node-test', { 'test/old.test.js': "import { test } from 'node:test';\ntest('old', () => {});\n" });
     startRed(repo);
@@ -31,6 +31,6 @@ describe('CLI cycle with a real node:test project (TAP report)', () => {
     });
     startRed(repo);
     repo.write('test/new.test.js', "import { test } from 'node:test';\ntest('new', () => {});\n");
-    expect(ok(cli(repo, 'verify', 'red'), 1).stderr).toMatch(/not written or changed in this cycle \(failing: old\)/);
+    expect(ok(cli(repo, 'verify', 'red'), 1).stderr).toMatch(/not written or changed in this cycle \(failing: test\/old\.test\.js::old\)/);
   });
 });

@@ -133,7 +133,7 @@ describe('helpers', () => {
     ['npx vitest run', 'vitest-json'],
     ['npx jest', 'jest-json'],
     ['python -m pytest -q', 'junit-xml'],
-    ['node --test', 'tap'],
+    ['node --test', 'node-test'],
     ['npm test', 'none'],
     ['cargo test', 'cargo'],
     ['npx vitest run && echo hi', 'none'],
@@ -155,7 +155,6 @@ describe('report flags through a package manager', () => {
     ['pnpm run py', "pnpm run py --junitxml='/r/x'", 'junit-xml'],
     ['npm run both', 'npm run both', 'none'],
     ['npm run dot', 'npm run dot', 'none'],
-    ['npm run nt', 'npm run nt', 'none'],
     ['npm run missing', 'npm run missing', 'none'],
   ])('%s', (cmd, want, kind) => {
     expect(instrumentCommand(cmd, '/r/x', script)).toEqual({ command: want, kind });

@@ -1,5 +1,16 @@
-/** vitest/jest/junit reports go to a file; go's JSON events replace the text on stdout. */
-export type ReportKind = 'vitest-json' | 'jest-json' | 'junit-xml' | 'go-json' | 'tap' | 'cargo' | 'none';
+import { nodeTestOptions, nodeTestReporterSupported } from './nodeTest.js';
+
+/** vitest/jest/junit/node:test reports go to a file; go's JSON events replace the text on stdout. */
+export type ReportKind = 'vitest-json' | 'jest-json' | 'junit-xml' | 'go-json' | 'node-test' | 'cargo' | 'none';
+
+/** The command to run, the report it writes, and (node:test) what to add to NODE_OPTIONS for it. */
+export interface Instrumented {
+  command: string;
+  kind: ReportKind;
+  nodeOptions?: string;
+  /** More environment for the run (npm's own `node-options` setting, which replaces NODE_OPTIONS). */
+  env?: Record<string, string>;
+}
 
 /** Shell syntax after which appending arguments would reach another command. */
 const COMPOUND = /&&|\|\||[;|<>`]|\$\(/;
@@ -13,9 +24,14 @@ function quote(arg: string): string {
  * runner we know and does not pick its own reporter. Anything else runs as written and is read
  * by the text parsers.
  */
-export function instrumentCommand(command: string, reportFile: string, script?: (name: string) => string | null): { command: string; kind: ReportKind } {
+export function instrumentCommand(command: string, reportFile: string, script?: (name: string) => string | null): Instrumented {
   const plain = { command, kind: 'none' as const };
-  if (COMPOUND.test(command) || process.platform === 'win32') return plain;
+  if (process.platform === 'win32') return plain;
+  // node:test, however the command reaches it: the reporter goes in through NODE_OPTIONS (the
+  // project's node is taken to be the one running tdd-gate).
+  const nodeOptions = nodeTestReporterSupported(process.versions.node) ? nodeTestOptions(command, reportFile, script) : null;
+  if (nodeOptions !== null) return { command, kind: 'node-test', nodeOptions };
+  if (COMPOUND.test(command)) return plain;
   const f = quote(reportFile);
   // `npm test` (or `npm run x`, `yarn x`, `pnpm x`) whose script is a plain call of vitest, jest or
   // pytest: the report flags go through the package manager to the runner.
@@ -40,12 +56,6 @@ export function instrumentCommand(command: string, reportFile: string, script?: 
   }
   if (/(^|[\s/])(pytest|py\.test)(\s|$)|-m\s+pytest(\s|$)/.test(command) && !/--junit-?xml/.test(command)) {
     return { command: `${command} --junitxml=${f}`, kind: 'junit-xml' };
-  }
-  const nodeTest = /(^|[\s/])node(?:\.exe)?(?:\s+--?[\w-]+(?:=\S+)?)*\s+--test(?=\s|$)/.exec(command);
-  if (nodeTest && !/--test-reporter/.test(command)) {
-    // node:test: the spec reporter for people, TAP (names, files, error names) for us.
-    const at = nodeTest.index + nodeTest[0].length;
-    return { command: `${command.slice(0, at)} --test-reporter=spec --test-reporter-destination=stdout --test-reporter=tap --test-reporter-destination=${f}${command.slice(at)}`, kind: 'tap' };
   }
   // cargo stops at the first failing test binary unless told not to: every test must run.
   const cargo = /(^|\s)cargo\s+(?:\+\S+\s+)?test(?=\s|$)/.exec(command);

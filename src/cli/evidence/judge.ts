@@ -1,4 +1,5 @@
 import type { IdentifiedTest } from './identity.js';
+import { NODE_TEST_SOURCE } from './nodeTest.js';
 import type { Counts, RunFacts, TestStatus } from './report.js';
 
 export interface RunOutcome {
@@ -184,8 +185,11 @@ function disagreement(o: RunOutcome): string | null {
   const r = o.facts.counts;
   const t = o.summary;
   if (!r || !t) return null;
-  if ((r.failed > 0) !== (t.failed > 0) || (o.facts.source !== 'junit-xml' && t.passed !== r.passed)) {
-    return `the runner's report (${r.passed} passed, ${r.failed} failed) and its printed summary (${t.passed} passed, ${t.failed} failed) disagree; something rewrites the report: remove it from the source and verify again`;
+  // node:test's summary counts what its report does: every count must match.
+  const whole = o.facts.source === NODE_TEST_SOURCE && (t.total !== r.total || t.failed !== r.failed || (t.skipped ?? 0) !== (r.skipped ?? 0));
+  if (whole || (r.failed > 0) !== (t.failed > 0) || (o.facts.source !== 'junit-xml' && t.passed !== r.passed)) {
+    const skipped = (c: Counts) => (whole ? `, ${c.skipped ?? 0} skipped, ${c.total} in all` : '');
+    return `the runner's report (${r.passed} passed, ${r.failed} failed${skipped(r)}) and its printed summary (${t.passed} passed, ${t.failed} failed${skipped(t)}) disagree; something rewrites the report: remove it from the source and verify again`;
   }
   return null;
 }

@@ -314,6 +314,42 @@ function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * `npm pkg set|delete|fix`, `npm set-script`: the package manager edits package.json itself. The
+ * write names the keys it changes, so a change to another script or a dependency can be told
+ * from one to the settings frozen with the tests.
+ */
+function packageEdit(call: Call, sink: Sink, prefix: Arg | null, sub: string, rest: readonly Arg[]): void {
+  const ops = rest.filter((a) => a.text === null || !a.text.startsWith('-'));
+  let keys: string[] | null;
+  if (sub === 'set-script') keys = ops[0]?.text == null ? null : [`scripts.${ops[0].text}`];
+  else {
+    const verb = ops[0]?.text;
+    if (verb === 'get' || verb === undefined) return;
+    const named = ops.slice(1).map((a) => (a.text === null ? null : verb === 'set' ? (a.text.split('=')[0] ?? null) : a.text));
+    keys = (verb === 'set' || verb === 'delete') && named.every((k): k is string => k !== null && k !== '') ? named : null;
+  }
+  let target: Arg;
+  if (prefix !== null) target = prefix.text === null ? { ...prefix, text: null } : { text: `${prefix.text.replace(/\/+$/, '')}/package.json`, glob: false, raw: prefix.raw };
+  else {
+    const pkg = packageDir(call.scope, sink);
+    target = { text: pkg === null ? 'package.json' : `${pkg === '/' ? '' : pkg}/package.json`, glob: false, raw: 'package.json' };
+  }
+  sink.write(call.scope, target, `${call.name} ${sub}`, { pkgKeys: keys });
+}
+
+/** The directory of the nearest package.json, where the package manager edits it. */
+function packageDir(scope: Scope, sink: Sink): string | null {
+  const cwd = scope.cwds.length === 1 ? scope.cwds[0] : null;
+  if (cwd == null) return null;
+  for (let dir = cwd, i = 0; i < 12; i++) {
+    if (sink.read(scope, `${dir === '/' ? '' : dir}/package.json`) !== null) return dir;
+    if (dir === '/') break;
+    dir = dir.slice(0, dir.lastIndexOf('/')) || '/';
+  }
+  return null;
+}
+
 export const npmLike: Handler = (call, sink) => {
   const argv = parseArgv(call.args, ['--prefix', '-C', '--dir', '-w', '--workspace', '--filter', '--cwd'], { stopAtOperand: true });
   const [sub, ...rest] = argv.operands;
@@ -324,6 +360,10 @@ export const npmLike: Handler = (call, sink) => {
   const dd = rest.findIndex((a) => a.text === '--');
   const extra = dd >= 0 ? rest.slice(dd + 1) : call.name === 'npm' ? [] : rest.slice(s === 'run' || s === 'run-script' ? 1 : 0);
   const canonical = ALIASES[s] ?? s;
+  if ((call.name === 'npm' || call.name === 'pnpm') && (s === 'pkg' || s === 'set-script')) {
+    packageEdit(call, sink, argv.values.get('--prefix') ?? argv.values.get('-C') ?? argv.values.get('--dir') ?? null, s, rest);
+    return null;
+  }
   if (s === 'run' || s === 'run-script' || s === 'rum' || s === 'urn') {
     const name = rest[0]?.text;
     if (name === null) sink.unknown(`${call.name} run runs a script whose name is not static`);

@@ -35,6 +35,8 @@ export interface BashWrite {
   nocase?: boolean;
   /** The target is a patch file: the files it changes are named in its headers (read on disk). */
   patch?: { strip: number | null; directory: string | null };
+  /** A package.json edited by its package manager (`npm pkg set`): the keys it changes; null when not static. */
+  pkgKeys?: string[] | null;
 }
 
 /** Text that could not be analysed; it is a problem only if it names a protected path. */

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { WriteTarget } from '../core/decideWrite.js';
+import { ABSENT_PART, PART_FILES, frozenKeysHit, frozenPackageKeys, partChanges, partText } from '../core/runnerParts.js';
+import { sha256Hex } from '../io/hash.js';
+import type { ActiveCycle } from './cycle.js';
+
+/**
+ * Wall 1 for the runner settings frozen inside editable files (package.json's test script, the
+ * pytest sections). Decided by path first: only a write to one of those project-root files in
+ * GREEN/REFACTOR reads or parses anything.
+ */
+
+/** The part file (`package.json`, …) this canonical path is, when its settings are frozen in this phase; else null. */
+export function partFileOf(cycle: ActiveCycle, real: string): string | null {
+  const { phase } = cycle.state;
+  if (phase !== 'tdd-green' && phase !== 'tdd-refactor') return null;
+  const rel = path.relative(cycle.repo.root, real);
+  if (rel === '' || rel.includes(path.sep) || rel.includes('/')) return null;
+  const name = cycle.nocase ? rel.toLowerCase() : rel;
+  if (!Object.hasOwn(PART_FILES, name)) return null;
+  const frozen = (cycle.state as { frozen?: { parts?: Record<string, string> } }).frozen?.parts;
+  return frozen?.[PART_FILES[name]!] === undefined ? null : name;
+}
+
+function readOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What a write does to the frozen settings of a part file: undefined when it leaves them as
+ * frozen (or as they are), else the keys it changes; keys null when the result is not known.
+ * `after` is the file's content after the write (null: not known); `pkgKeys` the keys a package
+ * manager's own edit names.
+ */
+export function frozenPartChange(cycle: ActiveCycle, file: string, real: string, after: string | null, pkgKeys?: string[] | null): WriteTarget['frozenPart'] {
+  const want = (cycle.state as { frozen?: { parts?: Record<string, string> } }).frozen?.parts?.[PART_FILES[file] ?? ''];
+  if (want === undefined) return undefined;
+  const command = cycle.stack.config.test_command;
+  const before = readOrNull(real);
+  if (pkgKeys !== undefined) {
+    if (pkgKeys === null || file !== 'package.json') return { file, keys: null };
+    const hit = frozenKeysHit(pkgKeys, frozenPackageKeys(before, command));
+    return hit.length > 0 ? { file, keys: hit } : undefined;
+  }
+  if (after === null) return { file, keys: null };
+  // Leaving the settings as frozen is fine, restoring them included.
+  if (sha256Hex(partText(file, after, command) ?? ABSENT_PART) === want) return undefined;
+  const keys = partChanges(file, before, after, command);
+  return keys.length > 0 ? { file, keys } : undefined;
+}
