@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROLE } from '../core/roles.js';
 import { anchorSaysActive } from '../io/anchorPaths.js';
@@ -40,8 +40,10 @@ export function quickCheck(eventName: string, input: unknown, env: NodeJS.Proces
 
 function hasStateFile(root: string, branch: string): boolean {
   let names: string[];
+  const dir = join(root, '.tdd');
+  if (!existsSync(dir)) return false; // most projects: answered without an error object
   try {
-    names = readdirSync(join(root, '.tdd'));
+    names = readdirSync(dir);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
     throw err;

@@ -76,8 +76,7 @@ export function anchorSaysActive(repo: Repo, env: NodeJS.ProcessEnv, known?: Anc
 
 function exists(file: string): boolean {
   try {
-    statSync(file);
-    return true;
+    return statSync(file, { throwIfNoEntry: false }) !== undefined; // no error object for the usual answer
   } catch {
     return false;
   }

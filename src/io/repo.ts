@@ -28,7 +28,7 @@ export function findRepo(cwd: string): Repo | null {
     const dotGit = childPath(dir, '.git');
     let isDir: boolean | null = null;
     try {
-      isDir = statSync(dotGit).isDirectory();
+      isDir = statSync(dotGit, { throwIfNoEntry: false })?.isDirectory() ?? null; // most levels have none: no error object
     } catch {
       isDir = null;
     }
