@@ -11,9 +11,10 @@ import { ROLE } from '../core/roles.js';
 import { integrityDecision } from './integrityGate.js';
 import { gateMcpTool, isMcpTool } from './mcpGate.js';
 import { candidateDirs } from './projectDirs.js';
+import type * as BashGateModule from './bashGate.js';
 
 /** The Bash gate, which the build keeps out of the part loaded for the other tools (bashPreToolUse.ts). */
-export type BashGate = typeof import('./bashGate.js');
+export type BashGate = typeof BashGateModule;
 
 const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash']);
 /** Tools of the newest client that write or move the session elsewhere (docs/tools.md). */
