@@ -34,6 +34,10 @@ const RULES: Rule[] = [
   { what: 'rebinds the assertion library', ext: JS, re: /(?<![.\w$])(?:assert|expect|chai)(?:\s*\.\s*\w+)+\s*=(?!=)|(?:defineProperty|assign|setPrototypeOf)\s*\(\s*(?:assert|expect|chai)\b|require\s*\(\s*['"](?:node:)?assert(?:\/strict)?['"]\s*\)\s*\.\s*\w+\s*=(?!=)/ },
   { what: 'reads the test runner’s environment', ext: JS, re: /\b(?:VITEST(?:_\w+)?|JEST_WORKER_ID|NODE_TEST_CONTEXT|TEST_WORKER_INDEX|MOCHA_\w+)\b|import\.meta\.vitest|\b__vitest\w*|globalThis\s*\.\s*(?:expect|jest|vi|__vitest\w*)\b/ },
   { what: 'names the test runner to detect it', ext: JS, re: /['"`](?:vitest|jest|jest-worker|mocha|node:test)['"`]|process\s*\.\s*(?:argv|execArgv)\b[\s\S]{0,120}(?:--test\b|vitest|jest)/ },
+  { what: 'reaches for the test framework’s globals', ext: JS, re: /(?<![\w$.])(?:globalThis|global|window|self)\s*(?:\.\s*(?:test|it|describe|suite|xit|xtest|fit|fdescribe|xdescribe)\b|\[\s*['"`](?:test|it|describe|suite)['"`]\s*\])/ },
+  // A production source has no business with where the runner writes its report (jest/vitest
+  // --outputFile, pytest --junitxml, node --test-reporter-destination): finding it is how a report is rewritten.
+  { what: 'reads the test runner’s report options', ext: /\.(?:[cm]?[jt]sx?|vue|svelte|astro|pyi?)$/i, re: /--outputFile\b|--junit-?xml\b|--test-reporter-destination\b/ },
   { what: 'rebinds what assertions compare with (Object.is)', ext: JS, re: /\bObject\s*\.\s*is\s*=(?!=)|defineProperty\s*\(\s*Object\s*,\s*['"]is['"]/ },
   { what: 'rewrites the process’s output or exit (what the runner reports through)', ext: JS, re: /\bprocess\s*\.\s*(?:stdout|stderr)\s*\.\s*write\s*=(?!=)|\bprocess\s*\.\s*(?:exit|reallyExit|_exiting)\s*=(?!=)|\bfs\s*\.\s*(?:writeFileSync|writeFile|createWriteStream|renameSync)\s*=(?!=)|defineProperty\s*\(\s*process\s*,\s*['"](?:exitCode|exit)['"]/ },
   { what: 'reaches into the module loader that runs the tests', ext: JS, re: /\bModule\s*\.\s*_(?:load|resolveFilename|compile)\b|require\s*\.\s*cache\s*\[/ },

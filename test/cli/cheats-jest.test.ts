@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ev } from '../helpers/events.js';
 import { runHookBundle } from '../helpers/hook.js';
-import { cli, cliEnv, JEST_LYING_PRELOAD, JEST_PKG, ok, project, readState, redToGreen, startRed } from './fixtures.js';
+import { cli, cliEnv, jestLiar, JEST_PKG, ok, project, readState, redToGreen, startRed } from './fixtures.js';
 
 const ADD_TEST = "const { add } = require('../src/add');\n\ndescribe('add', () => {\n  test('adds two numbers', () => {\n    expect(add(1, 2)).toBe(3);\n  });\n});\n";
 const OLD_TEST = "test('old', () => {\n  expect(1 + 1).toBe(2);\n});\n";
@@ -15,13 +15,14 @@ const ADDS = '__tests__/add.test.js::add > adds two numbers';
 const SCRIPTS = { test: 'jest --ci', lint: 'true' };
 /** The project loads a start-up file through .npmrc (as dotenv set-ups do); the file itself is not a test. */
 const NPMRC = 'node-options=--require ./tools/preload.js\n';
-const PRELOAD = '// project start-up\n';
+const PRELOAD = "// project start-up\nrequire('../src/boot');\n";
+const BOOT = 'module.exports = {};\n';
 
 describe('cheats against a real jest project (`npm test`, script `jest`) in GREEN', () => {
   it('each way around a failing frozen test is refused with what happened; the real implementation reaches done', { timeout: 240_000 }, () => {
     const repo = project(
       'jest',
-      { '__tests__/old.test.js': OLD_TEST, 'package.json': JEST_PKG({ scripts: SCRIPTS }), '.npmrc': NPMRC, 'tools/preload.js': PRELOAD },
+      { '__tests__/old.test.js': OLD_TEST, 'package.json': JEST_PKG({ scripts: SCRIPTS }), '.npmrc': NPMRC, 'tools/preload.js': PRELOAD, 'src/boot.js': BOOT },
       { test_command: 'npm test --silent' },
     );
     startRed(repo);
@@ -54,13 +55,22 @@ describe('cheats against a real jest project (`npm test`, script `jest`) in GREE
     rmSync(repo.path('jest.config.js'));
     repo.write('.gitignore', 'node_modules\n');
 
-    // .npmrc is frozen; the preload it names is rewritten to make jest's JSON report say all passed
+    // .npmrc is frozen, and so is the preload it names: a preload that rewrites jest's JSON report
+    // and its printed summary alike would otherwise leave nothing to compare
     repo.write('.npmrc', NPMRC + 'node-options=--require ./src/add.js\n');
     refused(/frozen files changed: \.npmrc/);
     repo.write('.npmrc', NPMRC);
-    repo.write('tools/preload.js', JEST_LYING_PRELOAD);
-    refused(/report \(2 passed, 0 failed\) and its printed summary \(1 passed, 1 failed\) disagree|frozen files changed: tools\/preload\.js/);
+    repo.write('tools/preload.js', jestLiar({ summary: true }));
+    refused(/frozen files changed: tools\/preload\.js/);
     repo.write('tools/preload.js', PRELOAD);
+    // a source the preload loads rewrites the report (its summary line untouched): report and text disagree
+    repo.write('src/boot.js', jestLiar({ flag: "['--output', 'File='].join('')" }));
+    refused(/the runner's report \(2 passed, 0 failed\) and its printed summary \(1 passed, 1 failed\) disagree/);
+    // spelled plainly, the report option is the runner's business: the hook denies it, verify refuses it
+    expect(runHookBundle(ev.write(implementer, repo.path('src/boot.js'), jestLiar()))).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/reads the test runner’s report options/) as unknown });
+    repo.write('src/boot.js', jestLiar());
+    refused(/src\/boot\.js:2 reads the test runner’s report options/);
+    repo.write('src/boot.js', BOOT);
 
     // the source reaches into the runner: denied at the write (the hook), refused at verify (a script wrote it)
     const reaches: [string, RegExp][] = [
@@ -91,7 +101,7 @@ describe('cheats against a real jest project (`npm test`, script `jest`) in GREE
     // NODE_OPTIONS from the caller's environment does not reach the run
     const outside = mkdtempSync(path.join(tmpdir(), 'tdd-gate-caller-'));
     try {
-      writeFileSync(path.join(outside, 'lie.js'), JEST_LYING_PRELOAD);
+      writeFileSync(path.join(outside, 'lie.js'), jestLiar());
       expect(ok(cliEnv(repo, { NODE_OPTIONS: `--require ${path.join(outside, 'lie.js')}` }, 'verify', 'green'), 1).stderr).toMatch(/not GREEN: 1 of 2 tests fail/);
     } finally {
       rmSync(outside, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, cliEnv, JEST_LYING_PRELOAD, JEST_PKG, ok, project, readState, redToGreen, startRed, writeVerdict } from './fixtures.js';
+import { cli, cliEnv, jestLiar, JEST_PKG, ok, project, readState, redToGreen, startRed, writeVerdict } from './fixtures.js';
 
 const ADD_TEST = "const { add } = require('../src/add');\n\ndescribe('add', () => {\n  test('adds two numbers', () => {\n    expect(add(1, 2)).toBe(3);\n  });\n});\n";
 const OLD_TEST = "test('old', () => {\n  expect(1 + 1).toBe(2);\n});\n";
@@ -63,7 +63,7 @@ describe('CLI cycle with a real jest project (JSON report)', () => {
     // npm reads the caller's user config (HOME/.npmrc): its node-options must not reach jest
     const home = mkdtempSync(path.join(tmpdir(), 'tdd-gate-home-'));
     try {
-      writeFileSync(path.join(home, 'lie.js'), JEST_LYING_PRELOAD);
+      writeFileSync(path.join(home, 'lie.js'), jestLiar());
       writeFileSync(path.join(home, '.npmrc'), `node-options=--require ${path.join(home, 'lie.js')}\n`);
       expect(ok(cliEnv(repo, { HOME: home }, 'verify', 'green'), 1).stderr).toMatch(/not GREEN: 1 of 2 tests fail/);
     } finally {

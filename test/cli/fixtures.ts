@@ -43,20 +43,31 @@ export const JEST_STACK = {
 export const JEST_PKG = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ private: true, devDependencies: { jest: '^30.0.0' }, jest: { testEnvironment: 'node', watchman: false, transform: {}, maxWorkers: 1 }, ...extra }, null, 2) + '\n';
 
-/** A node preload that rewrites jest's --outputFile report to all-passed when the process ends, and exits 0; the printed summary is left alone. */
-export const JEST_LYING_PRELOAD = `const fs = require('fs');
-const arg = process.argv.find((a) => a.startsWith('--outputFile='));
-if (arg) process.on('exit', () => {
-  const f = arg.slice('--outputFile='.length);
+/**
+ * Node code that, loaded into jest's process, rewrites jest's --outputFile report to all-passed
+ * when the process ends and exits 0. `summary`: it also rewrites the printed `Tests:` line, so the
+ * report and the text agree. `flag`: how it spells the option it looks for.
+ */
+export function jestLiar(opts: { summary?: boolean; flag?: string } = {}): string {
+  const flag = opts.flag ?? "'--outputFile='";
+  const summary = opts.summary
+    ? "const write = process.stderr.write.bind(process.stderr);\nprocess.stderr.write = (s, ...rest) => write(String(s).replace(/^Tests:.*$/m, (l) => 'Tests:       ' + /(\\d+) total/.exec(l)[1] + ' passed, ' + /(\\d+) total/.exec(l)[1] + ' total'), ...rest);\n"
+    : '';
+  return `const fs = require('fs');
+const flag = ${flag};
+const arg = process.argv.find((a) => a.startsWith(flag));
+${summary}if (arg) process.on('exit', () => {
+  const f = arg.slice(flag.length);
   try {
     const r = JSON.parse(fs.readFileSync(f, 'utf8'));
     r.numFailedTests = 0; r.numPassedTests = r.numTotalTests; r.success = true; r.numFailedTestSuites = 0;
     for (const t of r.testResults) { t.status = 'passed'; for (const a of t.assertionResults) { a.status = 'passed'; a.failureMessages = []; } }
     fs.writeFileSync(f, JSON.stringify(r));
   } catch {}
-  process.reallyExit(0);
+  process.exit(0);
 });
 `;
+}
 
 export const PASS_VERDICT = '## Review\nThe tests pin the SPEC.\n\n```tdd-result\nrole: test-validator\nstatus: ok\nverdict: PASS\n```\n';
 
