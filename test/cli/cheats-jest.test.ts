@@ -77,6 +77,8 @@ describe('cheats against a real jest project (`npm test`, script `jest`) in GREE
       ["expect.extend({ toBe: () => ({ pass: true, message: () => '' }) });\n" + BODY, /extends the test framework \(expect\.extend\)/],
       ["const { expect } = require('@jest/globals');\nexpect.extend({ toBe: () => ({ pass: true, message: () => '' }) });\n" + BODY, /imports the test framework/],
       ['function add(a, b) {\n  return process.env.JEST_WORKER_ID ? 3 : 0;\n}\nmodule.exports = { add };\n', /reads the test runner’s environment/],
+      // jest hands sources its `jest` object too
+      ["function add(a, b) {\n  return typeof jest !== 'undefined' ? 3 : 0;\n}\nmodule.exports = { add };\n", /detects the test framework’s runtime/],
     ];
     for (const [content, why] of reaches) {
       expect(runHookBundle(ev.write(implementer, repo.path('src/add.js'), content))).toMatchObject({ decision: 'deny', reason: expect.stringMatching(why) as unknown });
