@@ -37,7 +37,7 @@ const RULES: Rule[] = [
   { what: 'reaches for the test framework’s globals', ext: JS, re: /(?<![\w$.])(?:globalThis|global|window|self)\s*(?:\.\s*(?:test|it|describe|suite|xit|xtest|fit|fdescribe|xdescribe)\b|\[\s*['"`](?:test|it|describe|suite)['"`]\s*\])/ },
   // jest hands every module it loads, sources included, its `jest` object, and `expect` is global:
   // `typeof jest !== 'undefined' ? 3 : 0` passes a test the code does not satisfy.
-  { what: 'detects the test framework’s runtime (jest, expect.getState)', ext: JS, re: /\btypeof\s+(?:jest|expect|test|it|describe|beforeAll|beforeEach)\b|(?<![\w$.\/-])jest\s*(?:\?\.|\.)\s*[a-zA-Z]\w*\s*\(|(?<![\w$.])expect\s*\.\s*(?:getState|setState)\b/ },
+  { what: 'detects the test framework’s runtime (jest, expect.getState)', ext: JS, re: /\btypeof\s+(?:jest|expect|test|it|describe|beforeAll|beforeEach)\b|(?<![\w$./-])jest\s*(?:\?\.|\.)\s*[a-zA-Z]\w*\s*\(|(?<![\w$.])expect\s*\.\s*(?:getState|setState)\b/ },
   // A production source has no business with where the runner writes its report (jest/vitest
   // --outputFile, pytest --junitxml, node --test-reporter-destination): finding it is how a report is rewritten.
   { what: 'reads the test runner’s report options', ext: /\.(?:[cm]?[jt]sx?|vue|svelte|astro|pyi?)$/i, re: /--outputFile\b|--junit-?xml\b|--test-reporter-destination\b/ },
