@@ -54,6 +54,13 @@ describe('cheats against a real jest project (`npm test`, script `jest`) in GREE
     refused(/test files added after the freeze: jest\.config\.js/);
     rmSync(repo.path('jest.config.js'));
     repo.write('.gitignore', 'node_modules\n');
+    // babel transforms the tests under jest's default transform: a babel config is the runner's too
+    repo.write('.babelrc.js', "module.exports = { plugins: ['./tools/strip-expect.js'] };\n");
+    refused(/test files added after the freeze: \.babelrc\.js/);
+    rmSync(repo.path('.babelrc.js'));
+    repo.write('package.json', JEST_PKG({ scripts: SCRIPTS, babel: { plugins: ['./tools/strip-expect.js'] } }));
+    refused(/runner's settings changed: package\.json#runner/);
+    repo.write('package.json', JEST_PKG({ scripts: SCRIPTS }));
 
     // .npmrc is frozen, and so is the preload it names: a preload that rewrites jest's JSON report
     // and its printed summary alike would otherwise leave nothing to compare

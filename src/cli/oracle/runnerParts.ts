@@ -10,7 +10,7 @@ export { rustTestRegions };
  * Each part is frozen by digest; a part that is absent is frozen as absent.
  */
 const STACK_KEYS = ['test_command', 'test_file_glob', 'test_config_glob', 'test_env_allow', 'oracle_isolation', 'oracle_ignore_processes', 'runner_reach_allow', 'unparsable'];
-const PKG_KEYS = ['type', 'jest', 'vitest', 'mocha', 'ava', 'c8', 'nyc', 'tap', 'imports', 'workspaces', 'packageManager'];
+const PKG_KEYS = ['type', 'jest', 'vitest', 'mocha', 'ava', 'c8', 'nyc', 'tap', 'babel', 'imports', 'workspaces', 'packageManager'];
 
 /** Script names a command line runs through a package manager (`npm test`, `npm run x`, `yarn x`, `pnpm x`, `bun run x`). */
 export function scriptsRun(command: string): string[] {
