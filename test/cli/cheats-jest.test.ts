@@ -1,10 +1,12 @@
-import { mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ev } from '../helpers/events.js';
 import { runHookBundle } from '../helpers/hook.js';
-import { cli, cliEnv, jestLiar, JEST_PKG, ok, project, readState, redToGreen, startRed } from './fixtures.js';
+import { cli, cliEnv, JEST, jestLiar, JEST_PKG, ok, project, readState, redToGreen, startRed } from './fixtures.js';
 
 const ADD_TEST = "const { add } = require('../src/add');\n\ndescribe('add', () => {\n  test('adds two numbers', () => {\n    expect(add(1, 2)).toBe(3);\n  });\n});\n";
 const OLD_TEST = "test('old', () => {\n  expect(1 + 1).toBe(2);\n});\n";
@@ -121,5 +123,32 @@ describe('cheats against a real jest project (`npm test`, script `jest`) in GREE
     expect(JSON.parse(ok(cli(repo, 'verify', 'green', '--json')).stdout)).toMatchObject({ valid: true, tests: { [ADDS]: 'passed', '__tests__/old.test.js::old': 'passed' } });
     ok(cli(repo, 'done'));
     expect(readState(repo).phase).toBe('done');
+  });
+});
+
+describe("jest's transform cache", () => {
+  it('is not where the oracle reads the tests from: a cached copy of a frozen test with its assertion cut out changes nothing', { timeout: 120_000 }, () => {
+    // babel-jest, jest's default transform, caches the code it produces; here the cache sits in the project
+    const pkg = JSON.stringify({ private: true, jest: { testEnvironment: 'node', watchman: false, maxWorkers: 1, cacheDirectory: '<rootDir>/.jest-cache' } }, null, 2) + '\n';
+    const repo = project('jest', { '__tests__/old.test.js': OLD_TEST, 'package.json': pkg, '.gitignore': 'node_modules\n.jest-cache\n' });
+    startRed(repo);
+    repo.write('__tests__/add.test.js', ADD_TEST);
+    repo.write('src/add.js', STUB);
+    redToGreen(repo);
+
+    const jest = () => spawnSync(process.execPath, [JEST, '--ci'], { cwd: repo.root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(jest().status).toBe(1);
+    // rewrite the cached code of the frozen test (jest checks only a checksum it keeps beside it)
+    const dir = repo.path('.jest-cache');
+    const cached = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /addtest_[0-9a-f]+$/.test(f));
+    expect(cached.length).toBeGreaterThan(0);
+    for (const rel of cached) {
+      const file = path.join(dir, rel);
+      const text = readFileSync(file, 'utf8');
+      const code = text.slice(text.indexOf('\n') + 1).replace('expect(add(1, 2)).toBe(3);', '');
+      writeFileSync(file, `${createHash('sha1').update(code).digest('hex').slice(0, 32)}\n${code}`);
+    }
+    expect(jest().status).toBe(0); // jest itself now passes the stub
+    expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/not GREEN: 1 of 2 tests fail/);
   });
 });

@@ -36,7 +36,9 @@ export function instrumentCommand(command: string, reportFile: string, script?: 
     return { command: `${command} --reporter=default --reporter=json --outputFile.json=${f}`, kind: 'vitest-json' };
   }
   if (/(^|[\s/])jest(\.js)?(\s|$)/.test(command) && !/--json|--outputFile|--reporters/.test(command)) {
-    return { command: `${command} --json --outputFile=${f}`, kind: 'jest-json' };
+    // --no-cache: jest's transform cache lives outside the project (the temp dir), where anyone can
+    // rewrite the cached code of a frozen test; the tests run from their bytes, not from the cache.
+    return { command: `${command} --json --outputFile=${f} --no-cache`, kind: 'jest-json' };
   }
   if (/(^|[\s/])(pytest|py\.test)(\s|$)|-m\s+pytest(\s|$)/.test(command) && !/--junit-?xml/.test(command)) {
     return { command: `${command} --junitxml=${f}`, kind: 'junit-xml' };
