@@ -26,7 +26,8 @@ const PY = /\.pyi?$/i;
 const GO = /\.go$/i;
 const RS = /\.rs$/i;
 
-const JS_FRAMEWORK = String.raw`(?:vitest|@vitest\/[\w./-]+|vitest\/[\w./-]+|jest|@jest\/[\w./-]+|jest-[\w-]+|node:test|mocha|chai|ava|tap|uvu|@playwright\/test)`;
+// `expect` is jest's assertion library, published on its own.
+const JS_FRAMEWORK = String.raw`(?:vitest|@vitest\/[\w./-]+|vitest\/[\w./-]+|jest|@jest\/[\w./-]+|jest-[\w-]+|expect|node:test|mocha|chai|ava|tap|uvu|@playwright\/test)`;
 
 const RULES: Rule[] = [
   { what: 'imports the test framework', ext: JS, re: new RegExp(String.raw`\b(?:from|import|require|import\s*\()\s*\(?\s*['"\`]${JS_FRAMEWORK}['"\`]`) },
@@ -37,7 +38,7 @@ const RULES: Rule[] = [
   { what: 'reaches for the test framework’s globals', ext: JS, re: /(?<![\w$.])(?:globalThis|global|window|self)\s*(?:\.\s*(?:test|it|describe|suite|xit|xtest|fit|fdescribe|xdescribe)\b|\[\s*['"`](?:test|it|describe|suite)['"`]\s*\])/ },
   // jest hands every module it loads, sources included, its `jest` object, and `expect` is global:
   // `typeof jest !== 'undefined' ? 3 : 0` passes a test the code does not satisfy.
-  { what: 'detects the test framework’s runtime (jest, expect.getState)', ext: JS, re: /\btypeof\s+(?:jest|expect|test|it|describe|beforeAll|beforeEach)\b|(?<![\w$./-])jest\s*(?:\?\.|\.)\s*[a-zA-Z]\w*\s*\(|(?<![\w$.])expect\s*\.\s*(?:getState|setState)\b/ },
+  { what: 'detects the test framework’s runtime (jest, expect.getState)', ext: JS, re: /\btypeof\s+(?:jest|expect|test|it|describe|beforeAll|beforeEach)\b|(?<![\w$./-])jest\s*(?:\?\.|\.)\s*[a-zA-Z]\w*\s*\(|(?<![\w$.])expect\s*\.\s*(?:getState|setState)\b|\$\$jest-matchers-object/ },
   // A production source has no business with where the runner writes its report (jest/vitest
   // --outputFile, pytest --junitxml, node --test-reporter-destination): finding it is how a report is rewritten.
   { what: 'reads the test runner’s report options', ext: /\.(?:[cm]?[jt]sx?|vue|svelte|astro|pyi?)$/i, re: /--outputFile\b|--junit-?xml\b|--test-reporter-destination\b/ },

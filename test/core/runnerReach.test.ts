@@ -42,6 +42,8 @@ describe('runnerReach: source that reaches into the test runner', () => {
     ['src/a.js', "global['describe'] = () => {};\n", /test framework’s globals/],
     ['src/a.js', "function add(a, b) { return typeof jest !== 'undefined' ? 3 : 0; }\n", /test framework’s runtime/],
     ['src/a.js', 'const spy = jest.fn();\n', /test framework’s runtime/],
+    ['src/a.js', "const expect = require('expect');\n", /imports the test framework/],
+    ['src/a.js', "const m = globalThis[Symbol.for('$$jest-matchers-object')];\n", /test framework’s runtime/],
     ['src/a.js', 'const name = expect.getState().currentTestName;\n', /test framework’s runtime/],
     ['src/a.js', "const arg = process.argv.find((a) => a.startsWith('--outputFile='));\n", /report options/],
     ['src/a.py', "path = next(a for a in sys.argv if a.startswith('--junitxml'))\n", /report options/],

@@ -49,6 +49,7 @@ interface JsonFile {
   name?: unknown;
   status?: unknown;
   message?: unknown;
+  failureMessage?: unknown;
   assertionResults?: unknown;
 }
 
@@ -104,8 +105,11 @@ export function parseJestJson(text: string, source: string): RunFacts | null {
       facts.tests!.push({ file: name, name: full, status: jestStatus(a.status), message: msgs.map(messageOnly).join('\n') });
     }
     if (file.status === 'failed' && failed.length === 0) {
+      // A suite that failed outside any test (it did not load, or a hook threw): no assertion ran.
+      // jest's --json calls its text `message`; its own result objects, `failureMessage`.
       facts.loadErrorFiles.push(name);
-      if (typeof file.message === 'string') facts.messages.push(file.message);
+      const text = typeof file.message === 'string' && file.message !== '' ? file.message : file.failureMessage;
+      if (typeof text === 'string') facts.messages.push(text);
     }
   }
   return facts;
