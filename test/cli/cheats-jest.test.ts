@@ -48,7 +48,10 @@ describe('cheats against a real jest project (`npm test`, script `jest`) in GREE
     refused(/runner's settings changed: package\.json#runner/);
     repo.write('package.json', JEST_PKG({ scripts: SCRIPTS }));
 
-    // a jest config written after the freeze, untracked or git-ignored
+    // a jest config written after the freeze, untracked or git-ignored: the hook denies the write, verify refuses what a script wrote
+    for (const cfg of ['jest.config.js', 'jest.config.cjs', '.babelrc.js', 'babel.config.json']) {
+      expect(runHookBundle(ev.write(implementer, repo.path(cfg), 'module.exports = {};\n')), cfg).toMatchObject({ decision: 'deny' });
+    }
     repo.write('jest.config.js', "module.exports = { testPathIgnorePatterns: ['/node_modules/', 'add'] };\n");
     refused(/test files added after the freeze: jest\.config\.js/);
     repo.write('.gitignore', 'node_modules\njest.config.js\n');

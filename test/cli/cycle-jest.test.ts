@@ -75,6 +75,17 @@ describe('CLI cycle with a real jest project (JSON report)', () => {
     expect(readState(repo).phase).toBe('done');
   });
 
+  it('the oracle in a private copy (oracle_isolation: copy) runs jest from the frozen bytes and reaches done', { timeout: 120_000 }, () => {
+    const repo = project('jest', { '__tests__/old.test.js': OLD_TEST }, { oracle_isolation: 'copy' });
+    startRed(repo);
+    repo.write('__tests__/add.test.js', ADD_TEST);
+    repo.write('src/add.js', STUB);
+    redToGreen(repo);
+    repo.write('src/add.js', REAL);
+    expect(JSON.parse(ok(cli(repo, 'verify', 'green', '--json')).stdout)).toMatchObject({ valid: true, oracle: 'copy', tests: { [ADDS]: 'passed', [OLD]: 'passed' } });
+    ok(cli(repo, 'done'));
+  });
+
   it('`stack detect` proposes a stack for a jest project that works as proposed', { timeout: 120_000 }, () => {
     const pkg = JEST_PKG({ scripts: { test: 'jest' } });
     const repo = project('jest', { 'package.json': pkg, 'src/old.js': 'module.exports = { one: () => 1 };\n', 'src/old.test.js': "const { one } = require('./old');\ntest('one', () => { expect(one()).toBe(1); });\n" }, {});
