@@ -38,7 +38,10 @@ export function instrumentCommand(command: string, reportFile: string, script?: 
   if (/(^|[\s/])jest(\.js)?(\s|$)/.test(command) && !/--json|--outputFile|--reporters/.test(command)) {
     // --no-cache: jest's transform cache lives outside the project (the temp dir), where anyone can
     // rewrite the cached code of a frozen test; the tests run from their bytes, not from the cache.
-    return { command: `${command} --json --outputFile=${f} --no-cache`, kind: 'jest-json' };
+    // A cache directory of the run's own: jest still writes its file map there, and the shared
+    // default (<tmp>/jest_<uid>) may belong to another user, or to root when the oracle's user
+    // namespace makes this user uid 0. The runner removes it with the report.
+    return { command: `${command} --json --outputFile=${f} --no-cache --cacheDirectory=${quote(`${reportFile}.cache`)}`, kind: 'jest-json' };
   }
   if (/(^|[\s/])(pytest|py\.test)(\s|$)|-m\s+pytest(\s|$)/.test(command) && !/--junit-?xml/.test(command)) {
     return { command: `${command} --junitxml=${f}`, kind: 'junit-xml' };
