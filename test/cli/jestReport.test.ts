@@ -130,4 +130,28 @@ describe("jest 30's JSON report", () => {
     const v = judgeGreen(outcome(lie, SUMMARY, 0), 'npx jest', null);
     expect(v).toMatchObject({ valid: false, reason: expect.stringMatching(/report \(3 passed, 0 failed\) and its printed summary \(1 passed, 2 failed\) disagree/) as unknown });
   });
+
+  it('a snapshot assertion with no stored snapshot is no RED: it fails whatever the code returns', () => {
+    const snap = {
+      ...REPORT,
+      testResults: [
+        {
+          name: '/p/__tests__/add.test.js',
+          status: 'failed',
+          message: '',
+          assertionResults: [
+            {
+              ancestorTitles: [],
+              title: 'snap',
+              fullName: 'snap',
+              status: 'failed',
+              failureMessages: ['Error: expect(received).toMatchSnapshot()\n\nSnapshot name: `snap 1`\n\nNew snapshot was not written. The update flag must be explicitly passed to write a new snapshot.\n\nThis is likely because this test is run in a continuous integration (CI) environment in which snapshots are not written by default.\n\nReceived: 0\n    at Object.toMatchSnapshot (/p/__tests__/add.test.js:2:40)'],
+            },
+          ],
+        },
+      ],
+    };
+    const v = judgeRed(outcome(snap), { ...RULES, changedTests: ['__tests__/add.test.js'], isNew: () => true });
+    expect(v.reason).toMatch(/__tests__\/add\.test\.js::snap: it fails because its snapshot does not exist yet/);
+  });
 });

@@ -41,7 +41,9 @@ export function instrumentCommand(command: string, reportFile: string, script?: 
     // A cache directory of the run's own: jest still writes its file map there, and the shared
     // default (<tmp>/jest_<uid>) may belong to another user, or to root when the oracle's user
     // namespace makes this user uid 0. The runner removes it with the report.
-    return { command: `${command} --json --outputFile=${f} --no-cache --cacheDirectory=${quote(`${reportFile}.cache`)}`, kind: 'jest-json' };
+    // --ci: a verification run writes no snapshot (a new one would record whatever the code returns).
+    const ci = /(^|\s)--ci\b/.test(command) ? '' : ' --ci';
+    return { command: `${command}${ci} --json --outputFile=${f} --no-cache --cacheDirectory=${quote(`${reportFile}.cache`)}`, kind: 'jest-json' };
   }
   if (/(^|[\s/])(pytest|py\.test)(\s|$)|-m\s+pytest(\s|$)/.test(command) && !/--junit-?xml/.test(command)) {
     return { command: `${command} --junitxml=${f}`, kind: 'junit-xml' };

@@ -45,6 +45,9 @@ const NOT_FOUND = /command not found|not recognized as an internal or external c
 export const MISSING_SYMBOL =
   /\bis not a (?:function|constructor)\b|\bis not defined\b|does not provide an export named|\bis not exported\b|Cannot find module|\bAttributeError\b|\bImportError\b|\bModuleNotFoundError\b|\bNameError\b|\bNotImplementedError\b|cannot import name|\bundefined: \w|has no field or method|cannot find (?:function|value|type|struct|module|macro|trait|crate)|unresolved import|no (?:method|function|associated item) named|\berror\[E0(?:425|432|433|412|599)\]|not (?:yet )?implemented/;
 
+/** jest in CI mode: a snapshot assertion with no stored snapshot fails whatever the code returns. */
+const NO_SNAPSHOT = /New snapshot was not written/;
+
 /** A panic is not an assertion in Go (a nil stub dereferenced); in Rust a panic is how assertions fail. */
 const GO_PANIC = /^panic: |\[recovered\]|runtime error: /m;
 
@@ -92,6 +95,7 @@ const list = (xs: readonly string[], n = 3) => `${xs.slice(0, n).join(', ')}${xs
 export function notAnAssertion(t: IdentifiedTest, redConfirm: RegExp, buildError: RegExp | null, runner: string): string | null {
   const msg = t.message;
   if (msg.trim() === '') return 'it failed without a message';
+  if (NO_SNAPSHOT.test(msg)) return 'it fails because its snapshot does not exist yet (tdd-gate runs jest with --ci, which writes none), whatever the code returns: write the expected snapshot file with the test, or assert the value itself';
   if (MISSING_SYMBOL.test(msg)) return `it fails on a missing name (${firstLine(MISSING_SYMBOL, msg)}), not an assertion: add a STUB:TDD stub first`;
   if (buildError?.test(msg)) return `it fails on a compile or import error (${firstLine(buildError, msg)}): add a STUB:TDD stub first`;
   if (runner === 'go-json' && GO_PANIC.test(msg)) return `it panics (${firstLine(GO_PANIC, msg)}) instead of failing an assertion`;
