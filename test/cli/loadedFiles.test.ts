@@ -39,6 +39,7 @@ describe('loadedFiles: what the test run loads by name is frozen with the tests'
       ['ci/jest.ci.js', 'scripts/run.js'],
     ],
     ['the test command itself', { 'scripts/t.sh': 'exit 0\n' }, 'sh scripts/t.sh', [], ['scripts/t.sh']],
+    ['the task file of a task runner', { Makefile: 'test:\n\tnpx jest\n', 'justfile': 'x:\n' }, 'make test', [], ['Makefile']],
     [
       'a JS config: setup files, not coverage or roots',
       {

@@ -4,7 +4,7 @@ import { reachedScripts } from './runnerParts.js';
 /**
  * Project files the test run loads by name from outside the test globs, found in what is already
  * frozen: the test command and the package.json scripts it runs (`node scripts/test.js`,
- * `jest --config ci.jest.js`), a preload in `.npmrc` `node-options` (`--require`, `--import`,
+ * `jest --config ci.jest.js`, the Makefile of `make test`), a preload in `.npmrc` `node-options` (`--require`, `--import`,
  * `--env-file`), and files the runner configuration names (jest `setupFiles`, `reporters`,
  * `globalSetup`, `transform`; vitest `setupFiles`; a mocha `require`; …). Each is frozen with the
  * tests: a preload or a setup file edited in GREEN changes what the runner reports as surely as an
@@ -99,6 +99,14 @@ function configStrings(rel: string, text: string): string[] {
   return out;
 }
 
+/** A task runner named in a command reads its task file: `make test` runs what the Makefile says. */
+const TASK_FILES: Record<string, string[]> = {
+  make: ['GNUmakefile', 'makefile', 'Makefile'],
+  just: ['justfile', 'Justfile', '.justfile'],
+  task: ['Taskfile.yml', 'Taskfile.yaml', 'taskfile.yml', 'taskfile.yaml'],
+  nox: ['noxfile.py'],
+};
+
 export function loadedFiles(read: (rel: string) => string | null, isFile: (rel: string) => boolean, testCommand: string, configs: readonly string[]): string[] {
   const found = new Set<string>();
   const add = (values: readonly string[]) => {
@@ -107,12 +115,17 @@ export function loadedFiles(read: (rel: string) => string | null, isFile: (rel: 
       if (rel !== null) found.add(rel);
     }
   };
-  add(commandWords(testCommand));
+  const addCommand = (command: string) => {
+    const words = commandWords(command);
+    add(words);
+    for (const w of words) add(TASK_FILES[path.posix.basename(w)] ?? []);
+  };
+  addCommand(testCommand);
   const pkgText = read('package.json');
   if (pkgText !== null) {
     try {
       const pkg = JSON.parse(pkgText) as Record<string, unknown>;
-      for (const body of Object.values(reachedScripts(pkg, testCommand))) if (typeof body === 'string') add(commandWords(body));
+      for (const body of Object.values(reachedScripts(pkg, testCommand))) if (typeof body === 'string') addCommand(body);
       const runnerKeys: string[] = [];
       for (const k of ['jest', 'vitest', 'mocha', 'ava', 'c8', 'nyc', 'tap']) jsonStrings(pkg[k], runnerKeys);
       // babel's key, when a frozen runner transforms through babel
