@@ -101,6 +101,9 @@ describe('cheats against a real jest project (`npm test`, script `jest`) in GREE
     // jest has no skip from inside a test, but a source can swap the global `test` for `test.skip` as the test file loads it
     repo.write('src/add.js', "const g = globalThis;\nconst name = ['te', 'st'].join('');\ng[name] = g[name].skip;\n" + BODY);
     refused(/frozen tests were skipped instead of run: __tests__\/add\.test\.js::add > adds two numbers/);
+    // … or wrap it so that each test runs an empty body: the tests pass, but none of their expect() calls ran
+    repo.write('src/add.js', "const g = globalThis;\nconst name = ['te', 'st'].join('');\nconst run = g[name];\ng[name] = (title) => run(title, () => {});\n" + BODY);
+    refused(/1 tests passed without running the expect\(\) assertions they are written with: __tests__\/add\.test\.js::add > adds two numbers/);
 
     // a frozen test replaced by a link to the very same bytes
     repo.write('src/add.js', STUB);

@@ -154,4 +154,9 @@ describe("jest 30's JSON report", () => {
     const v = judgeRed(outcome(snap), { ...RULES, changedTests: ['__tests__/add.test.js'], isNew: () => true });
     expect(v.reason).toMatch(/__tests__\/add\.test\.js::snap: it fails because its snapshot does not exist yet/);
   });
+
+  it('reads how many expect() calls passed in each test', () => {
+    const facts = parseJestJson(JSON.stringify({ ...REPORT, testResults: [{ ...REPORT.testResults[0], assertionResults: [{ ...REPORT.testResults[0]!.assertionResults[1], numPassingAsserts: 0 }] }] }), 'jest-json')!;
+    expect(facts.tests).toEqual([{ file: '/p/__tests__/add.test.js', name: 'old', status: 'passed', message: '', passingAsserts: 0 }]);
+  });
 });
