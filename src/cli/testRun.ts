@@ -6,14 +6,15 @@ import { runCommand, type RunResult } from '../io/runner.js';
 import type { CliState, Receipt, ReceiptKind } from '../schema/cliState.js';
 import { baselineText } from './baseline.js';
 import { parseGoJson } from './evidence/goJson.js';
-import { identify, isNewOrChanged, testBlock, type IdentifiedTest } from './evidence/identity.js';
+import { identify, isNewOrChanged } from './evidence/identity.js';
 import { instrumentCommand } from './evidence/instrument.js';
 import { judgeGreen, judgeRed, parseCoverage, type FrozenTests, type RunOutcome, type Verdict } from './evidence/judge.js';
-import { parseJestJson, parseJunitXml, type RunFacts, type TestCase } from './evidence/report.js';
+import { parseJestJson, parseJunitXml, type RunFacts } from './evidence/report.js';
 import { tapTests, textCounts, textFacts } from './evidence/textReport.js';
 import { cleanEnv } from './oracle/cleanEnv.js';
 import type { Session } from './session.js';
 import { changedFiles, readText, type Tree } from './tree.js';
+import { unassertedTests } from './evidence/jestAsserts.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 
@@ -76,26 +77,6 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
   const tests = facts.tests ? identify(facts.tests, { root, files, read }) : null;
   const unasserted = facts.tests && tests ? unassertedTests(facts.tests, tests, read) : [];
   return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary, ...(unasserted.length > 0 ? { unasserted } : {}) };
-}
-
-/**
- * jest counts the expect() calls that passed in each test. A test whose declaration calls
- * expect() but that passed with none passing did not run as written: its body was swapped (a
- * source that wraps the global `test` in a no-op). Tests whose declaration cannot be found (names
- * built at run time) are not judged.
- */
-function unassertedTests(cases: readonly TestCase[], tests: readonly IdentifiedTest[], read: (rel: string) => string | null): string[] {
-  const out: string[] = [];
-  const texts = new Map<string, string | null>();
-  cases.forEach((c, k) => {
-    const t = tests[k];
-    if (!t || c.passingAsserts !== 0 || t.status !== 'passed' || t.file === null) return;
-    if (!texts.has(t.file)) texts.set(t.file, read(t.file));
-    const block = testBlock(texts.get(t.file) ?? '', t.leaf);
-    // (`test.failing` passes when its expect() fails: none passing is what it is written for)
-    if (block !== null && /\bexpect\s*\(/.test(block) && !/\.failing\s*\(/.test(block.split('\n')[0] ?? '')) out.push(t.id);
-  });
-  return out;
 }
 
 /** One run of the test command (or a narrowed form of it) in the work tree: RED, and the hand-off re-runs. */
