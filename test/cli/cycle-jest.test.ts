@@ -75,10 +75,10 @@ describe('CLI cycle with a real jest project (JSON report)', () => {
     expect(readState(repo).phase).toBe('done');
   });
 
-  it('the oracle in a private copy (oracle_isolation: copy) runs jest from the frozen bytes and reaches done', { timeout: 120_000 }, () => {
+  it('`npx jest` with the oracle in a private copy (oracle_isolation: copy): jest runs from the frozen bytes and reaches done', { timeout: 120_000 }, () => {
     // (a `test.failing` passes with no expect() passing: that is what it is written for)
     const known = "test.failing('known bug', () => {\n  expect(1).toBe(2);\n});\n";
-    const repo = project('jest', { '__tests__/old.test.js': OLD_TEST, '__tests__/known.test.js': known }, { oracle_isolation: 'copy' });
+    const repo = project('jest', { '__tests__/old.test.js': OLD_TEST, '__tests__/known.test.js': known }, { oracle_isolation: 'copy', test_command: 'npx jest' });
     startRed(repo);
     repo.write('__tests__/add.test.js', ADD_TEST);
     repo.write('src/add.js', STUB);
