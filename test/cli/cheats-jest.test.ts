@@ -103,7 +103,7 @@ describe('cheats against a real jest project (`npm test`, script `jest`) in GREE
     refused(/frozen tests were skipped instead of run: __tests__\/add\.test\.js::add > adds two numbers/);
     // … or wrap it so that each test runs an empty body: the tests pass, but none of their expect() calls ran
     repo.write('src/add.js', "const g = globalThis;\nconst name = ['te', 'st'].join('');\nconst run = g[name];\ng[name] = (title) => run(title, () => {});\n" + BODY);
-    refused(/1 tests passed without running the expect\(\) assertions they are written with: __tests__\/add\.test\.js::add > adds two numbers/);
+    refused(/1 tests that made RED valid passed without running the expect\(\) assertions they are written with: __tests__\/add\.test\.js::add > adds two numbers/);
 
     // a frozen test replaced by a link to the very same bytes
     repo.write('src/add.js', STUB);

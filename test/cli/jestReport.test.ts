@@ -159,4 +159,22 @@ describe("jest 30's JSON report", () => {
     const facts = parseJestJson(JSON.stringify({ ...REPORT, testResults: [{ ...REPORT.testResults[0], assertionResults: [{ ...REPORT.testResults[0]!.assertionResults[1], numPassingAsserts: 0 }] }] }), 'jest-json')!;
     expect(facts.tests).toEqual([{ file: '/p/__tests__/add.test.js', name: 'old', status: 'passed', message: '', passingAsserts: 0 }]);
   });
+
+  it('GREEN holds the tests that made RED valid to run their expect() calls; older tests may pass vacuously', () => {
+    const adds = { id: '__tests__/add.test.js::add > adds', file: '__tests__/add.test.js', leaf: 'adds', status: 'passed' as const, message: '' };
+    const old = { ...adds, id: '__tests__/add.test.js::old', leaf: 'old' };
+    const green = (unasserted: string[]): RunOutcome => ({
+      exitCode: 0,
+      timedOut: false,
+      timeoutSeconds: 600,
+      output: '',
+      facts: { counts: { total: 2, failed: 0, passed: 2 }, failingFiles: [], loadErrorFiles: [], messages: [], source: 'jest-json', tests: [] },
+      tests: [adds, old],
+      summary: null,
+      unasserted,
+    });
+    const frozen = { tests: { [adds.id]: 'failed' as const, [old.id]: 'passed' as const }, redTests: [adds.id], counts: null };
+    expect(judgeGreen(green([old.id]), 'npx jest', frozen)).toMatchObject({ valid: true });
+    expect(judgeGreen(green([adds.id, old.id]), 'npx jest', frozen).reason).toMatch(/^1 tests that made RED valid passed without running the expect\(\) assertions they are written with: __tests__\/add\.test\.js::add > adds;/);
+  });
 });
