@@ -13,6 +13,7 @@ export interface ProjectFacts {
 }
 
 interface Pkg {
+  jest?: unknown;
   scripts?: Record<string, string>;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
@@ -20,6 +21,19 @@ interface Pkg {
 
 const JS_TESTS = '**/*.test.*|**/*.spec.*|test/**|tests/**|__tests__/**';
 const JS_SOURCES = 'src/**|lib/**';
+
+const JEST_CONFIGS = ['jest.config.js', 'jest.config.ts', 'jest.config.mjs', 'jest.config.cjs', 'jest.config.json'];
+
+/**
+ * jest as the project runs it: `npm test` when its test script is one plain call of jest (its
+ * flags, its `--config`, an env prefix such as NODE_OPTIONS=--experimental-vm-modules for ESM;
+ * tdd-gate passes the report flags through npm), else `npx jest`.
+ */
+function jestCommand(testScript: string): string {
+  const plain = /^(?:cross-env\s+)?(?:[A-Za-z_]\w*=\S+\s+)*(?:npx\s+)?jest(?:\s|$)/.test(testScript.trim());
+  if (plain && !/&&|\|\||[;|<>`]|\$\(|--watch/.test(testScript)) return 'npm test --silent';
+  return 'npx jest';
+}
 
 /** Pure: a stack.json for the project's test runner, or null when none is recognised. */
 export function detectStack(p: ProjectFacts): { stack: StackConfig; runner: string } | null {
@@ -48,13 +62,14 @@ export function detectStack(p: ProjectFacts): { stack: StackConfig; runner: stri
         },
       };
     }
-    if ('jest' in deps || /\bjest\b/.test(testScript)) {
+    if ('jest' in deps || 'jest' in pkg || /\bjest\b/.test(testScript) || JEST_CONFIGS.some((f) => p.has(f))) {
       return {
         runner: 'jest',
         stack: {
           language,
-          test_command: 'npx jest',
-          test_file_glob: JS_TESTS,
+          test_command: jestCommand(testScript),
+          // manual mocks and snapshots are part of what the tests assert
+          test_file_glob: `${JS_TESTS}|**/__mocks__/**|**/__snapshots__/**`,
           source_file_glob: JS_SOURCES,
           red_confirm: 'expect\\(.*\\)\\.|Expected|Received|AssertionError',
           build_error_pattern: `SyntaxError|Cannot find module|Test suite failed to run${tsErr}`,

@@ -15,6 +15,7 @@ import { NODE_TEST_SOURCE, nodeTestSummary, npmrcNodeOptions, parseNodeTestRepor
 import { cleanEnv } from './oracle/cleanEnv.js';
 import type { Session } from './session.js';
 import { changedFiles, readText, type Tree } from './tree.js';
+import { unassertedTests } from './evidence/jestAsserts.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 
@@ -77,7 +78,8 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
     if (facts.source === NODE_TEST_SOURCE) summary = nodeTestSummary(run.output);
   }
   const tests = facts.tests ? identify(facts.tests, { root, files, read }) : null;
-  return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary };
+  const unasserted = facts.tests && tests ? unassertedTests(facts.tests, tests, read) : [];
+  return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary, ...(unasserted.length > 0 ? { unasserted } : {}) };
 }
 
 /** One run of the test command (or a narrowed form of it) in the work tree: RED, and the hand-off re-runs. */

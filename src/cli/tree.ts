@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../io/hash.js';
 import type { CompiledStack } from '../io/loadStack.js';
 import { classifyFiles, hashFiles, listProjectFiles } from '../io/projectFiles.js';
 import { ignoredCandidates, isAlwaysFrozen } from './oracle/files.js';
+import { loadedFiles } from './oracle/loadedFiles.js';
 import { oracleParts } from './oracle/runnerParts.js';
 import type { FileHashes } from '../schema/cliState.js';
 
@@ -32,7 +33,10 @@ export function scanTree(root: string, stack: CompiledStack): Tree {
   const listed = listProjectFiles(root).filter((rel) => !isCache(rel));
   const { tests: classified, sources } = classifyFiles(stack, listed);
   const extra = [...listed, ...ignoredCandidates(root)].filter((rel) => stack.isTest(rel) || stack.isTestConfig(rel) || isAlwaysFrozen(rel));
-  const tests = [...new Set([...classified, ...extra])].sort();
+  // What the test command, its scripts and the frozen configs load by name is frozen with them.
+  const configs = extra.filter((rel) => stack.isTestConfig(rel) || isAlwaysFrozen(rel));
+  const loaded = loadedFiles((rel) => readText(root, rel), (rel) => isFileIn(root, rel), stack.config.test_command, configs);
+  const tests = [...new Set([...classified, ...extra, ...loaded])].sort();
   const sourceSet = new Set(sources.filter((rel) => !tests.includes(rel)));
   const t = hashFiles(root, tests);
   const s = hashFiles(root, [...sourceSet]);
@@ -58,6 +62,14 @@ export function driftedFiles(frozen: FileHashes, current: (rel: string) => strin
     .filter(([rel, h]) => current(rel) !== h)
     .map(([rel]) => rel)
     .sort();
+}
+
+function isFileIn(root: string, rel: string): boolean {
+  try {
+    return statSync(path.join(root, rel)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** A project file's text, or null when it cannot be read. */

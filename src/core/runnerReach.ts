@@ -31,14 +31,22 @@ const PY = /\.pyi?$/i;
 const GO = /\.go$/i;
 const RS = /\.rs$/i;
 
-const JS_FRAMEWORK = String.raw`(?:vitest|@vitest\/[\w./-]+|vitest\/[\w./-]+|jest|@jest\/[\w./-]+|jest-[\w-]+|node:test|mocha|chai|ava|tap|uvu|@playwright\/test)`;
+// `expect` is jest's assertion library, published on its own.
+const JS_FRAMEWORK = String.raw`(?:vitest|@vitest\/[\w./-]+|vitest\/[\w./-]+|jest|@jest\/[\w./-]+|jest-[\w-]+|expect|node:test|mocha|chai|ava|tap|uvu|@playwright\/test)`;
 
 const RULES: Rule[] = [
-  { what: 'imports the test framework', ext: JS, needs: ['vitest', 'jest', 'node:test', 'mocha', 'chai', 'ava', 'tap', 'uvu', '@playwright/test'], re: new RegExp(String.raw`\b(?:from|import|require|import\s*\()\s*\(?\s*['"\`]${JS_FRAMEWORK}['"\`]`) },
+  { what: 'imports the test framework', ext: JS, needs: ['vitest', 'jest', 'expect', 'node:test', 'mocha', 'chai', 'ava', 'tap', 'uvu', '@playwright/test'], re: new RegExp(String.raw`\b(?:from|import|require|import\s*\()\s*\(?\s*['"\`]${JS_FRAMEWORK}['"\`]`) },
   { what: 'extends the test framework (expect.extend)', ext: JS, needs: ['extend'], re: /\bexpect\s*\.\s*extend\s*\(/ },
   { what: 'rebinds the assertion library', ext: JS, needs: ['assert', 'expect', 'chai'], re: /(?<![.\w$])(?:assert|expect|chai)(?:\s*\.\s*\w+)+\s*=(?!=)|(?:defineProperty|assign|setPrototypeOf)\s*\(\s*(?:assert|expect|chai)\b|require\s*\(\s*['"](?:node:)?assert(?:\/strict)?['"]\s*\)\s*\.\s*\w+\s*=(?!=)/ },
   { what: 'reads the test runner’s environment', ext: JS, needs: ['VITEST', 'JEST_WORKER_ID', 'NODE_TEST_CONTEXT', 'TEST_WORKER_INDEX', 'MOCHA_', 'vitest', 'globalThis'], re: /\b(?:VITEST(?:_\w+)?|JEST_WORKER_ID|NODE_TEST_CONTEXT|TEST_WORKER_INDEX|MOCHA_\w+)\b|import\.meta\.vitest|\b__vitest\w*|globalThis\s*\.\s*(?:expect|jest|vi|__vitest\w*)\b/ },
   { what: 'names the test runner to detect it', ext: JS, needs: ['vitest', 'jest', 'mocha', 'node:test', '--test'], re: /['"`](?:vitest|jest|jest-worker|mocha|node:test)['"`]|process\s*\.\s*(?:argv|execArgv)\b[\s\S]{0,120}(?:--test\b|vitest|jest)/ },
+  { what: 'reaches for the test framework’s globals', ext: JS, needs: ['global', 'window', 'self'], re: /(?<![\w$.])(?:globalThis|global|window|self)\s*(?:\.\s*(?:test|it|describe|suite|xit|xtest|fit|fdescribe|xdescribe)\b|\[\s*['"`](?:test|it|describe|suite)['"`]\s*\])/ },
+  // jest hands every module it loads, sources included, its `jest` object, and `expect` is global:
+  // `typeof jest !== 'undefined' ? 3 : 0` passes a test the code does not satisfy.
+  { what: 'detects the test framework’s runtime (jest, expect.getState)', ext: JS, needs: ['typeof', 'jest', 'expect'], re: /\btypeof\s+(?:jest|expect|test|it|describe|beforeAll|beforeEach)\b|(?<![\w$./-])jest\s*(?:\?\.|\.)\s*[a-zA-Z]\w*\s*\(|(?<![\w$.])expect\s*\.\s*(?:getState|setState)\b|\$\$jest-matchers-object/ },
+  // A production source has no business with where the runner writes its report (jest/vitest
+  // --outputFile, pytest --junitxml, node --test-reporter-destination): finding it is how a report is rewritten.
+  { what: 'reads the test runner’s report options', ext: /\.(?:[cm]?[jt]sx?|vue|svelte|astro|pyi?)$/i, needs: ['--outputFile', '--junit', '--test-reporter-destination'], re: /--outputFile\b|--junit-?xml\b|--test-reporter-destination\b/ },
   { what: 'rebinds what assertions compare with (Object.is)', ext: JS, needs: ['Object'], re: /\bObject\s*\.\s*is\s*=(?!=)|defineProperty\s*\(\s*Object\s*,\s*['"]is['"]/ },
   { what: 'rewrites the process’s output or exit (what the runner reports through)', ext: JS, needs: ['process', 'fs'], re: /\bprocess\s*\.\s*(?:stdout|stderr)\s*\.\s*write\s*=(?!=)|\bprocess\s*\.\s*(?:exit|reallyExit|_exiting)\s*=(?!=)|\bfs\s*\.\s*(?:writeFileSync|writeFile|createWriteStream|renameSync)\s*=(?!=)|defineProperty\s*\(\s*process\s*,\s*['"](?:exitCode|exit)['"]/ },
   { what: 'reaches into the module loader that runs the tests', ext: JS, needs: ['Module', 'require'], re: /\bModule\s*\.\s*_(?:load|resolveFilename|compile)\b|require\s*\.\s*cache\s*\[/ },

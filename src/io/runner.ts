@@ -211,6 +211,8 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
       reportText = null;
     }
     rmSync(reportFile, { force: true });
+    // a runner's scratch beside its report (jest's cache directory)
+    rmSync(`${reportFile}.cache`, { recursive: true, force: true });
   }
   return {
     command: opts.command,

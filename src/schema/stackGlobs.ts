@@ -31,6 +31,7 @@ export const DEFAULT_TEST_CONFIG_GLOB = [
   'build.rs',
   'node.config.json',
   '.babelrc',
+  '.babelrc.*',
   'babel.config.*',
 ];
 

@@ -144,14 +144,15 @@ describe('helpers', () => {
 });
 
 describe('report flags through a package manager', () => {
-  const scripts: Record<string, string> = { test: 'vitest run', unit: 'jest --ci', py: 'python -m pytest -q', both: 'tsc && vitest run', dot: 'vitest run --reporter=dot', nt: 'node --test' };
+  const scripts: Record<string, string> = { test: 'vitest run', unit: 'jest --ci', jestplain: 'jest', py: 'python -m pytest -q', both: 'tsc && vitest run', dot: 'vitest run --reporter=dot', nt: 'node --test' };
   const script = (name: string) => scripts[name] ?? null;
   it.each([
     ['npm test', "npm test -- --reporter=default --reporter=json --outputFile.json='/r/x'", 'vitest-json'],
     ['npm test --silent', "npm test --silent -- --reporter=default --reporter=json --outputFile.json='/r/x'", 'vitest-json'],
     ['npm t', "npm t -- --reporter=default --reporter=json --outputFile.json='/r/x'", 'vitest-json'],
-    ['npm run unit', "npm run unit -- --json --outputFile='/r/x'", 'jest-json'],
-    ['yarn unit', "yarn unit --json --outputFile='/r/x'", 'jest-json'],
+    ['npm run unit', "npm run unit -- --json --outputFile='/r/x' --no-cache --cacheDirectory='/r/x.cache'", 'jest-json'],
+    ['yarn unit', "yarn unit --json --outputFile='/r/x' --no-cache --cacheDirectory='/r/x.cache'", 'jest-json'],
+    ['npm run jestplain', "npm run jestplain -- --ci --json --outputFile='/r/x' --no-cache --cacheDirectory='/r/x.cache'", 'jest-json'],
     ['pnpm run py', "pnpm run py --junitxml='/r/x'", 'junit-xml'],
     ['npm run both', 'npm run both', 'none'],
     ['npm run dot', 'npm run dot', 'none'],

@@ -27,6 +27,48 @@ export const NODE_TEST_STACK = {
   build_error_pattern: 'SyntaxError|ERR_MODULE_NOT_FOUND|Cannot find module|does not provide an export named',
 };
 
+/** jest 30, called as a plain node script (CommonJS tests, no transform). */
+export const JEST = path.join(NODE_MODULES, 'jest', 'bin', 'jest.js');
+
+export const JEST_STACK = {
+  language: 'javascript',
+  test_command: `node ${JEST} --ci`,
+  test_file_glob: '__tests__/**|**/*.test.js',
+  source_file_glob: 'src/**',
+  red_confirm: 'expect\\(.*\\)\\.|Expected|Received|AssertionError',
+  build_error_pattern: 'SyntaxError|Cannot find module|Test suite failed to run',
+};
+
+/** A CommonJS package.json for a jest project: no transform, one worker, no watchman. */
+export const JEST_PKG = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ private: true, devDependencies: { jest: '^30.0.0' }, jest: { testEnvironment: 'node', watchman: false, transform: {}, maxWorkers: 1 }, ...extra }, null, 2) + '\n';
+
+/**
+ * Node code that, loaded into jest's process, rewrites jest's --outputFile report to all-passed
+ * when the process ends and exits 0. `summary`: it also rewrites the printed `Tests:` line, so the
+ * report and the text agree. `flag`: how it spells the option it looks for.
+ */
+export function jestLiar(opts: { summary?: boolean; flag?: string } = {}): string {
+  const flag = opts.flag ?? "'--outputFile='";
+  const summary = opts.summary
+    ? "const write = process.stderr.write.bind(process.stderr);\nprocess.stderr.write = (s, ...rest) => write(String(s).replace(/^Tests:.*$/m, (l) => 'Tests:       ' + /(\\d+) total/.exec(l)[1] + ' passed, ' + /(\\d+) total/.exec(l)[1] + ' total'), ...rest);\n"
+    : '';
+  return `const fs = require('fs');
+const flag = ${flag};
+const arg = process.argv.find((a) => a.startsWith(flag));
+${summary}if (arg) process.on('exit', () => {
+  const f = arg.slice(flag.length);
+  try {
+    const r = JSON.parse(fs.readFileSync(f, 'utf8'));
+    r.numFailedTests = 0; r.numPassedTests = r.numTotalTests; r.success = true; r.numFailedTestSuites = 0;
+    for (const t of r.testResults) { t.status = 'passed'; for (const a of t.assertionResults) { a.status = 'passed'; a.failureMessages = []; } }
+    fs.writeFileSync(f, JSON.stringify(r));
+  } catch {}
+  process.exit(0);
+});
+`;
+}
+
 export const PASS_VERDICT = '## Review\nThe tests pin the SPEC.\n\n```tdd-result\nrole: test-validator\nstatus: ok\nverdict: PASS\n```\n';
 
 /**
@@ -43,14 +85,15 @@ export function writeVerdict(repo: TestRepo, text = PASS_VERDICT, file = 'verdic
   repo.write(file, text);
 }
 
-/** A temp git repo with a real runner: vitest (node_modules linked in) or node:test. */
-export function project(kind: 'vitest' | 'node-test', files: Record<string, string> = {}, stack: Record<string, unknown> = {}): TestRepo {
-  const base = kind === 'vitest' ? VITEST_STACK : NODE_TEST_STACK;
+/** A temp git repo with a real runner: vitest or jest (node_modules linked in), or node:test. */
+export function project(kind: 'vitest' | 'node-test' | 'jest', files: Record<string, string> = {}, stack: Record<string, unknown> = {}): TestRepo {
+  const base = kind === 'vitest' ? VITEST_STACK : kind === 'jest' ? JEST_STACK : NODE_TEST_STACK;
+  const pkg = kind === 'jest' ? JEST_PKG() : '{"type":"module","private":true}\n';
   const repo = testRepo({
     stack: { ...base, ...stack },
-    files: { '.gitignore': 'node_modules\n', 'package.json': '{"type":"module","private":true}\n', ...files },
+    files: { '.gitignore': 'node_modules\n', 'package.json': pkg, ...files },
   });
-  if (kind === 'vitest') symlinkSync(NODE_MODULES, repo.path('node_modules'));
+  if (kind !== 'node-test') symlinkSync(NODE_MODULES, repo.path('node_modules'));
   return repo;
 }
 

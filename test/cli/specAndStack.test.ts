@@ -46,6 +46,10 @@ describe('stack detect', () => {
   it.each([
     ['node:test from the project script, only what it names', facts(['package.json'], { scripts: { test: 'node --test test/' } }), { test_command: 'node --test test/', test_file_glob: 'test/**' }],
     ['node:test with flags and a file', facts(['package.json'], { scripts: { test: 'tsc && node --experimental-strip-types --test test/a.test.ts' } }), { test_command: 'node --experimental-strip-types --test test/a.test.ts', test_file_glob: 'test/a.test.ts' }],
+    ['jest behind its plain test script', facts(['package.json'], { devDependencies: { jest: '30' }, scripts: { test: 'jest --config ci/jest.config.js' } }), { test_command: 'npm test --silent' }],
+    ['jest for ESM, with its env prefix', facts(['package.json'], { scripts: { test: 'NODE_OPTIONS=--experimental-vm-modules jest' } }), { test_command: 'npm test --silent' }],
+    ['jest from its key, the script doing more', facts(['package.json'], { jest: { testEnvironment: 'node' }, scripts: { test: 'eslint . && jest' } }), { test_command: 'npx jest' }],
+    ['jest from its config file', facts(['package.json', 'jest.config.js'], { scripts: { test: 'jest --watch' } }), { test_command: 'npx jest', test_file_glob: expect.stringContaining('**/__mocks__/**') as unknown }],
     ['mocha as mocha', facts(['package.json'], { devDependencies: { mocha: '10' }, scripts: { test: 'mocha' } }), { test_command: 'npx mocha' }],
     ['python3 where python is absent', { ...facts(['pyproject.toml']), onPath: (p: string) => p === 'python3' }, { test_command: 'python3 -m pytest' }],
     ['a crate with a root lib.rs', { ...facts(['Cargo.toml']), read: () => '[lib]\npath = "lib.rs"\n' }, { source_file_glob: 'src/**|*.rs' }],

@@ -38,6 +38,15 @@ describe('runnerReach: source that reaches into the test runner', () => {
     ['src/lib.rs', 'pub fn add(a: i32, b: i32) -> i32 { if cfg!(test) { 3 } else { 0 } }\n', /cfg\(test\)/],
     ['src/lib.rs', '#[cfg(not(test))]\npub fn add() -> i32 { 0 }\n', /cfg\(test\)/],
     ['src/lib.rs', '#[cfg(test)]\npub fn add() -> i32 { 3 }\n', /cfg\(test\)/],
+    ['src/a.js', 'globalThis.test = globalThis.test.skip;\n', /test framework’s globals/],
+    ['src/a.js', "global['describe'] = () => {};\n", /test framework’s globals/],
+    ['src/a.js', "function add(a, b) { return typeof jest !== 'undefined' ? 3 : 0; }\n", /test framework’s runtime/],
+    ['src/a.js', 'const spy = jest.fn();\n', /test framework’s runtime/],
+    ['src/a.js', "const expect = require('expect');\n", /imports the test framework/],
+    ['src/a.js', "const m = globalThis[Symbol.for('$$jest-matchers-object')];\n", /test framework’s runtime/],
+    ['src/a.js', 'const name = expect.getState().currentTestName;\n', /test framework’s runtime/],
+    ['src/a.js', "const arg = process.argv.find((a) => a.startsWith('--outputFile='));\n", /report options/],
+    ['src/a.py', "path = next(a for a in sys.argv if a.startswith('--junitxml'))\n", /report options/],
   ])('%s: %j', (rel, content, re) => {
     expect(runnerReach(rel, content)?.what).toMatch(re);
   });
@@ -54,6 +63,8 @@ describe('runnerReach: source that reaches into the test runner', () => {
     ['setup.py', "setup(name='x', extras_require={'test': ['pytest', 'pytest-cov']})\n"],
     ['src/cli.ts', 'process.exitCode = 1;\nprocess.stdout.write("done\\n");\n'],
     ['calc.go', 'fmt.Fprintln(os.Stdout, "PASS rate: 3")\n'],
+    ['src/a.js', '// configured in jest.config.js; see docs/jest.md\nconst jestish = 1;\n'],
+    ['src/a.js', 'const test = (s) => /x/.test(s);\nglobalThis.fetch = fetch;\nconst it = items[Symbol.iterator]();\n'],
   ])('leaves alone %s: %j', (rel, content) => {
     expect(runnerReach(rel, content)).toBeNull();
   });

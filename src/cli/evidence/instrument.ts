@@ -52,7 +52,14 @@ export function instrumentCommand(command: string, reportFile: string, script?: 
     return { command: `${command} --reporter=default --reporter=json --outputFile.json=${f}`, kind: 'vitest-json' };
   }
   if (/(^|[\s/])jest(\.js)?(\s|$)/.test(command) && !/--json|--outputFile|--reporters/.test(command)) {
-    return { command: `${command} --json --outputFile=${f}`, kind: 'jest-json' };
+    // --no-cache: jest's transform cache lives outside the project (the temp dir), where anyone can
+    // rewrite the cached code of a frozen test; the tests run from their bytes, not from the cache.
+    // A cache directory of the run's own: jest still writes its file map there, and the shared
+    // default (<tmp>/jest_<uid>) may belong to another user, or to root when the oracle's user
+    // namespace makes this user uid 0. The runner removes it with the report.
+    // --ci: a verification run writes no snapshot (a new one would record whatever the code returns).
+    const ci = /(^|\s)--ci\b/.test(command) ? '' : ' --ci';
+    return { command: `${command}${ci} --json --outputFile=${f} --no-cache --cacheDirectory=${quote(`${reportFile}.cache`)}`, kind: 'jest-json' };
   }
   if (/(^|[\s/])(pytest|py\.test)(\s|$)|-m\s+pytest(\s|$)/.test(command) && !/--junit-?xml/.test(command)) {
     return { command: `${command} --junitxml=${f}`, kind: 'junit-xml' };

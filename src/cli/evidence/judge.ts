@@ -12,6 +12,8 @@ export interface RunOutcome {
   tests?: IdentifiedTest[] | null;
   /** The counts the runner's text summary printed, when a machine report was read as well. */
   summary?: Counts | null;
+  /** Tests that passed without one of the expect() calls their declaration makes passing (jest); GREEN holds the RED tests to it. */
+  unasserted?: string[];
 }
 
 export interface Verdict {
@@ -45,6 +47,9 @@ const NOT_FOUND = /command not found|not recognized as an internal or external c
  */
 export const MISSING_SYMBOL =
   /\bis not a (?:function|constructor)\b|\bis not defined\b|does not provide an export named|\bis not exported\b|Cannot find module|\bAttributeError\b|\bImportError\b|\bModuleNotFoundError\b|\bNameError\b|\bNotImplementedError\b|cannot import name|\bundefined: \w|has no field or method|cannot find (?:function|value|type|struct|module|macro|trait|crate)|unresolved import|no (?:method|function|associated item) named|\berror\[E0(?:425|432|433|412|599)\]|not (?:yet )?implemented/;
+
+/** jest in CI mode: a snapshot assertion with no stored snapshot fails whatever the code returns. */
+const NO_SNAPSHOT = /New snapshot was not written/;
 
 /** A panic is not an assertion in Go (a nil stub dereferenced); in Rust a panic is how assertions fail. */
 const GO_PANIC = /^panic: |\[recovered\]|runtime error: /m;
@@ -93,6 +98,7 @@ const list = (xs: readonly string[], n = 3) => `${xs.slice(0, n).join(', ')}${xs
 export function notAnAssertion(t: IdentifiedTest, redConfirm: RegExp, buildError: RegExp | null, runner: string): string | null {
   const msg = t.message;
   if (msg.trim() === '') return 'it failed without a message';
+  if (NO_SNAPSHOT.test(msg)) return 'it fails because its snapshot does not exist yet (tdd-gate runs jest with --ci, which writes none), whatever the code returns: write the expected snapshot file with the test, or assert the value itself';
   if (MISSING_SYMBOL.test(msg)) return `it fails on a missing name (${firstLine(MISSING_SYMBOL, msg)}), not an assertion: add a STUB:TDD stub first`;
   if (buildError?.test(msg)) return `it fails on a compile or import error (${firstLine(buildError, msg)}): add a STUB:TDD stub first`;
   if (runner === 'go-json' && GO_PANIC.test(msg)) return `it panics (${firstLine(GO_PANIC, msg)}) instead of failing an assertion`;
@@ -221,6 +227,12 @@ export function judgeGreen(o: RunOutcome, command: string, frozen: FrozenTests |
   if (counts.failed > 0) return refuse(`${counts.failed} tests fail although the command exited 0; fix them and verify again`);
   const disagree = disagreement(o);
   if (disagree) return refuse(disagree);
+  // A test that made RED valid failed on an assertion then; passing now with none run is a swapped body.
+  // (Older tests may pass vacuously by design: a conditional expect.)
+  const unasserted = (o.unasserted ?? []).filter((id) => frozen?.redTests.includes(id));
+  if (unasserted.length > 0) {
+    return refuse(`${unasserted.length} tests that made RED valid passed without running the expect() assertions they are written with: ${list(unasserted)}; something replaced the test bodies (a source that reaches into the runner's globals): remove it and verify again`);
+  }
   if (frozen?.tests) {
     if (!map) return refuse('the runner reported no tests by name this time, but RED did; run the frozen test command unchanged');
     const missing: string[] = [];

@@ -12,6 +12,8 @@ export interface TestCase {
   message: string;
   /** The runner names the file only for some tests (node:test TAP: failing ones): identify by name alone. */
   idByName?: boolean;
+  /** jest: how many expect() assertions passed in this test (`numPassingAsserts`). */
+  passingAsserts?: number;
 }
 
 export type TestStatus = 'passed' | 'failed' | 'skipped';
@@ -40,6 +42,7 @@ export interface RunFacts {
 
 interface JsonAssertion {
   status?: unknown;
+  numPassingAsserts?: unknown;
   failureMessages?: unknown;
   fullName?: unknown;
   title?: unknown;
@@ -49,6 +52,7 @@ interface JsonFile {
   name?: unknown;
   status?: unknown;
   message?: unknown;
+  failureMessage?: unknown;
   assertionResults?: unknown;
 }
 
@@ -101,11 +105,16 @@ export function parseJestJson(text: string, source: string): RunFacts | null {
       if (a.status === 'failed') facts.messages.push(...msgs);
       const ancestors = Array.isArray(a.ancestorTitles) ? a.ancestorTitles.map(String) : [];
       const full = [...ancestors, typeof a.title === 'string' ? a.title : typeof a.fullName === 'string' ? a.fullName : '?'].join(' > ');
-      facts.tests!.push({ file: name, name: full, status: jestStatus(a.status), message: msgs.map(messageOnly).join('\n') });
+      const test: TestCase = { file: name, name: full, status: jestStatus(a.status), message: msgs.map(messageOnly).join('\n') };
+      if (typeof a.numPassingAsserts === 'number') test.passingAsserts = a.numPassingAsserts;
+      facts.tests!.push(test);
     }
     if (file.status === 'failed' && failed.length === 0) {
+      // A suite that failed outside any test (it did not load, or a hook threw): no assertion ran.
+      // jest's --json calls its text `message`; its own result objects, `failureMessage`.
       facts.loadErrorFiles.push(name);
-      if (typeof file.message === 'string') facts.messages.push(file.message);
+      const text = typeof file.message === 'string' && file.message !== '' ? file.message : file.failureMessage;
+      if (typeof text === 'string') facts.messages.push(text);
     }
   }
   return facts;

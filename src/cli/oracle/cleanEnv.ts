@@ -1,3 +1,4 @@
+import { devNull } from 'node:os';
 import path from 'node:path';
 
 /**
@@ -57,8 +58,20 @@ export const BASE_ENV_ALLOW = [
   'USERPROFILE',
 ];
 
-/** Set for every run: no colour codes in the evidence, no Go env file (`go env -w GOFLAGS=…`). */
-const FORCED: Record<string, string> = { NO_COLOR: '1', GOENV: 'off', CARGO_TERM_COLOR: 'never', PYTHONNOUSERSITE: '1' };
+/**
+ * Set for every run: no colour codes in the evidence, no Go env file (`go env -w GOFLAGS=…`), and
+ * no npm config from outside the project (a `~/.npmrc` or the global npmrc with `node-options`
+ * would preload code into the runner; the project's own .npmrc is frozen and still read). The
+ * global path lies under the null device, so it can never exist (npm refuses the same file twice).
+ */
+const FORCED: Record<string, string> = {
+  NO_COLOR: '1',
+  GOENV: 'off',
+  CARGO_TERM_COLOR: 'never',
+  PYTHONNOUSERSITE: '1',
+  npm_config_userconfig: devNull,
+  npm_config_globalconfig: path.join(devNull, 'npmrc'),
+};
 
 function inside(root: string, p: string): boolean {
   const rel = path.relative(root, path.resolve(root, p));
