@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AnchorPaths } from './anchorPaths.js';
 
@@ -50,7 +50,16 @@ export function markInflight(
 }
 
 export function clearInflight(paths: AnchorPaths, id: string): void {
-  rmSync(fileOf(paths, id), { force: true });
+  removeIfThere(fileOf(paths, id));
+}
+
+/** rmSync(file, { force: true }) without its option handling: this runs on every Bash call. */
+function removeIfThere(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
 }
 
 /** The live marks (expired ones are removed). */
@@ -67,7 +76,7 @@ export function inflight(paths: AnchorPaths, now = Date.now()): Inflight[] {
     try {
       const rec = JSON.parse(readFileSync(file, 'utf8')) as Inflight;
       if (typeof rec.until === 'number' && rec.until > now) out.push(rec);
-      else rmSync(file, { force: true });
+      else removeIfThere(file);
     } catch {
       // a half-written mark counts as nothing
     }
