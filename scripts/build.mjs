@@ -2,8 +2,8 @@
 //
 //   dist/hook.cjs     the hook's entry: the quick check only, CommonJS (node starts a .mjs file
 //                     with its ES module loader, which costs more than the whole quick check)
-//   dist/hook/*.cjs   the rest of the hook, split by esbuild into the parts each path needs,
-//                     loaded with ordinary require() through src/hooks/lazy/* when a path needs them
+//   dist/hook/*.cjs   the rest of the hook, one self-contained bundle per path (the PreToolUse gate,
+//                     the same with the Bash gate, each other event), loaded past the quick check
 //   dist/hook.mjs     the old entry, kept so existing hook commands and scripts still work
 //   dist/cli.mjs      the CLI, one ES module bundle
 import { build } from 'esbuild';
