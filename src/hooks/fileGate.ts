@@ -87,7 +87,8 @@ export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision
   const target: WriteTarget = { display: raw, classes, dependency: !inProject.startsWith('..') && inProject.split(path.sep).includes('node_modules') };
   if (classes.includes('source') && cycle.state.phase !== 'tdd-plan') {
     // RED: the stub marker; GREEN/REFACTOR: a source must not reach into the test runner.
-    target.contentAfter = contentAfter(input, readOrNull(real));
+    target.contentBefore = readOrNull(real);
+    target.contentAfter = contentAfter(input, target.contentBefore);
     const rel = path.relative(cycle.repo.root, real).split(path.sep).join('/');
     target.runnerReachAllowed = cycle.stack.config.runner_reach_allow !== undefined && runnerReachAllow(cycle.stack.config.runner_reach_allow, cycle.nocase)(rel);
     target.testRegionChanged = testRegionChanged(cycle, rel, target.contentAfter);

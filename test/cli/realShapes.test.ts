@@ -1,0 +1,195 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ev } from '../helpers/events.js';
+import { CLI, runHookBundle } from '../helpers/hook.js';
+import { git, testRepo, type TestRepo } from '../helpers/repo.js';
+import { NODE_TEST_STACK, cli, ok, readState, redToGreen, startRed } from './fixtures.js';
+
+/**
+ * Shapes of real open-source projects that went wrong under the gate, rebuilt small: where their
+ * code, tests and golden files live, how their test script calls the runner, how a crate writes
+ * its tests. Each case runs the shipped CLI and hook.
+ */
+
+const hasCargo = spawnSync('cargo', ['--version'], { encoding: 'utf8' }).status === 0;
+
+let useId = 0;
+/** A Bash call the gate lets run, closed with its PostToolUse as the client does. */
+function bashPasses(repo: TestRepo, command: string, agent_type?: string): void {
+  const id = `toolu_real_${++useId}`;
+  const who = agent_type === undefined ? { cwd: repo.root } : { cwd: repo.root, agent_type };
+  const pre = runHookBundle({ ...ev.bash(who, command), tool_use_id: id }, { event: 'PreToolUse' });
+  expect({ command, decision: pre.decision, reason: pre.reason }).toEqual({ command, decision: 'pass', reason: '' });
+  runHookBundle({ ...ev.bash(who, command), tool_use_id: id, hook_event_name: 'PostToolUse', tool_response: { stdout: '', stderr: '', interrupted: false } }, { event: 'PostToolUse' });
+}
+
+/** `stack detect` on a bare git repo holding these files. */
+function detect(files: Record<string, string>): Record<string, string> {
+  const repo = testRepo({ files });
+  git(repo.root, 'add', '-A');
+  return JSON.parse(ok(cli(repo, 'stack', 'detect')).stdout) as Record<string, string>;
+}
+
+describe('stack detect on real layouts', () => {
+  it.each([
+    [
+      // a Go module whose golden files sit beside the package that reads them
+      'go: testdata/ below the root is test data',
+      { 'go.mod': 'module example.com/m\n\ngo 1.19\n', 'cmp/compare.go': 'package cmp\n', 'cmp/compare_test.go': 'package cmp\n', 'cmp/testdata/diffs': 'x\n' },
+      { test_file_glob: '*_test.go|**/testdata/**' },
+    ],
+    [
+      // a package whose code is index.js beside package.json, tested by `npm run test:unit` → `c8 node --test`
+      'node:test: behind npm run and a coverage wrapper, code at the root',
+      {
+        'package.json': JSON.stringify({ main: 'index.js', scripts: { test: 'npm run test:unit && npm run test:typescript', 'test:unit': 'c8 --100 node --test', 'test:typescript': 'tstyche' }, devDependencies: { c8: '1' } }),
+        'index.js': 'module.exports = 1\n',
+        'eslint.config.js': 'module.exports = []\n',
+        'types/index.d.ts': 'export {}\n',
+        'test/index.test.js': "require('node:test')\n",
+      },
+      { test_command: 'node --test', source_file_glob: 'src/**|lib/**|index.js' },
+    ],
+    [
+      // mocha pointed at spec/ through `nyc npm run test-spec`: a bare `npx mocha` finds no test
+      'mocha: the directory the project gives it',
+      {
+        'package.json': JSON.stringify({ scripts: { 'test-spec': 'mocha spec -R spec', test: 'npm run eslint && nyc npm run test-spec' }, devDependencies: { mocha: '10', nyc: '15' } }),
+        'index.js': 'module.exports = 1\n',
+        'spec/index.spec.js': '',
+        'spec/fixtures/schema.js': '',
+      },
+      { test_command: 'npx mocha spec -R spec', test_file_glob: 'spec/**|test/**|tests/**|**/*.spec.*|**/*.test.*', source_file_glob: 'src/**|lib/**|index.js' },
+    ],
+    [
+      // a package that ships its tests inside itself (pkg/tests/), with helpers that are not test_*.py
+      'pytest: tests/ inside the package',
+      { 'pkg/__init__.py': '', 'pkg/core.py': '', 'pkg/tests/__init__.py': '', 'pkg/tests/test_core.py': '' },
+      { test_file_glob: 'test_*.py|*_test.py|**/tests/**' },
+    ],
+  ])('%s', (_name, files, want) => {
+    expect(detect(files)).toMatchObject(want);
+  });
+
+  it('a package with its code at the root starts a cycle on the detected stack', () => {
+    const repo = testRepo({
+      files: { 'package.json': JSON.stringify({ scripts: { test: 'node --test' } }), 'index.js': 'module.exports = 1\n', 'test/a.test.js': "require('node:test')\n" },
+    });
+    git(repo.root, 'add', '-A');
+    ok(cli(repo, 'stack', 'detect', '--write', '--force'));
+    expect(ok(cli(repo, 'stack', 'check')).stdout).toMatch(/1 test files, 0 test-config files, 1 source files/);
+    ok(cli(repo, 'init', '--spec', 'specs/SPEC-001.md'));
+  });
+});
+
+describe('the CLI output', () => {
+  it('a reader that stops early (`| head`) is no crash', () => {
+    const repo = testRepo({ files: { 'go.mod': 'module m\n' } });
+    const r = spawnSync('bash', ['-c', `"${process.execPath}" "${CLI}" stack detect 2>err.txt | true; echo "\${PIPESTATUS[0]}"; cat err.txt`], { cwd: repo.root, encoding: 'utf8' });
+    expect(r.stdout).not.toMatch(/EPIPE|Unhandled/);
+    expect(r.stdout.split('\n')[0]).toBe('0');
+  });
+});
+
+describe('a source the project already had reaching into the runner', () => {
+  it('may be edited in GREEN; what the cycle adds is still refused', { timeout: 60_000 }, () => {
+    // a CLI helper that names the runners it supports, committed long before this cycle
+    const RUNNERS = "export const RUNNERS = ['vitest', 'jest', 'node:test'];\n";
+    const repo = testRepo({
+      stack: NODE_TEST_STACK,
+      files: { 'package.json': '{"type":"module","private":true}\n', 'src/runners.js': RUNNERS, 'src/add.js': '// STUB:TDD\nexport function add() { return 0; }\n' },
+    });
+    startRed(repo);
+    repo.write('test/add.test.js', "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\nimport { RUNNERS } from '../src/runners.js';\ntest('add', () => { assert.equal(add(1, 2), 3); assert.ok(RUNNERS.length > 0); });\n");
+    redToGreen(repo);
+    const implementer = { cwd: repo.root, agent_type: 'tdd-gate:implementer' };
+    const edited = RUNNERS + 'export function runnerNames() { return RUNNERS.join(", "); }\n';
+    expect(runHookBundle(ev.write(implementer, repo.path('src/runners.js'), edited))).toMatchObject({ decision: 'pass' });
+    repo.write('src/runners.js', edited);
+    repo.write('src/add.js', 'export function add(a, b) { return a + b; }\n');
+    ok(cli(repo, 'verify', 'green'));
+    // a new reach into the runner in the same file is refused, by the hook and by verify
+    const reaching = edited + 'export const underTest = () => Boolean(process.env.NODE_TEST_CONTEXT);\n';
+    expect(runHookBundle(ev.write(implementer, repo.path('src/runners.js'), reaching))).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/runner-reach/) });
+    repo.write('src/runners.js', reaching);
+    expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/src\/runners\.js:3 reads the test runner’s environment/);
+  });
+});
+
+describe('ordinary commands in a Python project', () => {
+  it('clearing __pycache__ with find is no write to .tdd/', () => {
+    const repo = testRepo({ stack: { language: 'python', test_command: 'python3 -m pytest', test_file_glob: 'test_*.py|**/tests/**', source_file_glob: '**/*.py', red_confirm: 'assert' }, files: { 'pkg/__init__.py': '', 'pkg/tests/test_a.py': 'def test_a():\n    assert True\n' } });
+    startRed(repo);
+    for (const cmd of ['find . -name __pycache__ -exec rm -rf {} +', 'find . -type d -name __pycache__ -exec rm -rf {} +']) bashPasses(repo, cmd);
+    // what such a find does reach is still judged
+    const r = runHookBundle(ev.bash({ cwd: repo.root }, "find . -name 'state-*.json' -delete"), { event: 'PreToolUse' });
+    expect(r).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/control-file/) });
+  });
+});
+
+// A crate that writes its tests as top-level #[test] functions in src/lib.rs (no `mod tests`),
+// with #[cfg(test)] imports and test data beside them.
+const CARGO_TOML = '[package]\nname = "words"\nversion = "0.1.0"\nedition = "2021"\n';
+const LIB = [
+  'extern crate alloc;',
+  '#[cfg(test)]',
+  'use alloc::vec;',
+  '',
+  'pub fn quote(w: &str) -> String {',
+  '    if w.contains(\' \') { format!("\\"{}\\"", w) } else { w.to_string() }',
+  '}',
+  '',
+  '#[cfg(test)]',
+  'static ITEMS: &[(&str, &str)] = &[("a b", "\\"a b\\""), ("ab", "ab")];',
+  '',
+  '#[test]',
+  'fn test_quote() {',
+  '    for &(i, o) in ITEMS {',
+  '        assert_eq!(quote(i), o);',
+  '    }',
+  '    assert_eq!(vec![1].len(), 1);',
+  '}',
+  '',
+].join('\n');
+const NEW_TEST = '#[test]\nfn test_is_safe() {\n    assert!(is_safe("ab"));\n    assert!(!is_safe("a b"));\n}\n';
+const STUB = '// STUB:TDD\npub fn is_safe(_w: &str) -> bool {\n    false\n}\n';
+const REAL = 'pub fn is_safe(w: &str) -> bool {\n    quote(w) == w\n}\n';
+
+describe.skipIf(!hasCargo)('a crate with its tests at the top of src/lib.rs', () => {
+  it('a new #[test] fn is a test write; the tests are frozen in GREEN; the real code reaches done', { timeout: 300_000 }, () => {
+    const repo = testRepo({
+      stack: { language: 'rust', test_command: 'cargo test --offline', test_file_glob: 'tests/**', source_file_glob: 'src/**', red_confirm: 'panicked at|assertion .*failed', build_error_pattern: 'error\\[E\\d+\\]|could not compile' },
+      files: { '.gitignore': 'target\n', 'Cargo.toml': CARGO_TOML, 'src/lib.rs': LIB },
+    });
+    startRed(repo);
+    const lib = repo.path('src/lib.rs');
+    const writer = { cwd: repo.root, agent_type: 'tdd-gate:test-writer' };
+    // RED: the test alone needs no stub marker (it is a test), production code does
+    expect(runHookBundle(ev.edit(writer, lib, '#[test]\nfn test_quote() {', `${NEW_TEST}\n#[test]\nfn test_quote() {`))).toMatchObject({ decision: 'pass' });
+    expect(runHookBundle(ev.edit(writer, lib, 'pub fn quote', `${REAL}\npub fn quote`))).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/red-source/) });
+    repo.write('src/lib.rs', LIB.replace('pub fn quote', `${STUB}\npub fn quote`).replace('#[test]\nfn test_quote() {', `${NEW_TEST}\n#[test]\nfn test_quote() {`));
+    const red = JSON.parse(ok(cli(repo, 'verify', 'red', '--json')).stdout) as Record<string, unknown>;
+    expect(red).toMatchObject({ valid: true, red_tests: ['src/lib.rs::test_is_safe'] });
+    redToGreen(repo);
+    expect(readState(repo).frozen).toHaveProperty(['parts', 'src/lib.rs#cfg(test)']);
+
+    // GREEN: the new test, the old one and the #[cfg(test)] items are frozen; the rest is not
+    const implementer = { cwd: repo.root, agent_type: 'tdd-gate:implementer' };
+    for (const [from, to] of [
+      ['    assert!(is_safe("ab"));\n', ''],
+      ['#[cfg(test)]\nstatic ITEMS', '#[cfg(test)]\nfn is_safe_under_test() {}\n#[cfg(test)]\nstatic ITEMS'],
+      ['("ab", "ab")', '("ab", "x")'],
+    ] as const) {
+      expect(runHookBundle(ev.edit(implementer, lib, from, to))).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/tests-frozen/) });
+    }
+    expect(runHookBundle(ev.edit(implementer, lib, STUB, REAL))).toMatchObject({ decision: 'pass' });
+    bashPasses(repo, 'cargo fmt', 'tdd-gate:implementer');
+    bashPasses(repo, 'cargo clippy', 'tdd-gate:implementer');
+    repo.write('src/lib.rs', readFileSync(lib, 'utf8').replace(STUB, REAL));
+    ok(cli(repo, 'verify', 'green'));
+    const done = JSON.parse(ok(cli(repo, 'done', '--json')).stdout) as { tests: unknown[] };
+    expect(done.tests).toContainEqual({ id: 'src/lib.rs::test_is_safe', red: 'failed', green: 'passed', counted_red: true });
+  });
+});
+
