@@ -20,7 +20,7 @@ interface Pkg {
   devDependencies?: Record<string, string>;
 }
 
-const JS_TESTS = '**/*.test.*|**/*.spec.*|test/**|tests/**|**/__tests__/**';
+const JS_TESTS = '**/*.test.*|**/*.spec.*|test/**|tests/**|spec/**|**/__tests__/**';
 const JS_SOURCES = 'src/**|lib/**';
 
 const JS_CODE = /\.(?:[cm]?[jt]sx?)$/;
@@ -90,7 +90,8 @@ export function detectStack(p: ProjectFacts): { stack: StackConfig; runner: stri
   if (pkg) {
     const deps = { ...pkg.dependencies, ...pkg.devDependencies };
     const testScript = pkg.scripts?.test ?? '';
-    const ts = p.has('tsconfig.json') || 'typescript' in deps;
+    // TypeScript also when sources are .ts without a tsconfig of their own (a workspace package)
+    const ts = p.has('tsconfig.json') || 'typescript' in deps || (p.files ?? []).some((f) => /^(?:src|lib)\/.*\.[cm]?tsx?$/.test(f) && !/\.d\.[cm]?ts$/.test(f));
     const language = ts ? 'typescript' : 'javascript';
     const tsErr = ts ? '|error TS\\d+' : '';
     if ('vitest' in deps || /\bvitest\b/.test(testScript)) {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ev } from '../helpers/events.js';
 import { CLI, runHookBundle } from '../helpers/hook.js';
 import { git, testRepo, type TestRepo } from '../helpers/repo.js';
-import { NODE_TEST_STACK, cli, ok, readState, redToGreen, startRed } from './fixtures.js';
+import { NODE_TEST_STACK, cli, ok, readState, redToGreen, startRed, writeVerdict } from './fixtures.js';
 
 /**
  * Shapes of real open-source projects that went wrong under the gate, rebuilt small: where their
@@ -63,6 +63,18 @@ describe('stack detect on real layouts', () => {
       { test_command: 'npx mocha spec -R spec', test_file_glob: 'spec/**|test/**|tests/**|**/*.spec.*|**/*.test.*', source_file_glob: 'src/**|lib/**|index.js' },
     ],
     [
+      // specs with their fixtures under spec/, run by jest's default match
+      'jest: spec/ and its fixtures are tests',
+      { 'package.json': JSON.stringify({ scripts: { test: 'jest' }, devDependencies: { jest: '30' } }), 'index.js': '', 'spec/index.spec.js': '', 'spec/fixtures/schema.js': '' },
+      { test_command: 'npx jest', test_file_glob: '**/*.test.*|**/*.spec.*|test/**|tests/**|spec/**|**/__tests__/**' },
+    ],
+    [
+      // a workspace package: TypeScript sources, the tsconfig and typescript at the workspace root
+      'vitest: TypeScript sources without a tsconfig of their own',
+      { 'package.json': JSON.stringify({ scripts: { test: 'vitest run' } }), 'src/index.ts': '', 'src/tests/a.test.ts': '' },
+      { language: 'typescript', test_command: 'npx vitest run' },
+    ],
+    [
       // a package that ships its tests inside itself (pkg/tests/), with helpers that are not test_*.py
       'pytest: tests/ inside the package',
       { 'pkg/__init__.py': '', 'pkg/core.py': '', 'pkg/tests/__init__.py': '', 'pkg/tests/test_core.py': '' },
@@ -103,6 +115,8 @@ describe('a source the project already had reaching into the runner', () => {
     startRed(repo);
     repo.write('test/add.test.js', "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\nimport { RUNNERS } from '../src/runners.js';\ntest('add', () => { assert.equal(add(1, 2), 3); assert.ok(RUNNERS.length > 0); });\n");
     redToGreen(repo);
+    // a refusal names the tests that fail
+    expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/not GREEN: 1 of 1 tests fail: add;/);
     const implementer = { cwd: repo.root, agent_type: 'tdd-gate:implementer' };
     const edited = RUNNERS + 'export function runnerNames() { return RUNNERS.join(", "); }\n';
     expect(runHookBundle(ev.write(implementer, repo.path('src/runners.js'), edited))).toMatchObject({ decision: 'pass' });
@@ -114,6 +128,19 @@ describe('a source the project already had reaching into the runner', () => {
     expect(runHookBundle(ev.write(implementer, repo.path('src/runners.js'), reaching))).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/runner-reach/) });
     repo.write('src/runners.js', reaching);
     expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/src\/runners\.js:3 reads the test runner’s environment/);
+  });
+});
+
+describe('freeze', () => {
+  it('says why a verdict that arrived while a command ran was not taken', { timeout: 60_000 }, () => {
+    const repo = testRepo({ stack: NODE_TEST_STACK, files: { 'package.json': '{"type":"module","private":true}\n', 'src/add.js': '// STUB:TDD\nexport function add() { return 0; }\n' } });
+    startRed(repo);
+    repo.write('test/add.test.js', "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\ntest('add', () => { assert.equal(add(1, 2), 3); });\n");
+    ok(cli(repo, 'verify', 'red'));
+    // a command of the orchestrator is still running (no PostToolUse yet) when the validator stops
+    expect(runHookBundle({ ...ev.bash({ cwd: repo.root }, 'sleep 30'), tool_use_id: 'toolu_running' }, { event: 'PreToolUse' }).decision).toBe('pass');
+    writeVerdict(repo);
+    expect(ok(cli(repo, 'freeze', '--verdict', 'verdict.md'), 1).stderr).toMatch(/returned this verdict while other commands were still running .*dispatch the test-validator again/);
   });
 });
 

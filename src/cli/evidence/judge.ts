@@ -204,7 +204,8 @@ export function judgeGreen(o: RunOutcome, command: string, frozen: FrozenTests |
   if (broken) return refuse(broken);
   if (o.exitCode !== 0) {
     const loadErr = o.facts.loadErrorFiles.length > 0 ? `${o.facts.loadErrorFiles.slice(0, 3).join(', ')} failed to load` : '';
-    const n = o.facts.counts && counts.failed > 0 ? `${counts.failed} of ${counts.total} tests fail` : loadErr || `the test command exited ${o.exitCode}`;
+    const named = (tests ?? []).filter((t) => t.status === 'failed').map((t) => t.id);
+    const n = o.facts.counts && counts.failed > 0 ? `${counts.failed} of ${counts.total} tests fail${named.length > 0 ? `: ${list(named)}` : ''}` : loadErr || `the test command exited ${o.exitCode}`;
     return refuse(`${n}; fix the source (not the tests) and verify again`);
   }
   if (o.facts.counts === null) {
