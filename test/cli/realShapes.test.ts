@@ -13,6 +13,7 @@ import { NODE_TEST_STACK, cli, ok, readState, redToGreen, startRed, writeVerdict
  */
 
 const hasCargo = spawnSync('cargo', ['--version'], { encoding: 'utf8' }).status === 0;
+const hasGo = spawnSync('go', ['version'], { encoding: 'utf8' }).status === 0;
 
 let useId = 0;
 /** A Bash call the gate lets run, closed with its PostToolUse as the client does. */
@@ -220,3 +221,22 @@ describe.skipIf(!hasCargo)('a crate with its tests at the top of src/lib.rs', ()
   });
 });
 
+
+// A Go table test whose table lives outside the test function (a package-level var, or a helper
+// that builds it), the test only looping over it with t.Errorf.
+const GO_TABLE = (rows: string) => `package calc\n\nimport "testing"\n\nvar addCases = []struct{ a, b, want int }{\n${rows}}\n\nfunc TestAdd(t *testing.T) {\n\tfor _, c := range addCases {\n\t\tif got := Add(c.a, c.b); got != c.want {\n\t\t\tt.Errorf("Add(%d, %d) = %d, want %d", c.a, c.b, got, c.want)\n\t\t}\n\t}\n}\n`;
+
+describe.skipIf(!hasGo)('a Go table test with its table outside the test', () => {
+  it('a row added to the table is a genuine RED; an existing row changed is not', { timeout: 120_000 }, () => {
+    const repo = testRepo({
+      stack: { language: 'go', test_command: 'go test ./...', test_file_glob: '*_test.go|**/testdata/**', source_file_glob: '**/*.go', red_confirm: '--- FAIL', build_error_pattern: '\\[build failed\\]|undefined: ' },
+      files: { 'go.mod': 'module example.com/calc\n\ngo 1.19\n', 'calc.go': 'package calc\n\nfunc Add(a, b int) int { return a + b }\n', 'calc_test.go': GO_TABLE('\t{1, 1, 2},\n\t{2, 3, 5},\n') },
+    });
+    startRed(repo);
+    repo.write('calc_test.go', GO_TABLE('\t{1, 1, 2},\n\t{2, 4, 5},\n'));
+    expect(ok(cli(repo, 'verify', 'red'), 1).stderr).toMatch(/not written or changed in this cycle \(failing: example\.com\/calc::TestAdd\)/);
+    repo.write('calc_test.go', GO_TABLE('\t{1, 1, 2},\n\t{2, 3, 5},\n\t{99, 5, 100}, // saturates at 100\n'));
+    const red = JSON.parse(ok(cli(repo, 'verify', 'red', '--json')).stdout) as Record<string, unknown>;
+    expect(red).toMatchObject({ valid: true, red_tests: ['example.com/calc::TestAdd'] });
+  });
+});
