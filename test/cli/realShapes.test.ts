@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ev } from '../helpers/events.js';
+import { testBlock } from '../../src/cli/evidence/identity.js';
 import { CLI, runHookBundle } from '../helpers/hook.js';
 import { git, testRepo, type TestRepo } from '../helpers/repo.js';
 import { NODE_TEST_STACK, cli, ok, readState, redToGreen, startRed, writeVerdict } from './fixtures.js';
@@ -14,6 +15,7 @@ import { NODE_TEST_STACK, cli, ok, readState, redToGreen, startRed, writeVerdict
 
 const hasCargo = spawnSync('cargo', ['--version'], { encoding: 'utf8' }).status === 0;
 const hasGo = spawnSync('go', ['version'], { encoding: 'utf8' }).status === 0;
+const hasPytest = spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: 'utf8' }).status === 0;
 
 let useId = 0;
 /** A Bash call the gate lets run, closed with its PostToolUse as the client does. */
@@ -238,5 +240,27 @@ describe.skipIf(!hasGo)('a Go table test with its table outside the test', () =>
     repo.write('calc_test.go', GO_TABLE('\t{1, 1, 2},\n\t{2, 3, 5},\n\t{99, 5, 100}, // saturates at 100\n'));
     const red = JSON.parse(ok(cli(repo, 'verify', 'red', '--json')).stdout) as Record<string, unknown>;
     expect(red).toMatchObject({ valid: true, red_tests: ['example.com/calc::TestAdd'] });
+  });
+});
+
+describe('a pytest test is its decorators too', () => {
+  const PY = (rows: string) => `import pytest\nfrom calc import add\n\n\ndef test_one():\n    assert add(1, 1) == 2\n\n\n@pytest.mark.parametrize("a,b,want", [\n${rows}])\ndef test_add(a, b, want):\n    assert add(a, b) == want\n`;
+  it('the block of a test holds its parametrize cases, and the test above it ends before them', () => {
+    const text = PY('    (1, 2, 3),\n');
+    expect(testBlock(text, 'test_add')).toBe('@pytest.mark.parametrize("a,b,want", [\n    (1, 2, 3),\n])\ndef test_add(a, b, want):\n    assert add(a, b) == want');
+    expect(testBlock(text, 'test_one')).toBe('def test_one():\n    assert add(1, 1) == 2');
+    const method = 'class TestCalc:\n    @pytest.mark.slow\n    @pytest.mark.parametrize("n", [1,\n        2])\n    def test_n(self, n):\n        assert n\n';
+    expect(testBlock(method, 'test_n')).toBe('    @pytest.mark.slow\n    @pytest.mark.parametrize("n", [1,\n        2])\n    def test_n(self, n):\n        assert n');
+  });
+
+  it.skipIf(!hasPytest)('a case added to @pytest.mark.parametrize is a genuine RED', { timeout: 60_000 }, () => {
+    const repo = testRepo({
+      stack: { language: 'python', test_command: 'python3 -m pytest -p no:cacheprovider', test_file_glob: 'test_*.py|**/tests/**', source_file_glob: '**/*.py', red_confirm: 'AssertionError|assert ' },
+      files: { 'calc/__init__.py': 'def add(a, b):\n    return a + b\n', 'tests/test_calc.py': PY('    (1, 2, 3),\n'), '.gitignore': '__pycache__/\n' },
+    });
+    startRed(repo);
+    repo.write('tests/test_calc.py', PY('    (1, 2, 3),\n    (99, 5, 100),\n'));
+    const red = JSON.parse(ok(cli(repo, 'verify', 'red', '--json')).stdout) as Record<string, unknown>;
+    expect(red).toMatchObject({ valid: true, red_tests: ['tests/test_calc.py::test_add[99-5-100]'] });
   });
 });

@@ -90,9 +90,32 @@ export function testBlock(text: string, leaf: string): string | null {
   const decl = new RegExp(`(['"\`])${esc}\\1|\\bdef\\s+${esc}\\b|\\bfunc\\s+${esc}\\s*\\(|\\bfn\\s+${esc}\\s*[(<]`);
   const at = lines.findIndex((l) => decl.test(l));
   if (at === -1) return null;
+  // Python: a test's decorators are part of it (`@pytest.mark.parametrize` holds its cases), and
+  // end the block before them.
+  const py = /^\s*(?:async\s+)?def\s/.test(lines[at] ?? '');
+  const start = py ? decoratorsStart(lines, at) : at;
   let end = at + 1;
-  while (end < lines.length && !DECL.test(lines[end] ?? '')) end++;
-  return lines.slice(at, end).map((l) => l.trimEnd()).join('\n').trimEnd();
+  while (end < lines.length && !DECL.test(lines[end] ?? '') && !(py && /^\s*@/.test(lines[end] ?? '') && indent(lines[end] ?? '') <= indent(lines[at] ?? ''))) end++;
+  return lines.slice(start, end).map((l) => l.trimEnd()).join('\n').trimEnd();
+}
+
+function indent(line: string): number {
+  return /^\s*/.exec(line)?.[0].length ?? 0;
+}
+
+/** The first line of the decorators stacked on the `def` at `at` (their arguments may span lines). */
+function decoratorsStart(lines: readonly string[], at: number): number {
+  const level = indent(lines[at] ?? '');
+  let start = at;
+  for (let k = at - 1; k >= 0; k--) {
+    const line = lines[k] ?? '';
+    if (line.trim() === '') continue;
+    const n = indent(line);
+    if (n === level && /^\s*@/.test(line)) start = k;
+    else if (n > level || (n === level && /^\s*[)\]}]/.test(line))) continue; // a decorator's arguments
+    else break;
+  }
+  return start;
 }
 
 /**
