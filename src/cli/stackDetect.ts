@@ -69,6 +69,22 @@ function operands(words: readonly string[], valued: RegExp): string[] {
   return out;
 }
 
+/** A command line without the given flags (and their values). */
+function withoutFlags(args: string, flags: RegExp): string {
+  const words = args.split(/\s+/).filter(Boolean);
+  const out: string[] = [];
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k] as string;
+    const name = w.replace(/=.*$/, '');
+    if (flags.test(name)) {
+      if (!w.includes('=')) k++;
+      continue;
+    }
+    out.push(w);
+  }
+  return out.join(' ');
+}
+
 /** Test globs for the paths a runner is given: a directory's whole tree, a file or glob as it is. */
 function targetGlobs(targets: readonly string[]): string[] {
   return targets
@@ -123,7 +139,8 @@ export function detectStack(p: ProjectFacts): { stack: StackConfig; runner: stri
     if ('mocha' in deps || /\bmocha\b/.test(testScript)) {
       // Mocha as the project calls it (`mocha spec -R spec`): a bare `mocha` reads only test/.
       const call = testScripts(pkg.scripts).map((seg) => /(?:^|\s)_?mocha(?:\s+(.*))?$/.exec(seg)).find((m) => m !== null);
-      const args = call?.[1]?.trim() ?? '';
+      // the project's reporter goes: the CLI reads mocha's own summary (`N passing`)
+      const args = withoutFlags(call?.[1]?.trim() ?? '', /^(?:-R|--reporter|-O|--reporter-options?)$/);
       const hasRc = ['.mocharc.js', '.mocharc.cjs', '.mocharc.yml', '.mocharc.yaml', '.mocharc.json', '.mocharc.jsonc'].some((f) => p.has(f));
       const targets = targetGlobs(operands(args.split(/\s+/).filter(Boolean), MOCHA_VALUED));
       return {

@@ -58,12 +58,12 @@ describe('stack detect on real layouts', () => {
       // mocha pointed at spec/ through `nyc npm run test-spec`: a bare `npx mocha` finds no test
       'mocha: the directory the project gives it',
       {
-        'package.json': JSON.stringify({ scripts: { 'test-spec': 'mocha spec -R spec', test: 'npm run eslint && nyc npm run test-spec' }, devDependencies: { mocha: '10', nyc: '15' } }),
+        'package.json': JSON.stringify({ scripts: { 'test-spec': 'mocha spec -R spec --reporter-option output=r.json', test: 'npm run eslint && nyc npm run test-spec' }, devDependencies: { mocha: '10', nyc: '15' } }),
         'index.js': 'module.exports = 1\n',
         'spec/index.spec.js': '',
         'spec/fixtures/schema.js': '',
       },
-      { test_command: 'npx mocha spec -R spec', test_file_glob: 'spec/**|test/**|tests/**|**/*.spec.*|**/*.test.*', source_file_glob: 'src/**|lib/**|index.js' },
+      { test_command: 'npx mocha spec', test_file_glob: 'spec/**|test/**|tests/**|**/*.spec.*|**/*.test.*', source_file_glob: 'src/**|lib/**|index.js' },
     ],
     [
       // specs with their fixtures under spec/, run by jest's default match
