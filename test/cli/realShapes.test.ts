@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ev } from '../helpers/events.js';
 import { testBlock } from '../../src/cli/evidence/identity.js';
+import { instrumentCommand } from '../../src/cli/evidence/instrument.js';
 import { CLI, runHookBundle } from '../helpers/hook.js';
 import { git, testRepo, type TestRepo } from '../helpers/repo.js';
 import { NODE_TEST_STACK, cli, ok, readState, redToGreen, startRed, writeVerdict } from './fixtures.js';
@@ -262,5 +263,16 @@ describe('a pytest test is its decorators too', () => {
     repo.write('tests/test_calc.py', PY('    (1, 2, 3),\n    (99, 5, 100),\n'));
     const red = JSON.parse(ok(cli(repo, 'verify', 'red', '--json')).stdout) as Record<string, unknown>;
     expect(red).toMatchObject({ valid: true, red_tests: ['tests/test_calc.py::test_add[99-5-100]'] });
+  });
+});
+
+describe('cargo test as projects spell it', () => {
+  it.each([
+    ['cargo test -q', 'cargo test --no-fail-fast'],
+    ['cargo test --quiet --all-features', 'cargo test --no-fail-fast --all-features'],
+    ['cargo test -- -q --test-threads=1', 'cargo test --no-fail-fast -- --test-threads=1'],
+    ['cargo test -- --format terse', 'cargo test --no-fail-fast --'],
+  ])('%s runs as %s (quiet output names no test)', (command, want) => {
+    expect(instrumentCommand(command, '/r.json')).toEqual({ command: want, kind: 'cargo' });
   });
 });
