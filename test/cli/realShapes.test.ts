@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ev } from '../helpers/events.js';
 import { testBlock } from '../../src/cli/evidence/identity.js';
 import { instrumentCommand } from '../../src/cli/evidence/instrument.js';
+import { textCounts } from '../../src/cli/evidence/textReport.js';
 import { CLI, runHookBundle } from '../helpers/hook.js';
 import { git, testRepo, type TestRepo } from '../helpers/repo.js';
 import { NODE_TEST_STACK, cli, ok, readState, redToGreen, startRed, writeVerdict } from './fixtures.js';
@@ -274,5 +275,16 @@ describe('cargo test as projects spell it', () => {
     ['cargo test -- --format terse', 'cargo test --no-fail-fast --'],
   ])('%s runs as %s (quiet output names no test)', (command, want) => {
     expect(instrumentCommand(command, '/r.json')).toEqual({ command: want, kind: 'cargo' });
+  });
+});
+
+describe('python -m unittest, as projects built on unittest run it', () => {
+  it.each([
+    ['s....E..\n' + '-'.repeat(70) + '\nRan 144 tests in 0.331s\n\nFAILED (errors=1, skipped=8)\n', { total: 136, failed: 1, passed: 135 }],
+    ['Ran 3 tests in 0.001s\n\nFAILED (failures=1, errors=1)\n', { total: 3, failed: 2, passed: 1 }],
+    ['Ran 5 tests in 0.010s\n\nOK (skipped=1, expected failures=1)\n', { total: 3, failed: 0, passed: 3 }],
+    ['Ran 1 test in 0.000s\n\nOK\n', { total: 1, failed: 0, passed: 1 }],
+  ])('%j', (text, counts) => {
+    expect(textCounts(text)).toEqual(counts);
   });
 });
