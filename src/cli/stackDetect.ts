@@ -15,6 +15,7 @@ export interface ProjectFacts {
 }
 
 interface Pkg {
+  workspaces?: unknown;
   scripts?: Record<string, string>;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
@@ -31,10 +32,14 @@ const JS_TOOLING = /^(?:[^/]*\.config\.[^/]+|\.[^/]*|[Gg]ulpfile\.[^/]+|[Gg]runt
  * Sources of a JavaScript project: `src/` and `lib/`, plus the code files at its root (a package
  * whose code is `index.js` beside package.json), which would otherwise be neither test nor source.
  */
-function jsSources(files: readonly string[] | undefined): string {
+function jsSources(files: readonly string[] | undefined, workspace = false): string {
   const root = (files ?? []).filter((f) => !f.includes('/') && JS_CODE.test(f) && !JS_TOOLING.test(f));
-  return [JS_SOURCES, ...root].join('|');
+  return [workspace ? JS_WORKSPACE_SOURCES : JS_SOURCES, ...root].join('|');
 }
+
+// A workspace (package.json `workspaces`): each package has its own src/ and test/ (packages/a/src).
+const JS_WORKSPACE_SOURCES = 'src/**|lib/**|**/src/**|**/lib/**';
+const JS_WORKSPACE_TESTS = '**/*.test.*|**/*.spec.*|**/test/**|**/tests/**|**/spec/**|**/__tests__/**';
 
 /** The scripts `npm test` runs: its own text and the scripts it calls with `npm run x` / `yarn x` / `pnpm x`, in order. */
 function testScripts(scripts: Record<string, string> | undefined): string[] {
@@ -106,6 +111,7 @@ export function detectStack(p: ProjectFacts): { stack: StackConfig; runner: stri
   if (pkg) {
     const deps = { ...pkg.dependencies, ...pkg.devDependencies };
     const testScript = pkg.scripts?.test ?? '';
+    const ws = pkg.workspaces !== undefined || p.has('pnpm-workspace.yaml');
     // TypeScript also when sources are .ts without a tsconfig of their own (a workspace package)
     const ts = p.has('tsconfig.json') || 'typescript' in deps || (p.files ?? []).some((f) => /^(?:src|lib)\/.*\.[cm]?tsx?$/.test(f) && !/\.d\.[cm]?ts$/.test(f));
     const language = ts ? 'typescript' : 'javascript';
@@ -116,8 +122,8 @@ export function detectStack(p: ProjectFacts): { stack: StackConfig; runner: stri
         stack: {
           language,
           test_command: 'npx vitest run',
-          test_file_glob: JS_TESTS,
-          source_file_glob: jsSources(p.files),
+          test_file_glob: ws ? JS_WORKSPACE_TESTS : JS_TESTS,
+          source_file_glob: jsSources(p.files, ws),
           red_confirm: 'AssertionError|expected .* to|Expected|toBe|toEqual',
           build_error_pattern: `SyntaxError|Cannot find module|Failed to (load|resolve)|Transform failed|does not provide an export named${tsErr}`,
         },
@@ -129,8 +135,8 @@ export function detectStack(p: ProjectFacts): { stack: StackConfig; runner: stri
         stack: {
           language,
           test_command: 'npx jest',
-          test_file_glob: JS_TESTS,
-          source_file_glob: jsSources(p.files),
+          test_file_glob: ws ? JS_WORKSPACE_TESTS : JS_TESTS,
+          source_file_glob: jsSources(p.files, ws),
           red_confirm: 'expect\\(.*\\)\\.|Expected|Received|AssertionError',
           build_error_pattern: `SyntaxError|Cannot find module|Test suite failed to run${tsErr}`,
         },
@@ -149,7 +155,7 @@ export function detectStack(p: ProjectFacts): { stack: StackConfig; runner: stri
           language,
           test_command: args !== '' && !hasRc ? `npx mocha ${args}` : 'npx mocha',
           test_file_glob: [...new Set([...targets, 'test/**', 'tests/**', '**/*.spec.*', '**/*.test.*'])].join('|'),
-          source_file_glob: jsSources(p.files),
+          source_file_glob: jsSources(p.files, ws),
           red_confirm: 'AssertionError|expected .* to|Expected',
           build_error_pattern: `SyntaxError|ERR_MODULE_NOT_FOUND|Cannot find module|does not provide an export named${tsErr}`,
         },
@@ -169,8 +175,8 @@ export function detectStack(p: ProjectFacts): { stack: StackConfig; runner: stri
         stack: {
           language,
           test_command: command,
-          test_file_glob: targets.length > 0 ? targets.join('|') : JS_TESTS,
-          source_file_glob: jsSources(p.files),
+          test_file_glob: targets.length > 0 ? targets.join('|') : ws ? JS_WORKSPACE_TESTS : JS_TESTS,
+          source_file_glob: jsSources(p.files, ws),
           red_confirm: 'AssertionError|ERR_ASSERTION',
           build_error_pattern: 'SyntaxError|ERR_MODULE_NOT_FOUND|Cannot find module|does not provide an export named',
         },
@@ -207,13 +213,15 @@ export function detectStack(p: ProjectFacts): { stack: StackConfig; runner: stri
     // A crate whose library is lib.rs at the root (`[lib] path = "lib.rs"`), or any *.rs at the root.
     const cargo = p.read?.('Cargo.toml') ?? '';
     const rootLib = p.has('lib.rs') || p.has('main.rs') || /^\s*path\s*=\s*"(?!src\/)[^"]+\.rs"/m.test(cargo);
+    // A workspace: every member crate's src/, tests/ and benches/ (crates/foo/src/lib.rs).
+    const workspace = /^\s*\[workspace\]/m.test(cargo);
     return {
       runner: 'cargo test',
       stack: {
         language: 'rust',
-        test_command: 'cargo test',
-        test_file_glob: 'tests/**|benches/**',
-        source_file_glob: rootLib ? 'src/**|*.rs' : 'src/**',
+        test_command: workspace ? 'cargo test --workspace' : 'cargo test',
+        test_file_glob: workspace ? '**/tests/**|**/benches/**' : 'tests/**|benches/**',
+        source_file_glob: workspace ? '**/src/**|**/build.rs' : rootLib ? 'src/**|*.rs' : 'src/**',
         red_confirm: 'panicked at|assertion .*failed',
         build_error_pattern: 'error\\[E\\d+\\]|could not compile',
       },

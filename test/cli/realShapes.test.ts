@@ -80,6 +80,17 @@ describe('stack detect on real layouts', () => {
       { language: 'typescript', test_command: 'npx vitest run' },
     ],
     [
+      // an npm workspace: each package has its own src/ and test/
+      'a JavaScript workspace: every package’s src/ and test/',
+      { 'package.json': JSON.stringify({ private: true, workspaces: ['packages/*'], scripts: { test: 'node --test' } }), 'packages/a/src/index.js': '', 'packages/a/test/a.test.js': '' },
+      { test_file_glob: '**/*.test.*|**/*.spec.*|**/test/**|**/tests/**|**/spec/**|**/__tests__/**', source_file_glob: 'src/**|lib/**|**/src/**|**/lib/**' },
+    ],
+    [
+      'a Cargo workspace: every member crate',
+      { 'Cargo.toml': '[workspace]\nmembers = ["crates/*"]\n', 'crates/a/Cargo.toml': '[package]\nname = "a"\n', 'crates/a/src/lib.rs': '', 'crates/a/tests/t.rs': '' },
+      { test_command: 'cargo test --workspace', test_file_glob: '**/tests/**|**/benches/**', source_file_glob: '**/src/**|**/build.rs' },
+    ],
+    [
       // a package that ships its tests inside itself (pkg/tests/), with helpers that are not test_*.py
       'pytest: tests/ inside the package',
       { 'pkg/__init__.py': '', 'pkg/core.py': '', 'pkg/tests/__init__.py': '', 'pkg/tests/test_core.py': '' },
@@ -133,6 +144,26 @@ describe('a source the project already had reaching into the runner', () => {
     expect(runHookBundle(ev.write(implementer, repo.path('src/runners.js'), reaching))).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/runner-reach/) });
     repo.write('src/runners.js', reaching);
     expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/src\/runners\.js:3 reads the test runner’s environment/);
+  });
+});
+
+describe('installed dependencies', () => {
+  it('are neither tests nor sources: removing node_modules is an ordinary command in RED and GREEN', { timeout: 60_000 }, () => {
+    const repo = testRepo({
+      stack: { ...NODE_TEST_STACK, test_file_glob: '**/*.test.*|**/test/**', source_file_glob: '**/src/**' },
+      files: { '.gitignore': 'node_modules\n', 'package.json': '{"type":"module","private":true}\n', 'src/add.js': '// STUB:TDD\nexport function add() { return 0; }\n' },
+    });
+    // a dependency that ships its own tests and sources
+    repo.write('node_modules/dep/test/dep.test.js', '');
+    repo.write('node_modules/dep/src/index.js', '');
+    startRed(repo);
+    bashPasses(repo, 'rm -rf node_modules', 'tdd-gate:test-writer');
+    repo.write('test/add.test.js', "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\ntest('add', () => { assert.equal(add(1, 2), 3); });\n");
+    redToGreen(repo);
+    bashPasses(repo, 'rm -rf node_modules', 'tdd-gate:implementer');
+    // a hand edit there is still denied while the tests are frozen
+    const r = runHookBundle(ev.write({ cwd: repo.root, agent_type: 'tdd-gate:implementer' }, repo.path('node_modules/dep/test/dep.test.js'), 'x'));
+    expect(r).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/dependency-edit/) });
   });
 });
 
