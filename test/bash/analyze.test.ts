@@ -191,6 +191,7 @@ describe('writer table', () => {
       ['gofmt -w x.go', ['/r|x.go [tree]']],
       ['cargo fmt', ['/r|.', '/r|./**/*.rs [glob]']],
       ['gofmt -w pkg/', ['/r|pkg/', '/r|pkg/**/*.go [glob]']],
+      ['go fmt ./pkg/...', ['/r|./pkg', '/r|./pkg/**/*.go [glob]']],
       ['npx vitest run -u', ['/r|. [tree] [tests]']],
       ['npx jest --updateSnapshot', ['/r|. [tree] [tests]']],
       ['npm test -- -u', ['/r|. [tree] [tests]']],

@@ -50,7 +50,9 @@ export function formatterCommand(call: Call, sink: Sink): void {
     const hit = toolchain.find((sub) => sub.split(' ').every((w, i) => (i === 0 ? words[0] === w : words.includes(w))));
     if (hit && !words.includes('--check')) {
       const ops = parseArgv(call.args.slice(1)).operands;
-      writeTrees(call, sink, call.name === 'deno' ? ops : [], `${call.name} ${hit}`);
+      // `go fmt ./pkg/...`: the packages named (a directory, with or without its subtree)
+      const pkgs = call.name === 'go' ? ops.map((a) => (a.text === null ? a : { ...a, text: a.text.replace(/\/?\.\.\.$/, '') || '.' })) : [];
+      writeTrees(call, sink, call.name === 'deno' ? ops : pkgs, `${call.name} ${hit}`);
     }
     return;
   }
