@@ -33,9 +33,14 @@ const JS_TOOLING = /^(?:[^/]*\.config\.[^/]+|\.[^/]*|[Gg]ulpfile\.[^/]+|[Gg]runt
  * whose code is `index.js` beside package.json), which would otherwise be neither test nor source.
  */
 function jsSources(files: readonly string[] | undefined, workspace = false): string {
-  const root = (files ?? []).filter((f) => !f.includes('/') && JS_CODE.test(f) && !JS_TOOLING.test(f));
-  return [workspace ? JS_WORKSPACE_SOURCES : JS_SOURCES, ...root].join('|');
+  const code = (files ?? []).filter((f) => JS_CODE.test(f) && !JS_TOOLING.test(f.slice(f.lastIndexOf('/') + 1)));
+  const root = code.filter((f) => !f.includes('/'));
+  // Other folders of code the package runs (`bin/`, `cli/`), not its tests, examples or tooling.
+  const dirs = [...new Set(code.filter((f) => f.includes('/')).map((f) => f.slice(0, f.indexOf('/'))))].filter((d) => !NOT_SOURCE_DIRS.test(d));
+  return [workspace ? JS_WORKSPACE_SOURCES : JS_SOURCES, ...dirs.map((d) => `${d}/**`), ...root].join('|');
 }
+
+const NOT_SOURCE_DIRS = /^(?:src|lib|\..*|test|tests|spec|specs|__tests__|__mocks__|e2e|bench|benches|benchmarks?|examples?|demos?|docs?|scripts?|tools?|fixtures|coverage|dist|build|out|types|typings|vendor|public|static|assets|node_modules|tmp|temp)$/i;
 
 // A workspace (package.json `workspaces`): each package has its own src/ and test/ (packages/a/src).
 const JS_WORKSPACE_SOURCES = 'src/**|lib/**|**/src/**|**/lib/**';
@@ -189,7 +194,7 @@ export function detectStack(p: ProjectFacts): { stack: StackConfig; runner: stri
       stack: {
         language: 'python',
         test_command: p.onPath && !p.onPath('python') && p.onPath('python3') ? 'python3 -m pytest' : 'python -m pytest',
-        test_file_glob: 'test_*.py|*_test.py|**/tests/**',
+        test_file_glob: 'test_*.py|*_test.py|**/tests/**|**/test/**',
         source_file_glob: 'src/**|**/*.py',
         red_confirm: 'AssertionError|assert ',
         build_error_pattern: 'SyntaxError|IndentationError|ImportError|ModuleNotFoundError|errors? during collection',

@@ -80,10 +80,16 @@ describe('stack detect on real layouts', () => {
       { language: 'typescript', test_command: 'npx vitest run' },
     ],
     [
+      // a command-line package: its code in bin/ and at the root, benchmarks and examples beside it
+      'JavaScript code outside src/: bin/ and the root',
+      { 'package.json': JSON.stringify({ bin: 'bin/cli.js', scripts: { test: 'node --test test/' } }), 'bin/cli.js': '', 'index.js': '', 'benchmarks/run.js': '', 'examples/a.js': '', 'test/a.test.js': '' },
+      { test_command: 'node --test test/', test_file_glob: 'test/**', source_file_glob: 'src/**|lib/**|bin/**|index.js' },
+    ],
+    [
       // an npm workspace: each package has its own src/ and test/
       'a JavaScript workspace: every package’s src/ and test/',
       { 'package.json': JSON.stringify({ private: true, workspaces: ['packages/*'], scripts: { test: 'node --test' } }), 'packages/a/src/index.js': '', 'packages/a/test/a.test.js': '' },
-      { test_file_glob: '**/*.test.*|**/*.spec.*|**/test/**|**/tests/**|**/spec/**|**/__tests__/**', source_file_glob: 'src/**|lib/**|**/src/**|**/lib/**' },
+      { test_file_glob: '**/*.test.*|**/*.spec.*|**/test/**|**/tests/**|**/spec/**|**/__tests__/**', source_file_glob: 'src/**|lib/**|**/src/**|**/lib/**|packages/**' },
     ],
     [
       'a Cargo workspace: every member crate',
@@ -94,7 +100,7 @@ describe('stack detect on real layouts', () => {
       // a package that ships its tests inside itself (pkg/tests/), with helpers that are not test_*.py
       'pytest: tests/ inside the package',
       { 'pkg/__init__.py': '', 'pkg/core.py': '', 'pkg/tests/__init__.py': '', 'pkg/tests/test_core.py': '' },
-      { test_file_glob: 'test_*.py|*_test.py|**/tests/**' },
+      { test_file_glob: 'test_*.py|*_test.py|**/tests/**|**/test/**' },
     ],
   ])('%s', (_name, files, want) => {
     expect(detect(files)).toMatchObject(want);
