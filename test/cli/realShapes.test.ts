@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ev } from '../helpers/events.js';
 import { testBlock } from '../../src/cli/evidence/identity.js';
+import { notAnAssertion } from '../../src/cli/evidence/judge.js';
 import { instrumentCommand } from '../../src/cli/evidence/instrument.js';
 import { textCounts } from '../../src/cli/evidence/textReport.js';
 import { CLI, runHookBundle } from '../helpers/hook.js';
@@ -323,5 +324,20 @@ describe('python -m unittest, as projects built on unittest run it', () => {
     ['Ran 1 test in 0.000s\n\nOK\n', { total: 1, failed: 0, passed: 1 }],
   ])('%j', (text, counts) => {
     expect(textCounts(text)).toEqual(counts);
+  });
+});
+
+describe('a stub that throws is there, but no assertion ran', () => {
+  it.each([
+    ['pytest', 'NotImplementedError'],
+    ['cargo', "thread 'adds' panicked at src/lib.rs:3:5:\nnot implemented"],
+    ['vitest', 'Error: not implemented'],
+  ])('%s: %j', (_runner, message) => {
+    const t = { id: 'a::b', file: 'a', leaf: 'b', status: 'failed' as const, message };
+    expect(notAnAssertion(t, /AssertionError|assert/, null, 'text')).toMatch(/stub that throws .*let the STUB:TDD stub return a value/);
+  });
+  it('a missing name is still a missing name', () => {
+    const t = { id: 'a::b', file: 'a', leaf: 'b', status: 'failed' as const, message: "AttributeError: module 'calc' has no attribute 'add'" };
+    expect(notAnAssertion(t, /AssertionError/, null, 'text')).toMatch(/missing name .*add a STUB:TDD stub first/);
   });
 });

@@ -86,12 +86,16 @@ function statusMap(tests: readonly IdentifiedTest[]): Record<string, TestStatus>
   return out;
 }
 
+const STUB_THROWS = /\bNotImplementedError\b|not (?:yet )?implemented|\bunimplemented\b/;
+
 const list = (xs: readonly string[], n = 3) => `${xs.slice(0, n).join(', ')}${xs.length > n ? ` and ${xs.length - n} more` : ''}`;
 
 /** Why one failing test's failure is not an assertion (null when it is one). */
 export function notAnAssertion(t: IdentifiedTest, redConfirm: RegExp, buildError: RegExp | null, runner: string): string | null {
   const msg = t.message;
   if (msg.trim() === '') return 'it failed without a message';
+  // A stub that throws (`unimplemented!()`, `raise NotImplementedError`) is there, but no assertion ran.
+  if (STUB_THROWS.test(msg)) return `it fails in a stub that throws (${firstLine(STUB_THROWS, msg)}), not on an assertion: let the STUB:TDD stub return a value (a wrong one) so the test's assertion fails`;
   if (MISSING_SYMBOL.test(msg)) return `it fails on a missing name (${firstLine(MISSING_SYMBOL, msg)}), not an assertion: add a STUB:TDD stub first`;
   if (buildError?.test(msg)) return `it fails on a compile or import error (${firstLine(buildError, msg)}): add a STUB:TDD stub first`;
   if (runner === 'go-json' && GO_PANIC.test(msg)) return `it panics (${firstLine(GO_PANIC, msg)}) instead of failing an assertion`;
