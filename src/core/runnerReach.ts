@@ -97,7 +97,7 @@ export function decideRunnerReach(
   if (t.testRegionChanged) {
     return deny(
       'tests-frozen',
-      `Blocked write to source file ${t.display} ${where}: it changes the file's inline tests (its inline test module, a #[cfg(test)] item or a #[test] function), and tests are frozen after the freeze. Change the code outside them only. If a frozen test is wrong, stop and report \`TEST_BUG: <file>:<line> — <why>\` to the orchestrator instead of changing it.`,
+      `Blocked write to source file ${t.display} ${where}: it changes the file's inline tests (its inline test module, a #[cfg(test)] item, a #[test] function or a doc example that was there at the freeze), and tests are frozen after the freeze. Change the code outside them only. If a frozen test is wrong, stop and report \`TEST_BUG: <file>:<line> — <why>\` to the orchestrator instead of changing it.`,
     );
   }
   if (t.runnerReachAllowed || t.contentAfter == null) return PASS;

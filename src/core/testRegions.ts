@@ -117,3 +117,63 @@ function itemEnd(text: string, k: number): number {
 export function testRegionPart(rel: string): string {
   return `${rel}#cfg(test)`;
 }
+
+/**
+ * Rust's doc examples: the fenced code blocks in an item's doc comment, which `cargo test` runs
+ * as doc tests (named by their item). Item name → its blocks; `//!` docs are the file's own
+ * (`crate`); a name used twice (`new` in two impls) is numbered in file order.
+ */
+export function rustDocExamples(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  const seen = new Map<string, number>();
+  let k = 0;
+  while (k < lines.length) {
+    const doc = /^\s*\/\/([/!])(?!\/)/.exec(lines[k] ?? '');
+    if (!doc) {
+      k++;
+      continue;
+    }
+    const inner = doc[1] === '!';
+    const body: string[] = [];
+    while (k < lines.length && new RegExp(`^\\s*//${inner ? '!' : '/(?!/)'}`).test(lines[k] ?? '')) {
+      body.push((lines[k] ?? '').replace(/^\s*\/\/[/!] ?/, ''));
+      k++;
+    }
+    const code = fencedBlocks(body);
+    if (code === '') continue;
+    let name = 'crate';
+    if (!inner) {
+      // past attributes, blank lines and plain comments (`// STUB:TDD`) to the item itself
+      let j = k;
+      while (j < lines.length && /^\s*(?:#\[|\/\/|$)/.test(lines[j] ?? '')) j++;
+      name = ITEM.exec(lines[j] ?? '')?.[1] ?? 'item';
+    }
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    const key = n === 1 ? name : `${name}#${n}`;
+    out[key] = out[key] === undefined ? code : `${out[key]}\n${code}`;
+  }
+  return out;
+}
+
+const ITEM = /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:async|const|unsafe|default|extern(?:\s+"[^"]*")?)\s+)*(?:fn|struct|enum|trait|mod|type|const|static|union|macro_rules!)\s*(\w+)/;
+
+function fencedBlocks(body: readonly string[]): string {
+  const out: string[] = [];
+  let open = false;
+  for (const line of body) {
+    if (/^\s*(```|~~~)/.test(line)) {
+      open = !open;
+      out.push(line.trim());
+      continue;
+    }
+    if (open) out.push(line.trimEnd());
+  }
+  return out.join('\n');
+}
+
+/** The frozen part name of one item's doc examples (state `frozen.parts`). */
+export function docExamplePart(rel: string, item: string): string {
+  return `${rel}#doc(${item})`;
+}

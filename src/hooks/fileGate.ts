@@ -8,7 +8,7 @@ import { classesOf, type DiskContext } from '../io/targetClasses.js';
 import { liveSpecHash } from '../io/specHashCache.js';
 import type { ActiveCycle } from './cycle.js';
 import { compileGlobs } from '../core/globs.js';
-import { onlyRustTestRegionsChange, rustTestRegions, testRegionPart } from '../core/testRegions.js';
+import { docExamplePart, onlyRustTestRegionsChange, rustDocExamples, rustTestRegions, testRegionPart } from '../core/testRegions.js';
 import { sha256Hex } from '../io/hash.js';
 import { splitGlobs } from '../schema/stackGlobs.js';
 
@@ -19,8 +19,16 @@ function testRegionChanged(cycle: ActiveCycle, rel: string, after: string): bool
   if (!frozen) return false;
   const regions = rustTestRegions(after);
   const want = frozen[testRegionPart(rel)];
-  if (want === undefined) return regions !== null;
-  return regions === null || sha256Hex(regions) !== want;
+  if (want === undefined ? regions !== null : regions === null || sha256Hex(regions) !== want) return true;
+  // A doc example frozen with the tests (a doc test) is changed or gone; new items may add their own.
+  const prefix = docExamplePart(rel, '');
+  const frozenDocs = Object.keys(frozen).filter((k) => k.startsWith(prefix.slice(0, -1)));
+  if (frozenDocs.length === 0) return false;
+  const docs = rustDocExamples(after);
+  return frozenDocs.some((k) => {
+    const code = docs[k.slice(prefix.length - 1, -1)];
+    return code === undefined || sha256Hex(code) !== frozen[k];
+  });
 }
 
 function runnerReachAllow(globs: string | string[], nocase: boolean): (rel: string) => boolean {

@@ -206,6 +206,11 @@ const LIB = [
   '#[cfg(test)]',
   'use alloc::vec;',
   '',
+  '/// Quotes a word with a space.',
+  '///',
+  '/// ```',
+  '/// assert_eq!(words::quote("ab"), "ab");',
+  '/// ```',
   'pub fn quote(w: &str) -> String {',
   '    if w.contains(\' \') { format!("\\"{}\\"", w) } else { w.to_string() }',
   '}',
@@ -238,7 +243,7 @@ describe.skipIf(!hasCargo)('a crate with its tests at the top of src/lib.rs', ()
     // RED: the test alone needs no stub marker (it is a test), production code does
     expect(runHookBundle(ev.edit(writer, lib, '#[test]\nfn test_quote() {', `${NEW_TEST}\n#[test]\nfn test_quote() {`))).toMatchObject({ decision: 'pass' });
     expect(runHookBundle(ev.edit(writer, lib, 'pub fn quote', `${REAL}\npub fn quote`))).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/red-source/) });
-    repo.write('src/lib.rs', LIB.replace('pub fn quote', `${STUB}\npub fn quote`).replace('#[test]\nfn test_quote() {', `${NEW_TEST}\n#[test]\nfn test_quote() {`));
+    repo.write('src/lib.rs', LIB.replace('/// Quotes a word', `${STUB}\n/// Quotes a word`).replace('#[test]\nfn test_quote() {', `${NEW_TEST}\n#[test]\nfn test_quote() {`));
     const red = JSON.parse(ok(cli(repo, 'verify', 'red', '--json')).stdout) as Record<string, unknown>;
     expect(red).toMatchObject({ valid: true, red_tests: ['src/lib.rs::test_is_safe'] });
     redToGreen(repo);
@@ -253,6 +258,11 @@ describe.skipIf(!hasCargo)('a crate with its tests at the top of src/lib.rs', ()
     ] as const) {
       expect(runHookBundle(ev.edit(implementer, lib, from, to))).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/tests-frozen/) });
     }
+    // a doc example is a doc test: the one there at the freeze is frozen, a new item may bring its own
+    expect(runHookBundle(ev.edit(implementer, lib, '/// assert_eq!(words::quote("ab"), "ab");', '/// assert_eq!(words::quote("ab"), "x");'))).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/tests-frozen.*doc example/) });
+    const added = runHookBundle(ev.edit(implementer, lib, '/// Quotes a word with a space.', '/// Zero.\n///\n/// ```\n/// assert_eq!(words::zero(), 0);\n/// ```\npub fn zero() -> i32 {\n    0\n}\n\n/// Quotes a word that has a space.'));
+    expect({ decision: added.decision, reason: added.reason }).toEqual({ decision: 'pass', reason: '' });
+    expect(readState(repo).frozen).toHaveProperty(['parts', 'src/lib.rs#doc(quote)']);
     expect(runHookBundle(ev.edit(implementer, lib, STUB, REAL))).toMatchObject({ decision: 'pass' });
     bashPasses(repo, 'cargo fmt', 'tdd-gate:implementer');
     bashPasses(repo, 'cargo clippy', 'tdd-gate:implementer');

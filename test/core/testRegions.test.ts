@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskRustTestRegions, onlyRustTestRegionsChange, rustTestRegions } from '../../src/core/testRegions.js';
+import { maskRustTestRegions, onlyRustTestRegionsChange, rustDocExamples, rustTestRegions } from '../../src/core/testRegions.js';
 
 describe('Rust test regions: every item that exists only under test', () => {
   it.each([
@@ -21,5 +21,46 @@ describe('Rust test regions: every item that exists only under test', () => {
     expect(onlyRustTestRegionsChange(src, src + '\n#[test]\nfn u() { assert_eq!(a(), 2); }\n')).toBe(true);
     expect(onlyRustTestRegionsChange(src, src.replace('{ 1 }', '{ 2 }'))).toBe(false);
     expect(onlyRustTestRegionsChange(src, src.replace('{ 1 }', '{ 2 }') + '\n#[test]\nfn u() {}\n')).toBe(false);
+  });
+});
+
+describe('Rust doc examples (doc tests), by item', () => {
+  it('names each example by the item it documents', () => {
+    const src = [
+      '//! ```',
+      '//! assert!(true);',
+      '//! ```',
+      '',
+      '/// Adds.',
+      '///',
+      '/// ```',
+      '/// assert_eq!(c::add(1, 2), 3);',
+      '/// ```',
+      '// STUB:TDD',
+      '#[inline]',
+      'pub fn add(a: i32, b: i32) -> i32 { a + b }',
+      '',
+      '/// No example here.',
+      'pub fn sub() {}',
+      '',
+      'impl A {',
+      '    /// ```',
+      '    /// A::new();',
+      '    /// ```',
+      '    pub fn new() -> A { A }',
+      '}',
+      'impl B {',
+      '    /// ```',
+      '    /// B::new();',
+      '    /// ```',
+      '    pub const fn new() -> B { B }',
+      '}',
+    ].join('\n');
+    expect(rustDocExamples(src)).toEqual({
+      crate: '```\nassert!(true);\n```',
+      add: '```\nassert_eq!(c::add(1, 2), 3);\n```',
+      new: '```\nA::new();\n```',
+      'new#2': '```\nB::new();\n```',
+    });
   });
 });
