@@ -46,6 +46,10 @@ export function classify(target: TargetLocation, ctx: ClassifyContext): PathClas
     return frel.startsWith('.tdd/plans/') ? 'plan' : 'control';
   }
   if (frel === fold(ctx.specRel)) return 'spec';
+  // Installed dependencies are neither the project's tests nor its sources, whatever their names
+  // (a package shipping `test/` or `src/`): `rm -rf node_modules` is no test write. Editing them by
+  // hand in GREEN is denied on its own (dependency-edit).
+  if (/(?:^|\/)node_modules\//.test(frel)) return 'other';
   if (ctx.isTest(rel) || ctx.isTestConfig(rel)) return 'test';
   if (ctx.isSource(rel)) return 'source';
   return 'other';

@@ -21,6 +21,8 @@ export interface WriteTarget {
   classes: readonly PathClass[];
   /** The file as it will be after the write, when known (RED stub check). */
   contentAfter?: string | null;
+  /** The file as it is before the write (what it already did is the project's, not this write's). */
+  contentBefore?: string | null;
   /** Inside installed dependencies (node_modules): an edit there could rewrite the test runner. */
   dependency?: boolean;
   /** The stack's runner_reach_allow lists this source (test helpers shipped as source). */

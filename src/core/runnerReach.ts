@@ -1,4 +1,5 @@
 import { type Decision, PASS, deny } from './decision.js';
+import { maskRustTestRegions } from './testRegions.js';
 
 /**
  * Source that reaches into the test runner (pure). In GREEN and REFACTOR a production source
@@ -62,16 +63,35 @@ const RULES: Rule[] = [
   { what: 'compiles differently under test (cfg(test) outside a test module)', ext: RS, needs: ['cfg'], re: /\bcfg!\s*\(\s*(?:not\s*\(\s*)?test\b|#\[cfg\(\s*not\s*\(\s*test\s*\)|#\[cfg\(test\)\]\s*(?:#\[[^\]]*\]\s*)*(?![\s#])(?!(?:pub(?:\([^)]*\))?\s+)?mod\s)\S/ },
 ];
 
-/** Why this source file reaches into the runner, or null. Test files are not judged here. */
-export function runnerReach(rel: string, content: string): Reach | null {
+/**
+ * Why this source file reaches into the runner, or null. Test files are not judged here, nor a
+ * Rust file's test regions (they are tests). With `before` (the file as it was), only what is new
+ * counts: a source that already imported `testing` or named pytest may still be edited.
+ */
+export function runnerReach(rel: string, content: string, before: string | null = null): Reach | null {
   if (GO.test(rel) && /_test\.go$/i.test(rel)) return null;
+  const rs = RS.test(rel);
+  const text = rs ? maskRustTestRegions(content) : content;
+  const prior = before === null ? null : rs ? maskRustTestRegions(before) : before;
   for (const rule of RULES) {
-    if (!rule.ext.test(rel) || !rule.needs.some((word) => content.includes(word))) continue;
-    const m = rule.re.exec(content);
-    if (!m) continue;
-    return { what: rule.what, line: content.slice(0, m.index).split('\n').length };
+    if (!rule.ext.test(rel) || !rule.needs.some((word) => text.includes(word))) continue;
+    const all = new RegExp(rule.re.source, rule.re.flags.includes('g') ? rule.re.flags : `${rule.re.flags}g`);
+    const had = new Map<string, number>();
+    if (prior !== null) for (const m of prior.matchAll(all)) had.set(sameText(m[0]), (had.get(sameText(m[0])) ?? 0) + 1);
+    for (const m of text.matchAll(all)) {
+      const left = had.get(sameText(m[0])) ?? 0;
+      if (left > 0) {
+        had.set(sameText(m[0]), left - 1);
+        continue;
+      }
+      return { what: rule.what, line: text.slice(0, m.index).split('\n').length };
+    }
   }
   return null;
+}
+
+function sameText(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
 }
 
 /** The reason the model sees when a source write or a GREEN run is refused for it. */
@@ -84,17 +104,17 @@ export function runnerReachReason(display: string, r: Reach): string {
  * it (Rust's inline test modules) are frozen like test files, and it must not reach into the runner.
  */
 export function decideRunnerReach(
-  t: { display: string; contentAfter?: string | null; runnerReachAllowed?: boolean; testRegionChanged?: boolean },
+  t: { display: string; contentAfter?: string | null; contentBefore?: string | null; runnerReachAllowed?: boolean; testRegionChanged?: boolean },
   where: string,
 ): Decision {
   if (t.testRegionChanged) {
     return deny(
       'tests-frozen',
-      `Blocked write to source file ${t.display} ${where}: it changes the file's inline test module (#[cfg(test)] mod …), and tests are frozen after the freeze. Change the code outside the test module only. If a frozen test is wrong, stop and report \`TEST_BUG: <file>:<line> — <why>\` to the orchestrator instead of changing it.`,
+      `Blocked write to source file ${t.display} ${where}: it changes the file's inline tests (its inline test module, a #[cfg(test)] item, a #[test] function or a doc example that was there at the freeze), and tests are frozen after the freeze. Change the code outside them only. If a frozen test is wrong, stop and report \`TEST_BUG: <file>:<line> — <why>\` to the orchestrator instead of changing it.`,
     );
   }
   if (t.runnerReachAllowed || t.contentAfter == null) return PASS;
-  const r = runnerReach(t.display, t.contentAfter);
+  const r = runnerReach(t.display, t.contentAfter, t.contentBefore ?? null);
   if (r === null) return PASS;
   return deny('runner-reach', `Blocked write to source file ${where}: ${runnerReachReason(t.display, r)}`);
 }

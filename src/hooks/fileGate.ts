@@ -8,7 +8,7 @@ import { classesOf, type DiskContext } from '../io/targetClasses.js';
 import { liveSpecHash } from '../io/specHashCache.js';
 import type { ActiveCycle } from './cycle.js';
 import { compileGlobs } from '../core/globs.js';
-import { onlyRustTestRegionsChange, rustTestRegions, testRegionPart } from '../core/testRegions.js';
+import { docExamplePart, onlyRustTestRegionsChange, rustDocExamples, rustTestRegions, testRegionPart } from '../core/testRegions.js';
 import { sha256Hex } from '../io/hash.js';
 import { splitGlobs } from '../schema/stackGlobs.js';
 import { frozenPartChange, partFileOf } from './frozenParts.js';
@@ -20,8 +20,16 @@ function testRegionChanged(cycle: ActiveCycle, rel: string, after: string): bool
   if (!frozen) return false;
   const regions = rustTestRegions(after);
   const want = frozen[testRegionPart(rel)];
-  if (want === undefined) return regions !== null;
-  return regions === null || sha256Hex(regions) !== want;
+  if (want === undefined ? regions !== null : regions === null || sha256Hex(regions) !== want) return true;
+  // A doc example frozen with the tests (a doc test) is changed or gone; new items may add their own.
+  const prefix = docExamplePart(rel, '');
+  const frozenDocs = Object.keys(frozen).filter((k) => k.startsWith(prefix.slice(0, -1)));
+  if (frozenDocs.length === 0) return false;
+  const docs = rustDocExamples(after);
+  return frozenDocs.some((k) => {
+    const code = docs[k.slice(prefix.length - 1, -1)];
+    return code === undefined || sha256Hex(code) !== frozen[k];
+  });
 }
 
 function runnerReachAllow(globs: string | string[], nocase: boolean): (rel: string) => boolean {
@@ -88,7 +96,8 @@ export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision
   const target: WriteTarget = { display: raw, classes, dependency: !inProject.startsWith('..') && inProject.split(path.sep).includes('node_modules') };
   if (classes.includes('source') && cycle.state.phase !== 'tdd-plan') {
     // RED: the stub marker; GREEN/REFACTOR: a source must not reach into the test runner.
-    target.contentAfter = contentAfter(input, readOrNull(real));
+    target.contentBefore = readOrNull(real);
+    target.contentAfter = contentAfter(input, target.contentBefore);
     const rel = path.relative(cycle.repo.root, real).split(path.sep).join('/');
     target.runnerReachAllowed = cycle.stack.config.runner_reach_allow !== undefined && runnerReachAllow(cycle.stack.config.runner_reach_allow, cycle.nocase)(rel);
     target.testRegionChanged = testRegionChanged(cycle, rel, target.contentAfter);

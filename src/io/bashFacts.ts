@@ -203,19 +203,22 @@ function* walkTree(target: string, counter: { n: number }): Generator<string> {
 function* globMatches(pattern: string, nocase: boolean, counter: { n: number }): Generator<string> {
   const segments = pattern.split('/').filter((s) => s !== '');
   const opts = { dot: true, nocase, nobrace: true } as const;
-  function* step(base: string, i: number): Generator<string> {
+  // Past a wildcard, a literal segment names an entry only where one exists (`find . -name
+  // __pycache__` finds no `.tdd/__pycache__`); a pattern that matches nothing is judged by its
+  // literal text (writeTargets), so a write to a path that does not exist yet is still seen.
+  function* step(base: string, i: number, wild = false): Generator<string> {
     if (i === segments.length) {
-      yield base;
+      if (!wild || exists(base)) yield base;
       return;
     }
     const seg = segments[i] as string;
     if (seg === '**') {
-      yield* step(base, i + 1);
+      yield* step(base, i + 1, true);
       for (const name of listDir(base)) {
         if (SKIP_DIRS.has(name)) continue;
         const p = path.join(base, name);
         count(counter);
-        if (isDir(p)) yield* step(p, i);
+        if (isDir(p)) yield* step(p, i, true);
         else if (i + 1 === segments.length) yield p;
       }
       return;
@@ -224,16 +227,16 @@ function* globMatches(pattern: string, nocase: boolean, counter: { n: number }):
       if (nocase && /[A-Za-z]/.test(seg)) {
         const literal = seg.replace(/\\(.)/g, '$1').toLowerCase();
         const hits = listDir(base).filter((n) => n.toLowerCase() === literal);
-        for (const n of hits.length > 0 ? hits : [seg.replace(/\\(.)/g, '$1')]) yield* step(path.join(base, n), i + 1);
+        for (const n of hits.length > 0 ? hits : [seg.replace(/\\(.)/g, '$1')]) yield* step(path.join(base, n), i + 1, wild);
         return;
       }
-      yield* step(path.join(base, seg.replace(/\\(.)/g, '$1')), i + 1);
+      yield* step(path.join(base, seg.replace(/\\(.)/g, '$1')), i + 1, wild);
       return;
     }
     const mm = new minimatch.Minimatch(seg, opts);
     for (const name of listDir(base)) {
       count(counter);
-      if (mm.match(name)) yield* step(path.join(base, name), i + 1);
+      if (mm.match(name)) yield* step(path.join(base, name), i + 1, true);
     }
   }
   yield* step('/', 0);

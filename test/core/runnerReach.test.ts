@@ -37,7 +37,6 @@ describe('runnerReach: source that reaches into the test runner', () => {
     ['src/a.py', "if 'pytest' in sys.argv[0]:\n    pass\n", /names pytest/],
     ['src/lib.rs', 'pub fn add(a: i32, b: i32) -> i32 { if cfg!(test) { 3 } else { 0 } }\n', /cfg\(test\)/],
     ['src/lib.rs', '#[cfg(not(test))]\npub fn add() -> i32 { 0 }\n', /cfg\(test\)/],
-    ['src/lib.rs', '#[cfg(test)]\npub fn add() -> i32 { 3 }\n', /cfg\(test\)/],
     ['src/a.js', 'globalThis.test = globalThis.test.skip;\n', /test framework’s globals/],
     ['src/a.js', "global['describe'] = () => {};\n", /test framework’s globals/],
     ['src/a.js', "function add(a, b) { return typeof jest !== 'undefined' ? 3 : 0; }\n", /test framework’s runtime/],
@@ -59,6 +58,10 @@ describe('runnerReach: source that reaches into the test runner', () => {
     ['calc_test.go', 'import "testing"\n'],
     ['src/lib.rs', '#[cfg(test)]\nmod tests {}\n'],
     ['src/lib.rs', '#[cfg(test)]\n#[allow(dead_code)]\npub(crate) mod tests {}\n'],
+    // any #[cfg(test)] item is a test region, frozen with the tests (a new one in GREEN is a
+    // frozen-test write, see testRegions), not source that reaches into the runner
+    ['src/lib.rs', '#[cfg(test)]\npub fn add() -> i32 { 3 }\n'],
+    ['src/lib.rs', '#[cfg(test)]\nuse alloc::vec;\n#[cfg(test)]\nstatic ITEMS: &[&str] = &["a"];\n'],
     ['src/a.ts', "const jester = 'jest mode';\n"],
     ['setup.py', "setup(name='x', extras_require={'test': ['pytest', 'pytest-cov']})\n"],
     ['src/cli.ts', 'process.exitCode = 1;\nprocess.stdout.write("done\\n");\n'],
@@ -70,6 +73,15 @@ describe('runnerReach: source that reaches into the test runner', () => {
   });
   it('names the line', () => {
     expect(runnerReach('src/a.ts', "const a = 1;\n\nimport { test } from 'vitest';\n")?.line).toBe(3);
+  });
+  it.each([
+    ['calc.go', 'package calc\n\nimport "testing"\n', 'package calc\n\nimport "testing"\n\nfunc Add(a, b int) int { return a + b }\n', null],
+    ['src/a.ts', "export const R = ['vitest'];\n", "export const R = ['vitest'];\nexport const n = R.length;\n", null],
+    ['src/a.ts', "export const R = ['vitest'];\n", "export const R = ['vitest', 'jest'];\n", 1],
+    ['src/a.ts', "export const R = ['vitest'];\n", "export const R = ['vitest'];\nconst w = process.env.JEST_WORKER_ID;\n", 2],
+    ['src/lib.rs', 'pub fn a() {}\n#[cfg(not(test))]\npub fn b() {}\n', 'pub fn a() { b() }\n#[cfg(not(test))]\npub fn b() {}\n', null],
+  ])('%s: only what is new since %j counts', (rel, before, after, line) => {
+    expect(runnerReach(rel, after, before)?.line ?? null).toBe(line);
   });
 });
 

@@ -90,9 +90,32 @@ export function testBlock(text: string, leaf: string): string | null {
   const decl = new RegExp(`(['"\`])${esc}\\1|\\bdef\\s+${esc}\\b|\\bfunc\\s+${esc}\\s*\\(|\\bfn\\s+${esc}\\s*[(<]`);
   const at = lines.findIndex((l) => decl.test(l));
   if (at === -1) return null;
+  // Python: a test's decorators are part of it (`@pytest.mark.parametrize` holds its cases), and
+  // end the block before them.
+  const py = /^\s*(?:async\s+)?def\s/.test(lines[at] ?? '');
+  const start = py ? decoratorsStart(lines, at) : at;
   let end = at + 1;
-  while (end < lines.length && !DECL.test(lines[end] ?? '')) end++;
-  return lines.slice(at, end).map((l) => l.trimEnd()).join('\n').trimEnd();
+  while (end < lines.length && !DECL.test(lines[end] ?? '') && !(py && /^\s*@/.test(lines[end] ?? '') && indent(lines[end] ?? '') <= indent(lines[at] ?? ''))) end++;
+  return lines.slice(start, end).map((l) => l.trimEnd()).join('\n').trimEnd();
+}
+
+function indent(line: string): number {
+  return /^\s*/.exec(line)?.[0].length ?? 0;
+}
+
+/** The first line of the decorators stacked on the `def` at `at` (their arguments may span lines). */
+function decoratorsStart(lines: readonly string[], at: number): number {
+  const level = indent(lines[at] ?? '');
+  let start = at;
+  for (let k = at - 1; k >= 0; k--) {
+    const line = lines[k] ?? '';
+    if (line.trim() === '') continue;
+    const n = indent(line);
+    if (n === level && /^\s*@/.test(line)) start = k;
+    else if (n > level || (n === level && /^\s*[)\]}]/.test(line))) continue; // a decorator's arguments
+    else break;
+  }
+  return start;
 }
 
 /**
@@ -114,5 +137,47 @@ export function isNewOrChanged(
   const blockNow = now === null ? null : testBlock(now, t.leaf);
   if (blockNow === null) return true;
   if (before === undefined) return true; // changed, but the old text is not known
-  return testBlock(before, t.leaf) !== blockNow;
+  if (testBlock(before, t.leaf) !== blockNow) return true;
+  return t.file.endsWith('_test.go') && goTableGrew(before, now ?? '', blockNow);
+}
+
+/**
+ * Go's table-driven tests often keep their table outside the test: a package-level `var tests =`
+ * or a helper that builds it (`func initSpewTests()`), the test only looping over it. A row added
+ * there is a new test for the test that uses it. Only insertions count (every line the declaration
+ * had is still there, in order), so an old test broken by an edited fixture is still no RED.
+ */
+function goTableGrew(before: string, now: string, block: string): boolean {
+  const was = goDecls(before);
+  for (const [names, text] of goDecls(now)) {
+    const old = was.get(names);
+    if (old === undefined || old === text || !insertedOnly(old, text)) continue;
+    if (names.split(',').some((n) => !/^(?:Test|Benchmark|Example|Fuzz)/.test(n) && new RegExp(`\\b${n}\\b`).test(block))) return true;
+  }
+  return false;
+}
+
+/** A Go file's top-level declarations (they start at column 0): the names each declares → its text. */
+function goDecls(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const lines = text.split('\n');
+  const starts = lines.flatMap((l, k) => (/^(?:func|var|const|type)\b/.test(l) ? [k] : []));
+  starts.forEach((at, j) => {
+    const body = lines.slice(at, starts[j + 1] ?? lines.length);
+    const head = body[0] ?? '';
+    const single = /^(?:func\s+(?:\([^)]*\)\s*)?|var\s+|const\s+|type\s+)(\w+)/.exec(head);
+    const names = single?.[1] ? [single[1]] : body.slice(1).flatMap((l) => /^\s+(\w+)\b/.exec(l)?.[1] ?? []);
+    if (names.length > 0) out.set(names.join(','), body.map((l) => l.trimEnd()).join('\n').trimEnd());
+  });
+  return out;
+}
+
+/** Every line of `old` is in `now`, in order, and `now` has more. */
+function insertedOnly(old: string, now: string): boolean {
+  const a = old.split('\n');
+  const b = now.split('\n');
+  if (b.length <= a.length) return false;
+  let k = 0;
+  for (const line of b) if (k < a.length && line === a[k]) k++;
+  return k === a.length;
 }

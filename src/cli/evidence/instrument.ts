@@ -68,7 +68,9 @@ export function instrumentCommand(command: string, reportFile: string, script?: 
   const cargo = /(^|\s)cargo\s+(?:\+\S+\s+)?test(?=\s|$)/.exec(command);
   if (cargo && !/--no-fail-fast/.test(command)) {
     const at = cargo.index + cargo[0].length;
-    return { command: `${command.slice(0, at)} --no-fail-fast${command.slice(at)}`, kind: 'cargo' };
+    // Quiet output (`-q`, libtest's terse format) prints dots, not test names: it goes.
+    const loud = command.slice(at).replace(/\s(?:-q|--quiet|--format[= ]terse)(?=\s|$)/g, '');
+    return { command: `${command.slice(0, at)} --no-fail-fast${loud}`, kind: 'cargo' };
   }
   const go = /(^|\s)go\s+test(?=\s|$)/.exec(command);
   if (go && !/\s-json(\s|$)/.test(command)) {

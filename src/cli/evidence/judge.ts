@@ -92,6 +92,8 @@ function statusMap(tests: readonly IdentifiedTest[]): Record<string, TestStatus>
   return out;
 }
 
+const STUB_THROWS = /\bNotImplementedError\b|not (?:yet )?implemented|\bunimplemented\b/;
+
 const list = (xs: readonly string[], n = 3) => `${xs.slice(0, n).join(', ')}${xs.length > n ? ` and ${xs.length - n} more` : ''}`;
 
 /** Why one failing test's failure is not an assertion (null when it is one). */
@@ -99,6 +101,8 @@ export function notAnAssertion(t: IdentifiedTest, redConfirm: RegExp, buildError
   const msg = t.message;
   if (msg.trim() === '') return 'it failed without a message';
   if (NO_SNAPSHOT.test(msg)) return 'it fails because its snapshot does not exist yet (tdd-gate runs jest with --ci, which writes none), whatever the code returns: write the expected snapshot file with the test, or assert the value itself';
+  // A stub that throws (`unimplemented!()`, `raise NotImplementedError`) is there, but no assertion ran.
+  if (STUB_THROWS.test(msg)) return `it fails in a stub that throws (${firstLine(STUB_THROWS, msg)}), not on an assertion: let the STUB:TDD stub return a value (a wrong one) so the test's assertion fails`;
   if (MISSING_SYMBOL.test(msg)) return `it fails on a missing name (${firstLine(MISSING_SYMBOL, msg)}), not an assertion: add a STUB:TDD stub first`;
   if (buildError?.test(msg)) return `it fails on a compile or import error (${firstLine(buildError, msg)}): add a STUB:TDD stub first`;
   if (runner === 'go-json' && GO_PANIC.test(msg)) return `it panics (${firstLine(GO_PANIC, msg)}) instead of failing an assertion`;
@@ -214,7 +218,8 @@ export function judgeGreen(o: RunOutcome, command: string, frozen: FrozenTests |
   if (broken) return refuse(broken);
   if (o.exitCode !== 0) {
     const loadErr = o.facts.loadErrorFiles.length > 0 ? `${o.facts.loadErrorFiles.slice(0, 3).join(', ')} failed to load` : '';
-    const n = o.facts.counts && counts.failed > 0 ? `${counts.failed} of ${counts.total} tests fail` : loadErr || `the test command exited ${o.exitCode}`;
+    const named = (tests ?? []).filter((t) => t.status === 'failed').map((t) => t.id);
+    const n = o.facts.counts && counts.failed > 0 ? `${counts.failed} of ${counts.total} tests fail${named.length > 0 ? `: ${list(named)}` : ''}` : loadErr || `the test command exited ${o.exitCode}`;
     return refuse(`${n}; fix the source (not the tests) and verify again`);
   }
   if (o.facts.counts === null) {

@@ -48,6 +48,16 @@ export function textCounts(text: string): RunFacts['counts'] {
   const goFail = (text.match(/^\s*--- FAIL: /gm) ?? []).length;
   const goPass = (text.match(/^\s*--- PASS: /gm) ?? []).length;
   if (goFail + goPass > 0) return { total: goFail + goPass, failed: goFail, passed: goPass };
+  // unittest: "Ran 143 tests in 0.1s", then "OK (skipped=7)" or "FAILED (failures=1, errors=1)"
+  m = lastMatch(/^Ran (\d+) tests? in [\d.]+s$/m, text);
+  const verdict = m ? /^(OK|FAILED)(?: \(([^)]*)\))?\s*$/m.exec(text.slice(m.index)) : null;
+  if (m && verdict) {
+    const detail = verdict[2] ?? '';
+    const skipped = num(/skipped=(\d+)/.exec(detail), 1) + num(/expected failures=(\d+)/.exec(detail), 1);
+    const failed = num(/(?<!expected )\bfailures=(\d+)/.exec(detail), 1) + num(/\berrors=(\d+)/.exec(detail), 1) + num(/unexpected successes=(\d+)/.exec(detail), 1);
+    const total = Math.max(0, num(m, 1) - skipped);
+    return { total, failed, passed: Math.max(0, total - failed) };
+  }
   // mocha: "2 passing", "1 failing"
   const passing = lastMatch(/^\s*(\d+) passing\b/m, text);
   if (passing) {

@@ -1,5 +1,5 @@
 import { ABSENT_PART, runnerPartTexts } from '../../core/runnerParts.js';
-import { rustTestRegions, testRegionPart } from '../../core/testRegions.js';
+import { docExamplePart, rustDocExamples, rustTestRegions, testRegionPart } from '../../core/testRegions.js';
 import { sha256Hex } from '../../io/hash.js';
 
 // The extraction is one pure function in src/core/, shared with the hook.
@@ -18,8 +18,11 @@ export function oracleParts(read: (rel: string) => string | null, testCommand: s
   const out = runnerParts(read, testCommand);
   for (const rel of sources) {
     if (!rel.endsWith('.rs')) continue;
-    const regions = rustTestRegions(read(rel) ?? '');
+    const text = read(rel) ?? '';
+    const regions = rustTestRegions(text);
     if (regions !== null) out[testRegionPart(rel)] = sha256Hex(regions);
+    // doc examples are doc tests: the ones there at the freeze stay as they were
+    for (const [item, code] of Object.entries(rustDocExamples(text))) out[docExamplePart(rel, item)] = sha256Hex(code);
   }
   return out;
 }

@@ -66,6 +66,13 @@ export const freeze: Verb = {
     const validatorStops = readEvents(s.root, state.started_at).filter((e) => e.type === 'result' && e.role === 'test-validator');
     const matching = validatorStops.filter((e) => e.source === 'subagent-stop' && e.digest === digest);
     if (state.mode === 'standard' && matching.length === 0) {
+      // The same verdict arrived while other commands were running: it was seen but not trusted.
+      const unverified = readEvents(s.root, state.started_at).find((e) => e.type === 'result-unverified' && e.role === 'test-validator' && e.digest === digest);
+      if (unverified) {
+        throw new RefusalError(
+          `the test-validator returned this verdict while other commands were still running (${typeof unverified.why === 'string' ? unverified.why : 'commands in flight'}), so it was not recorded: a running command could have sent it. Let those commands finish, then dispatch the test-validator again and save its final message as it is`,
+        );
+      }
       throw new RefusalError(
         'the verdict is not one the tdd-gate:test-validator subagent returned (no matching SubagentStop record); dispatch the test-validator and save its final message as it is',
       );

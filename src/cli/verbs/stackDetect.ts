@@ -40,6 +40,7 @@ export const stackDetect: Verb = {
       has: (rel) => names.has(rel) || existsSync(path.join(s.root, rel)),
       packageJson,
       anyFile: (re) => files.some((f) => re.test(path.posix.basename(f))),
+      files,
       onPath: (program) => onPath(program, io.env.PATH ?? ''),
       read: (rel) => {
         try {

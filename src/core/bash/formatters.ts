@@ -50,7 +50,9 @@ export function formatterCommand(call: Call, sink: Sink): void {
     const hit = toolchain.find((sub) => sub.split(' ').every((w, i) => (i === 0 ? words[0] === w : words.includes(w))));
     if (hit && !words.includes('--check')) {
       const ops = parseArgv(call.args.slice(1)).operands;
-      writeTrees(call, sink, call.name === 'deno' ? ops : [], `${call.name} ${hit}`);
+      // `go fmt ./pkg/...`: the packages named (a directory, with or without its subtree)
+      const pkgs = call.name === 'go' ? ops.map((a) => (a.text === null ? a : { ...a, text: a.text.replace(/\/?\.\.\.$/, '') || '.' })) : [];
+      writeTrees(call, sink, call.name === 'deno' ? ops : pkgs, `${call.name} ${hit}`);
     }
     return;
   }
@@ -72,11 +74,36 @@ export function formatterCommand(call: Call, sink: Sink): void {
   if (writes) writeTrees(call, sink, argv.operands, `${call.name} ${rule.writeFlags.find((f) => argv.flags.has(f)) ?? ''}`.trim());
 }
 
+/**
+ * The files a language's own formatter rewrites in a directory it is given: `cargo fmt` touches
+ * `.rs` files only, never `.tdd/` or a JSON file, so it is judged on those.
+ */
+const LANGUAGE_FILES: Record<string, string[]> = {
+  cargo: ['rs'],
+  rustfmt: ['rs'],
+  go: ['go'],
+  gofmt: ['go'],
+  goimports: ['go'],
+  black: ['py', 'pyi'],
+  ruff: ['py', 'pyi'],
+  isort: ['py', 'pyi'],
+  autopep8: ['py'],
+  yapf: ['py'],
+};
+
 /** Operands are files, directories or globs the tool expands itself; none means the current directory. */
 function writeTrees(call: Call, sink: Sink, operands: readonly Arg[], via: string): void {
   const targets = operands.length > 0 ? operands : [{ text: '.', glob: false, raw: '.' }];
+  const exts = LANGUAGE_FILES[call.name];
   for (const t of targets) {
     const selfGlob = t.text !== null && !t.glob && /[*?[]/.test(t.text);
+    if (exts && t.text !== null && !t.glob && !selfGlob && !exts.some((e) => t.text?.endsWith(`.${e}`))) {
+      // A directory: the language's files anywhere under it (and the operand itself, should it be a file).
+      sink.write(call.scope, t, via);
+      const dir = t.text.replace(/\/+$/, '') || '/';
+      for (const e of exts) sink.write(call.scope, { text: `${dir}/**/*.${e}`, glob: true, raw: t.raw }, via);
+      continue;
+    }
     sink.write(call.scope, selfGlob ? { ...t, glob: true } : t, via, { tree: true });
   }
 }
