@@ -32,6 +32,42 @@ const noDynamicImport = { 'dynamic-import': false };
 const LAZY = readdirSync('src/hooks/lazy')
   .filter((f) => f.endsWith('.ts'))
   .flatMap((f) => [...readFileSync(path.join('src/hooks/lazy', f), 'utf8').matchAll(/import\('\.\.\/(\w+)\.js'\)/g)].map((m) => m[1]));
+// node's builtins as one ES module per bundle: `import path from 'node:path'` would otherwise make
+// every importing module copy the builtin's exports onto an object of its own (esbuild's CommonJS
+// interop) each time the hook starts, 20 and more copies of node:path and node:fs in a part.
+/** The names each builtin is imported by (`import { a, b } from 'node:x'` anywhere in src/). */
+function importedNames() {
+  const names = new Map();
+  const files = readdirSync('src', { recursive: true }).filter((f) => f.endsWith('.ts'));
+  for (const f of files) {
+    for (const m of readFileSync(path.join('src', f), 'utf8').matchAll(/import\s+(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*'(node:[a-z_]+)'/g)) {
+      const set = names.get(m[2]) ?? new Set();
+      for (const part of m[1].split(',')) {
+        const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0].trim();
+        if (name !== '' && !part.trim().startsWith('type ')) set.add(name);
+      }
+      names.set(m[2], set);
+    }
+  }
+  return names;
+}
+const IMPORTED = importedNames();
+// Builtins node does not load at start-up, which the hook needs only on rare paths (a missing
+// HOME, a spawn in hardened mode, a large SPEC's hash): loaded on the first call of one of their
+// functions, not when a part starts (node:os alone costs more than a quick check). Only named
+// function imports: a default import of one of these fails the build.
+const LAZY_BUILTINS = new Set(['node:os', 'node:child_process', 'node:crypto', 'node:url']);
+const BUILTINS = { name: 'builtins-once', setup(b) {
+  b.onResolve({ filter: /^node:[a-z_]+$/ }, (args) => (args.namespace === 'builtin' ? { path: args.path, external: true } : { path: args.path, namespace: 'builtin', sideEffects: false }));
+  b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
+    const id = JSON.stringify(args.path);
+    const names = [...(IMPORTED.get(args.path) ?? [])].sort();
+    const contents = LAZY_BUILTINS.has(args.path)
+      ? names.map((n) => `export function ${n}(...args) { return require(${id}).${n}(...args); }`).join('\n')
+      : `const m = /* @__PURE__ */ require(${id});\nexport default m;\n${names.map((n) => `export const ${n} = /* @__PURE__ */ (() => m.${n})();`).join('\n')}`;
+    return { loader: 'js', contents: `${contents}\n` };
+  });
+} };
 const LAZY_DIR = 'hook';
 // Each part is one self-contained CommonJS bundle: every module it needs in one scope (no module
 // table, no interop wrapper per module, one file to read and compile). Parts share no code at
@@ -47,6 +83,7 @@ const partFiles = await Promise.all(
       // no decoding, and V8 scans one-byte source faster; a single '…' made the whole part two-byte.
       charset: 'ascii',
       supported: noDynamicImport,
+      plugins: [BUILTINS],
       write: false,
     });
     const text = out.outputFiles[0].text;
@@ -68,6 +105,7 @@ const entry = await build({
   supported: noDynamicImport,
   write: false,
   plugins: [
+    BUILTINS,
     {
       name: 'lazy-parts',
       setup(b) {
