@@ -96,7 +96,7 @@ describe('CLI cycle with a real jest project (JSON report)', () => {
     const detected = JSON.parse(ok(cli(repo, 'stack', 'detect')).stdout) as Record<string, string>;
     // the project's own `jest` script, so its flags and config apply; the report flags go through npm
     expect(detected).toMatchObject({ language: 'javascript', test_command: 'npm test --silent', source_file_glob: 'src/**|lib/**' });
-    expect(detected.test_file_glob!.split('|')).toEqual(expect.arrayContaining(['**/*.test.*', '__tests__/**', '**/__mocks__/**']));
+    expect(detected.test_file_glob!.split('|')).toEqual(expect.arrayContaining(['**/*.test.*', '**/__tests__/**', '**/__mocks__/**']));
     repo.write('.tdd/stack.json', JSON.stringify(detected, null, 2));
     startRed(repo);
     repo.write('__tests__/add.test.js', ADD_TEST);

@@ -72,7 +72,7 @@ describe('stack detect on real layouts', () => {
       // specs with their fixtures under spec/, run by jest's default match
       'jest: spec/ and its fixtures are tests',
       { 'package.json': JSON.stringify({ scripts: { test: 'jest' }, devDependencies: { jest: '30' } }), 'index.js': '', 'spec/index.spec.js': '', 'spec/fixtures/schema.js': '' },
-      { test_command: 'npx jest', test_file_glob: '**/*.test.*|**/*.spec.*|test/**|tests/**|spec/**|**/__tests__/**' },
+      { test_command: 'npm test --silent', test_file_glob: '**/*.test.*|**/*.spec.*|test/**|tests/**|spec/**|**/__tests__/**|**/__mocks__/**|**/__snapshots__/**' },
     ],
     [
       // a workspace package: TypeScript sources, the tsconfig and typescript at the workspace root
@@ -139,7 +139,7 @@ describe('a source the project already had reaching into the runner', () => {
     repo.write('test/add.test.js', "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\nimport { RUNNERS } from '../src/runners.js';\ntest('add', () => { assert.equal(add(1, 2), 3); assert.ok(RUNNERS.length > 0); });\n");
     redToGreen(repo);
     // a refusal names the tests that fail
-    expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/not GREEN: 1 of 1 tests fail: add;/);
+    expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/not GREEN: 1 of 1 tests fail: test\/add\.test\.js::add;/);
     const implementer = { cwd: repo.root, agent_type: 'tdd-gate:implementer' };
     const edited = RUNNERS + 'export function runnerNames() { return RUNNERS.join(", "); }\n';
     expect(runHookBundle(ev.write(implementer, repo.path('src/runners.js'), edited))).toMatchObject({ decision: 'pass' });
