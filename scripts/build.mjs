@@ -40,7 +40,10 @@ function importedNames() {
   const names = new Map();
   const files = readdirSync('src', { recursive: true }).filter((f) => f.endsWith('.ts'));
   for (const f of files) {
-    for (const m of readFileSync(path.join('src', f), 'utf8').matchAll(/import\s+(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*'(node:[a-z_]+)'/g)) {
+    const text = readFileSync(path.join('src', f), 'utf8');
+    // The bundles bind only the names imported somewhere: a namespace would miss the others.
+    if (/import\s+\*\s+as\s+[\w$]+\s+from\s+'node:/.test(text)) throw new Error(`src/${f}: import node's builtins by name (import { x } from 'node:…'), not as a namespace`);
+    for (const m of text.matchAll(/import\s+(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*'(node:[a-z_]+)'/g)) {
       const set = names.get(m[2]) ?? new Set();
       for (const part of m[1].split(',')) {
         const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0].trim();
