@@ -9,6 +9,11 @@ export interface ClassifyContext {
   isTest: PathMatcher;
   isTestConfig: PathMatcher;
   isSource: PathMatcher;
+  /**
+   * GREEN/REFACTOR: the files frozen with the tests that no test glob names (`.npmrc`, a preload,
+   * `Cargo.toml`, a setup file the runner's config loads): judged as tests, denied at the write.
+   */
+  isFrozenFile?: PathMatcher;
   nocase: boolean;
   /** Absolute paths that switch the gate off when written (home settings, the plugin itself). */
   controlAbs: readonly string[];
@@ -50,7 +55,7 @@ export function classify(target: TargetLocation, ctx: ClassifyContext): PathClas
   // (a package shipping `test/` or `src/`): `rm -rf node_modules` is no test write. Editing them by
   // hand in GREEN is denied on its own (dependency-edit).
   if (/(?:^|\/)node_modules\//.test(frel)) return 'other';
-  if (ctx.isTest(rel) || ctx.isTestConfig(rel)) return 'test';
+  if (ctx.isTest(rel) || ctx.isTestConfig(rel) || ctx.isFrozenFile?.(rel) === true) return 'test';
   if (ctx.isSource(rel)) return 'source';
   return 'other';
 }

@@ -94,6 +94,7 @@ function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
         isTest: stack.isTest,
         isTestConfig: stack.isTestConfig,
         isSource: stack.isSource,
+        isFrozenFile: frozenFiles(state, nocase),
         nocase,
         controlAbs,
         controlDirs,
@@ -164,4 +165,17 @@ function gitCommonDir(gitDir: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * GREEN/REFACTOR: the files the freeze recorded (`frozen.files`: tests, runner configs, the files
+ * the run loads). `verify` refuses any change to them; wall 1 denies it at the write.
+ */
+function frozenFiles(state: StoredState, nocase: boolean): ((rel: string) => boolean) | undefined {
+  if (state.phase !== 'tdd-green' && state.phase !== 'tdd-refactor') return undefined;
+  const files = (state as { frozen?: { files?: unknown } }).frozen?.files;
+  if (files === null || typeof files !== 'object') return undefined;
+  const fold = (s: string) => (nocase ? s.toLowerCase() : s);
+  const names = new Set(Object.keys(files).map(fold));
+  return names.size === 0 ? undefined : (rel) => names.has(fold(rel));
 }
