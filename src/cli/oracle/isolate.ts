@@ -59,16 +59,31 @@ exec sh -c "$cmd" </dev/null 2>&1
 /** The exit code the script uses when the snapshot copies are not the frozen bytes. */
 export const SNAPSHOT_MISMATCH_EXIT = 97;
 
-function unshareArgs(): string[] {
-  return process.getuid?.() === 0 ? ['-m', '--propagation', 'private'] : ['-r', '-m', '--propagation', 'private'];
+/**
+ * A private mount namespace (as root, or through a user namespace), and where the kernel allows
+ * it a PID namespace too: when the test command ends, every process it left behind is killed
+ * before the report is read, so nothing the tests started can rewrite the report afterwards.
+ */
+function unshareArgs(pid: boolean): string[] {
+  const base = process.getuid?.() === 0 ? ['-m', '--propagation', 'private'] : ['-r', '-m', '--propagation', 'private'];
+  return pid ? [...base, '-p', '--fork'] : base;
 }
 
-let probed: boolean | null = null;
+/** null: not probed yet; false: no namespace; else whether the PID namespace works as well. */
+let probed: false | { pid: boolean } | null = null;
 
 /** Does this kernel let us make a private mount namespace (as root, or through a user namespace)? */
 export function namespaceWorks(): boolean {
-  if (probed !== null) return probed;
-  if (process.platform !== 'linux') return (probed = false);
+  if (probed === null) probed = probeNamespace(true) ? { pid: true } : probeNamespace(false) ? { pid: false } : false;
+  return probed !== false;
+}
+
+function pidNamespaceWorks(): boolean {
+  return namespaceWorks() && probed !== null && probed !== false && probed.pid;
+}
+
+function probeNamespace(pid: boolean): boolean {
+  if (process.platform !== 'linux') return false;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tdd-gate-probe-'));
   try {
     // The whole path once: a frozen file copied, checked, bind-mounted read-only, then a command
@@ -81,18 +96,17 @@ export function namespaceWorks(): boolean {
     const uid = String(process.getuid?.() ?? 0);
     const gid = String(process.getgid?.() ?? 0);
     const check = 'test "$(cat probe.txt)" = frozen && ! (echo x > probe.txt) 2>/dev/null';
-    const r = spawnSync('unshare', [...unshareArgs(), 'sh', '-c', SCRIPT, 'tdd-gate-oracle', path.join(dir, 'root'), target, check, uid, gid], {
+    const r = spawnSync('unshare', [...unshareArgs(pid), 'sh', '-c', SCRIPT, 'tdd-gate-oracle', path.join(dir, 'root'), target, check, uid, gid], {
       input: `${sha256Hex('frozen\n')}  probe.txt\n`,
       stdio: ['pipe', 'ignore', 'ignore'],
       timeout: 10_000,
     });
-    probed = r.status === 0;
+    return r.status === 0;
   } catch {
-    probed = false;
+    return false;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return probed;
 }
 
 export interface Prepared {
@@ -120,7 +134,7 @@ export function prepareNamespace(root: string, frozen: Record<string, string>): 
     isolation: 'namespace',
     cwd: root,
     env: {},
-    wrap: (command) => ({ file: 'unshare', args: [...unshareArgs(), 'sh', '-c', SCRIPT, 'tdd-gate-oracle', root, mnt, command, uid, gid], input: manifestOf(frozen) }),
+    wrap: (command) => ({ file: 'unshare', args: [...unshareArgs(pidNamespaceWorks()), 'sh', '-c', SCRIPT, 'tdd-gate-oracle', root, mnt, command, uid, gid], input: manifestOf(frozen) }),
     cleanup: () => rmSync(mnt, { recursive: true, force: true }),
   };
 }
