@@ -9,16 +9,21 @@ const hasCargo = spawnSync('cargo', ['--version'], { encoding: 'utf8' }).status 
 
 const CARGO_TOML = '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n';
 const LIB = 'pub mod add;\npub use add::add;\n\npub fn one() -> i32 { 1 }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn one_is_one() { assert_eq!(super::one(), 1); }\n}\n';
+const BASIC = 'const ONE: i32 = 1;\n\n#[test]\nfn one_works() { assert_eq!(calc::one(), ONE); }\n';
 const ADD_TEST = '#[test]\nfn adds() { assert_eq!(calc::add(1, 2), 3); }\n';
 const STUB = '// STUB:TDD\npub fn add(_a: i32, _b: i32) -> i32 { 0 }\n';
 const REAL = 'pub fn add(a: i32, b: i32) -> i32 { a + b }\n';
 /** What a fake runner prints: every frozen test passing. */
-const FAKE_RESULTS = 'running 1 test\ntest tests::one_is_one ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n\nrunning 1 test\ntest adds ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n';
+const FAKE_RESULTS = 'running 1 test\ntest tests::one_is_one ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n\nrunning 2 tests\ntest adds ... ok\ntest one_works ... ok\n\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n';
 
 describe.skipIf(!hasCargo)('cheats against a real cargo test project in GREEN', () => {
   it('each way around the failing frozen test is refused; the real add reaches done', { timeout: 900_000 }, () => {
-    const repo = testRepo({ stack: CARGO_STACK, files: { '.gitignore': 'target\n', 'Cargo.toml': CARGO_TOML, 'src/lib.rs': LIB, 'src/add.rs': 'pub fn add(_a: i32, _b: i32) -> i32 { unimplemented!() }\n' } });
+    const repo = testRepo({ stack: CARGO_STACK, files: { '.gitignore': 'target\n', 'Cargo.toml': CARGO_TOML, 'src/lib.rs': LIB, 'tests/basic.rs': BASIC, 'src/add.rs': 'pub fn add(_a: i32, _b: i32) -> i32 { unimplemented!() }\n' } });
     startRed(repo);
+    // RED is judged per test: a new test that passes beside an old one broken in the same file is none
+    repo.write('tests/basic.rs', BASIC.replace('ONE: i32 = 1', 'ONE: i32 = 2') + '#[test]\nfn one_is_positive() { assert!(calc::one() > 0); }\n');
+    expect(ok(cli(repo, 'verify', 'red'), 1).stderr).toMatch(/not written or changed in this cycle \(failing: tests\/basic\.rs::one_works\)/);
+    repo.write('tests/basic.rs', BASIC);
     repo.write('tests/add.rs', ADD_TEST);
     repo.write('src/add.rs', STUB);
     redToGreen(repo);
@@ -27,7 +32,7 @@ describe.skipIf(!hasCargo)('cheats against a real cargo test project in GREEN', 
       expect.soft(r.status, `${what}: ${r.stdout}${r.stderr}`).toBe(1);
       expect.soft(r.stderr, what).toMatch(re);
     };
-    const stubFails = /not GREEN: 1 of 2 tests fail/;
+    const stubFails = /not GREEN: 1 of 3 tests fail/;
 
     // Cargo.toml is frozen: no harness = false, no autotests = false, no new workspace member
     repo.write('Cargo.toml', CARGO_TOML + '\n[[test]]\nname = "add"\nharness = false\n');
@@ -82,6 +87,11 @@ describe.skipIf(!hasCargo)('cheats against a real cargo test project in GREEN', 
     }
     refused('RUSTFLAGS from the caller', stubFails, { RUSTFLAGS: '--cfg graded' });
     refused('runner from the caller', stubFails, { CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER: fake, CARGO_TARGET_DIR: path.join(home, 'target') });
+    // a look-alike cargo first on the caller's PATH, or another toolchain named by the caller
+    writeFileSync(path.join(home, 'cargo'), `#!/bin/sh\nexec '${fake}'\n`);
+    chmodSync(path.join(home, 'cargo'), 0o755);
+    refused('a cargo first on PATH', /settings changed: the test command’s program and toolchain/, { PATH: `${home}:${process.env.PATH ?? ''}` });
+    refused('RUSTUP_TOOLCHAIN from the caller', /settings changed: the test command’s program and toolchain/, { RUSTUP_TOOLCHAIN: 'evil' });
     rmSync(home, { recursive: true });
 
     // the test binary in target/ replaced by one that prints passes, newer than its sources

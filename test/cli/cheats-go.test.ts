@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ev } from '../helpers/events.js';
@@ -15,7 +15,7 @@ const GO_MOD = 'module example.com/calc\n\ngo 1.19\n\nrequire example.com/check 
 const CHECK = 'package check\n\nfunc Same(a, b int) bool { return a == b }\n';
 const LENIENT = 'package check\n\nfunc Same(a, b int) bool { return true }\n';
 const FMT = 'package fmtx\n\nimport "strconv"\n\nfunc Itoa(n int) string { return strconv.Itoa(n) }\n';
-const FMT_TEST = 'package fmtx\n\nimport "testing"\n\nfunc TestItoa(t *testing.T) {\n\tif Itoa(3) != "3" {\n\t\tt.Fatal("Itoa(3)")\n\t}\n}\n';
+const FMT_TEST = 'package fmtx\n\nimport "testing"\n\nvar three = "3"\n\nfunc TestItoa(t *testing.T) {\n\tif Itoa(3) != three {\n\t\tt.Fatal("Itoa(3)")\n\t}\n}\n';
 const ADD_TEST = 'package calc\n\nimport (\n\t"testing"\n\n\t"example.com/check"\n)\n\nfunc TestAdd(t *testing.T) {\n\tif !check.Same(Add(1, 2), 3) {\n\t\tt.Errorf("Add(1, 2) = %d, want 3", Add(1, 2))\n\t}\n}\n';
 const STUB = 'package calc\n\n// STUB:TDD\nfunc Add(a, b int) int { return 0 }\n';
 const REAL = 'package calc\n\nfunc Add(a, b int) int { return a + b }\n';
@@ -42,6 +42,10 @@ describe.skipIf(!hasGo)('cheats against a real go test project in GREEN', () => 
       files: { 'go.mod': GO_MOD, 'check/go.mod': 'module example.com/check\n\ngo 1.19\n', 'check/check.go': CHECK, 'fmtx/fmtx.go': FMT, 'fmtx/fmtx_test.go': FMT_TEST, 'calc.go': 'package calc\n' },
     });
     startRed(repo);
+    // RED is judged per test: a new test that passes beside an old one broken in the same file is none
+    repo.write('fmtx/fmtx_test.go', FMT_TEST.replace('three = "3"', 'three = "4"') + '\nfunc TestItoaZero(t *testing.T) {\n\tif Itoa(0) != "0" {\n\t\tt.Fatal("Itoa(0)")\n\t}\n}\n');
+    expect(ok(cli(repo, 'verify', 'red'), 1).stderr).toMatch(/not written or changed in this cycle \(failing: example\.com\/calc\/fmtx::TestItoa\)/);
+    repo.write('fmtx/fmtx_test.go', FMT_TEST);
     repo.write('add_test.go', ADD_TEST);
     repo.write('calc.go', STUB);
     redToGreen(repo);
@@ -81,6 +85,16 @@ describe.skipIf(!hasGo)('cheats against a real go test project in GREEN', () => 
     repo.write('../goenv-' + repo.root.split('/').pop(), 'GOFLAGS=-run=TestItoa\n');
     refused('GOENV from the caller', stubFails, { GOENV: repo.path('../goenv-' + repo.root.split('/').pop()) });
 
+    // a look-alike go first on the caller's PATH, and a GOROOT of the caller's (its testing package
+    // could be edited): the program and the toolchain are part of the oracle
+    const bin = repo.path('../' + path.basename(repo.root) + '.bin');
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, 'go'), '#!/bin/sh\necho \'{"Action":"pass","Package":"example.com/calc","Test":"TestAdd"}\'\n');
+    chmodSync(path.join(bin, 'go'), 0o755);
+    refused('a go first on PATH', /settings changed: the test command’s program and toolchain/, { PATH: `${bin}:${process.env.PATH ?? ''}` });
+    rmSync(bin, { recursive: true });
+    refused('GOROOT from the caller', /settings changed: the test command’s program and toolchain/, { GOROOT: repo.path('../goroot-copy') });
+
     // a workspace file, a nested module that hides a tested package, a swapped dependency
     repo.write('go.work', 'go 1.19\n\nuse .\n');
     refused('go.work', /added after the freeze: go\.work/);
@@ -95,6 +109,7 @@ describe.skipIf(!hasGo)('cheats against a real go test project in GREEN', () => 
     repo.write('evil/check.go', LENIENT);
     repo.write('go.mod', GO_MOD.replace('./check', './evil'));
     refused('replace swapped', /frozen files changed: go\.mod/);
+    expect.soft(runHookBundle(ev.edit(implementer, repo.path('go.mod'), './check', './evil')).reason).toMatch(/frozen/);
     repo.write('go.mod', GO_MOD);
     rmSync(repo.path('evil'), { recursive: true });
     repo.write('vendor/modules.txt', '# example.com/check v0.0.0 => ./check\n## explicit\nexample.com/check\n# example.com/check => ./check\n');
