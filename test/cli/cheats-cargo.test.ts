@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testRepo } from '../helpers/repo.js';
@@ -96,13 +96,22 @@ describe.skipIf(!hasCargo)('cheats against a real cargo test project in GREEN', 
 
     // the test binary in target/ replaced by one that prints passes, newer than its sources
     const deps = repo.path('target/debug/deps');
+    let replaced = 0;
     for (const f of readdirSync(deps)) {
       const p = path.join(deps, f);
       if (/^add-[0-9a-f]+$/.test(f) && statSync(p).mode & 0o100) {
         writeFileSync(p, `#!/bin/sh\nprintf '%s' 'running 1 test\ntest adds ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n'\n`);
+        replaced++;
       }
     }
+    expect(replaced).toBeGreaterThan(0);
     refused('test binary replaced', stubFails);
+    // a test binary built from other bytes, the stub put back with an old time: cargo must rebuild
+    repo.write('src/add.rs', REAL);
+    expect(spawnSync('cargo', ['test', '--offline', '--no-run'], { cwd: repo.root, encoding: 'utf8' }).status).toBe(0);
+    repo.write('src/add.rs', STUB);
+    utimesSync(repo.path('src/add.rs'), new Date('2000-01-01'), new Date('2000-01-01'));
+    refused('stale test binary', stubFails);
 
     repo.write('src/add.rs', REAL);
     ok(cli(repo, 'verify', 'green'));
