@@ -72,6 +72,11 @@ describe.skipIf(!hasGo)('cheats against a real go test project in GREEN', () => 
     // the test goroutine ended from the source: no failure reported, no pass either
     repo.write('calc.go', withStub(['runtime'], 'func init() {}\n\nfunc quit() { runtime.Goexit() }\n').replace('return 0 }', 'quit(); return 0 }'));
     refused('runtime.Goexit', /not GREEN|did not run|skipped/);
+    // a C constructor compiled in through cgo prints the results and exits before Go's main
+    repo.write('early.c', '#include <stdio.h>\n#include <unistd.h>\n__attribute__((constructor)) static void early(void) { printf("=== RUN   TestAdd\\n--" "- PASS: TestAdd (0.00s)\\nPASS\\n"); fflush(stdout); _exit(0); }\n');
+    repo.write('calc.go', 'package calc\n\nimport "C"\n\n// STUB:TDD\nfunc Add(a, b int) int { return 0 }\n');
+    refused('cgo constructor', /calc\.go:3 brings in C code through cgo/);
+    rmSync(repo.path('early.c'));
     repo.write('calc.go', STUB);
 
     // go env -w writes the user's go env file: the oracle never reads it
