@@ -66,13 +66,13 @@ const RULES: Rule[] = [
   { what: 'prints the test runner’s own result lines', ext: GO, needs: ['---', '==='], re: /["`][^"`\n]*(?:---\s*(?:PASS|FAIL|SKIP):|===\s*(?:RUN|PAUSE|CONT)\b)/ },
   // Ending the process from a library ends the test binary: nothing after it is reported, and
   // result lines printed before it would stand as the run's. A main package may exit.
-  { what: 'ends the process from library code (the runner reports nothing after it)', ext: GO, needs: ['Exit'], re: /\b(?:os|syscall)\s*\.\s*Exit\s*\(/, unless: /^\s*package\s+main\b/m },
+  { what: 'ends the process from library code (the runner reports nothing after it)', ext: GO, needs: ['Exit', 'EXIT'], re: /\b\w+\s*\.\s*Exit\b(?!\s*[=:])|\bSYS_EXIT(?:_GROUP)?\b/, unless: /^\s*package\s+main\b/m },
   // cgo compiles the C files beside the package into the test binary, and a C constructor there
   // runs before Go's main: it can print the runner's result lines and exit.
   { what: 'brings in C code through cgo (a C constructor runs before the test binary’s main)', ext: GO, needs: ['"C"'], re: /^[ \t]*(?:import[ \t]+)?"C"[ \t]*(?:\/\/.*)?$/m },
   { what: 'rebinds the process’s output (what the runner reports through)', ext: GO, needs: ['Stdout', 'Stderr'], re: /\bos\s*\.\s*(?:Stdout|Stderr)\s*=(?!=)/ },
   { what: 'prints the test runner’s own result lines', ext: RS, needs: ['test result:', '... '], re: /"[^"\n]*(?:test result:|\.\.\. (?:ok|FAILED|ignored)\b)/ },
-  { what: 'ends the process from library code (the runner reports nothing after it)', ext: RS_LIB, needs: ['exit'], re: /\bprocess\s*::\s*exit\s*\(|\bfn\s+_?exit\s*\(/ },
+  { what: 'ends the process from library code (the runner reports nothing after it)', ext: RS_LIB, needs: ['exit'], re: /\bprocess\s*::\s*exit\b|\bfn\s+_?exit\s*\(|link_name\s*=\s*"_?exit(?:_group)?"|\bSYS_exit(?:_group)?\b/ },
   // Code placed in .init_array runs before the test harness's main: it can exit or print
   // results before any test runs.
   { what: 'runs code before main (a static initializer)', ext: RS, needs: ['init_array', 'ctors', 'ctor'], re: /link_section\s*=\s*"[^"]*(?:init_array|ctors)|#\[\s*(?:\w+\s*::\s*)?ctor\b/ },
