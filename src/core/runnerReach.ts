@@ -70,6 +70,8 @@ const RULES: Rule[] = [
   // cgo compiles the C files beside the package into the test binary, and a C constructor there
   // runs before Go's main: it can print the runner's result lines and exit.
   { what: 'brings in C code through cgo (a C constructor runs before the test binary’s main)', ext: GO, needs: ['"C"'], re: /^[ \t]*(?:import[ \t]+)?"C"[ \t]*(?:\/\/.*)?$/m },
+  // go:linkname binds a name to another package's unexported symbol: the testing package's too.
+  { what: 'binds to another package’s internals (//go:linkname)', ext: GO, needs: ['go:linkname'], re: /^[ \t]*\/\/go:linkname\b/m },
   { what: 'rebinds the process’s output (what the runner reports through)', ext: GO, needs: ['Stdout', 'Stderr'], re: /\bos\s*\.\s*(?:Stdout|Stderr)\s*=(?!=)/ },
   { what: 'prints the test runner’s own result lines', ext: RS, needs: ['test result:', '... '], re: /"[^"\n]*(?:test result:|\.\.\. (?:ok|FAILED|ignored)\b)/ },
   { what: 'ends the process from library code (the runner reports nothing after it)', ext: RS_LIB, needs: ['exit'], re: /\bprocess\s*::\s*exit\b|\bfn\s+_?exit\s*\(|link_name\s*=\s*"_?exit(?:_group)?"|\bSYS_exit(?:_group)?\b/ },

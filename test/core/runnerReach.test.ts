@@ -34,6 +34,7 @@ describe('runnerReach: source that reaches into the test runner', () => {
     ['calc.go', 'package calc\n\nfunc Add(a, b int) int {\n\tif filepath.Ext(os.Args[0]) == ".te"+"st" {\n\t\treturn a + b\n\t}\n\treturn 0\n}\n', /program’s name/],
     ['calc.go', 'package calc\n\nvar self, _ = os.Executable()\n', /program’s name/],
     ['calc.go', 'package calc\n\n// #include <stdlib.h>\nimport "C"\n', /cgo/],
+    ['calc.go', 'package calc\n\nimport _ "unsafe"\n\n//go:linkname chatty testing.chatty\nvar chatty *struct{}\n', /go:linkname/],
     ['calc.go', 'package calc\n\nimport (\n\t"C"\n\t"fmt"\n)\n', /cgo/],
     ['calc.go', 'package calc\n\nfunc Add(a, b int) int { fmt.Print(pass); os.Exit(0); return 0 }\n', /ends the process/],
     ['src/add.rs', 'pub fn add(a: i32, b: i32) -> i32 { std::process::exit(0) }\n', /ends the process/],
