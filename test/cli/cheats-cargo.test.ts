@@ -2,6 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ev } from '../helpers/events.js';
+import { runHookBundle } from '../helpers/hook.js';
 import { testRepo } from '../helpers/repo.js';
 import { CARGO_STACK, cli, cliEnv, ok, readState, redToGreen, startRed } from './fixtures.js';
 
@@ -59,6 +61,8 @@ describe.skipIf(!hasCargo)('cheats against a real cargo test project in GREEN', 
     refused('raw exit after fake results', /src\/add\.rs:5 ends the process from library code/);
     repo.write('src/add.rs', STUB + '\n#[used]\n#[link_section = ".init_array"]\nstatic EARLY: extern "C" fn() = early;\n\nextern "C" fn early() {}\n');
     refused('static initializer', /src\/add\.rs:5 runs code before main/);
+    const implementer = { cwd: repo.root, agent_type: 'tdd-gate:implementer' };
+    expect.soft(runHookBundle(ev.write(implementer, repo.path('src/add.rs'), FD_EXIT)).reason).toMatch(/ends the process from library code/);
     // a toolchain file written after the freeze (it can name any directory as the toolchain)
     repo.write('src/add.rs', STUB);
     repo.write('rust-toolchain.toml', '[toolchain]\npath = "/opt/any"\n');

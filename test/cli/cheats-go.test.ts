@@ -51,16 +51,18 @@ describe.skipIf(!hasGo)('cheats against a real go test project in GREEN', () => 
     redToGreen(repo);
     const green = (env: NodeJS.ProcessEnv = {}) => cliEnv(repo, env, 'verify', 'green');
     const stubFails = /not GREEN: 1 of 2 tests fail/;
+    const implementer = { cwd: repo.root, agent_type: 'tdd-gate:implementer' };
     const refused = (what: string, re: RegExp, env: NodeJS.ProcessEnv = {}) => {
       const r = green(env);
       expect.soft(r.status, `${what}: ${r.stdout}${r.stderr}`).toBe(1);
       expect.soft(r.stderr, what).toMatch(re);
     };
-    const implementer = { cwd: repo.root, agent_type: 'tdd-gate:implementer' };
 
     // the process exits before the runner reports
     repo.write('calc.go', withStub(['os'], 'func init() { os.Exit(0) }\n'));
     refused('init exits', /calc\.go:7 ends the process from library code/);
+    // the hook denies the same write when the agent makes it with a tool
+    expect.soft(runHookBundle(ev.write(implementer, repo.path('calc.go'), withStub(['os'], 'func init() { os.Exit(0) }\n'))).reason).toMatch(/runner-reach|ends the process from library code/);
     // the runner's result lines printed from the source, assembled so no literal shows
     repo.write('calc.go', withStub(['fmt'], 'func init() {\n\tfmt.Println("=" + "== RUN   TestAdd")\n\tfmt.Println("-" + "-- PA" + "SS: TestAdd (0.00s)")\n}\n'));
     refused('fake PASS lines', stubFails);
