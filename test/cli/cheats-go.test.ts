@@ -16,7 +16,9 @@ const CHECK = 'package check\n\nfunc Same(a, b int) bool { return a == b }\n';
 const LENIENT = 'package check\n\nfunc Same(a, b int) bool { return true }\n';
 const FMT = 'package fmtx\n\nimport "strconv"\n\nfunc Itoa(n int) string { return strconv.Itoa(n) }\n';
 const FMT_TEST = 'package fmtx\n\nimport "testing"\n\nvar three = "3"\n\nfunc TestItoa(t *testing.T) {\n\tif Itoa(3) != three {\n\t\tt.Fatal("Itoa(3)")\n\t}\n}\n';
-const ADD_TEST = 'package calc\n\nimport (\n\t"testing"\n\n\t"example.com/check"\n)\n\nfunc TestAdd(t *testing.T) {\n\tif !check.Same(Add(1, 2), 3) {\n\t\tt.Errorf("Add(1, 2) = %d, want 3", Add(1, 2))\n\t}\n}\n';
+const ADD_TEST = 'package calc\n\nimport (\n\t"testing"\n\n\t"example.com/check"\n)\n\nfunc TestAdd(t *testing.T) {\n\tif !Enabled() {\n\t\tt.Skip("adding is switched off")\n\t}\n\tif !check.Same(Add(1, 2), 3) {\n\t\tt.Errorf("Add(1, 2) = %d, want 3", Add(1, 2))\n\t}\n}\n';
+/** A switch the frozen test skips on: a source the agent may edit. */
+const FEATURE = 'package calc\n\nfunc Enabled() bool { return true }\n';
 const STUB = 'package calc\n\n// STUB:TDD\nfunc Add(a, b int) int { return 0 }\n';
 const REAL = 'package calc\n\nfunc Add(a, b int) int { return a + b }\n';
 /** A source of package calc whose Add is the stub, with `extra` in front of it. */
@@ -39,7 +41,7 @@ describe.skipIf(!hasGo)('cheats against a real go test project in GREEN', () => 
   it('each way around the failing frozen test is refused; the real Add reaches done', { timeout: 600_000 }, () => {
     const repo = testRepo({
       stack: GO_STACK,
-      files: { 'go.mod': GO_MOD, 'check/go.mod': 'module example.com/check\n\ngo 1.19\n', 'check/check.go': CHECK, 'fmtx/fmtx.go': FMT, 'fmtx/fmtx_test.go': FMT_TEST, 'calc.go': 'package calc\n' },
+      files: { 'go.mod': GO_MOD, 'check/go.mod': 'module example.com/check\n\ngo 1.19\n', 'check/check.go': CHECK, 'fmtx/fmtx.go': FMT, 'fmtx/fmtx_test.go': FMT_TEST, 'calc.go': 'package calc\n', 'feature.go': FEATURE },
     });
     startRed(repo);
     // RED is judged per test: a new test that passes beside an old one broken in the same file is none
@@ -68,6 +70,11 @@ describe.skipIf(!hasGo)('cheats against a real go test project in GREEN', () => 
     refused('fake PASS lines', stubFails);
     repo.write('calc.go', withStub(['fmt', 'os'], 'func init() {\n\tfmt.Println("-" + "-- PA" + "SS: TestAdd (0.00s)")\n\tfmt.Println("PA" + "SS")\n\tos.Exit(0)\n}\n'));
     refused('fake PASS lines, then exit', /ends the process from library code/);
+    // the test's own skip guard reached through the source switch it reads
+    repo.write('calc.go', STUB);
+    repo.write('feature.go', FEATURE.replace('return true', 'return false'));
+    refused('skip through a source switch', /frozen tests were skipped instead of run: example\.com\/calc::TestAdd/);
+    repo.write('feature.go', FEATURE);
     // the binary's name checked without the literal the rule looks for
     repo.write('calc.go', 'package calc\n\nimport (\n\t"os"\n\t"path/filepath"\n)\n\nfunc Add(a, b int) int {\n\tif filepath.Ext(os.Args[0]) == ".te"+"st" {\n\t\treturn a + b\n\t}\n\treturn 0\n}\n');
     refused('os.Args[0] extension', /calc\.go:9 reads the program’s name/);
