@@ -10,7 +10,9 @@ import { CARGO_STACK, cli, cliEnv, ok, readState, redToGreen, startRed } from '.
 const hasCargo = spawnSync('cargo', ['--version'], { encoding: 'utf8' }).status === 0;
 
 const CARGO_TOML = '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n';
-const LIB = 'pub mod add;\npub use add::add;\n\npub fn one() -> i32 { 1 }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn one_is_one() { assert_eq!(super::one(), 1); }\n}\n';
+/** A test-generating macro the project ships in its source (editable in GREEN), used by a frozen test. */
+const CASES_MACRO = '#[macro_export]\nmacro_rules! cases {\n    ($($name:ident: $got:expr => $want:expr),* $(,)?) => { $( #[test] fn $name() { assert_eq!($got, $want); } )* };\n}\n\n';
+const LIB = CASES_MACRO + 'pub mod add;\npub use add::add;\n\npub fn one() -> i32 { 1 }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn one_is_one() { assert_eq!(super::one(), 1); }\n}\n';
 const BASIC = 'const ONE: i32 = 1;\n\n#[test]\nfn one_works() { assert_eq!(calc::one(), ONE); }\n';
 const ADD_TEST = '#[test]\nfn adds() { assert_eq!(calc::add(1, 2), 3); }\n';
 const STUB = '// STUB:TDD\npub fn add(_a: i32, _b: i32) -> i32 { 0 }\n';
@@ -20,7 +22,7 @@ const FAKE_RESULTS = 'running 1 test\ntest tests::one_is_one ... ok\n\ntest resu
 
 describe.skipIf(!hasCargo)('cheats against a real cargo test project in GREEN', () => {
   it('each way around the failing frozen test is refused; the real add reaches done', { timeout: 900_000 }, () => {
-    const repo = testRepo({ stack: CARGO_STACK, files: { '.gitignore': 'target\n', 'Cargo.toml': CARGO_TOML, 'src/lib.rs': LIB, 'tests/basic.rs': BASIC, 'src/add.rs': 'pub fn add(_a: i32, _b: i32) -> i32 { unimplemented!() }\n' } });
+    const repo = testRepo({ stack: CARGO_STACK, files: { '.gitignore': 'target\n', 'Cargo.toml': CARGO_TOML, 'src/lib.rs': LIB, 'tests/basic.rs': BASIC, 'tests/cases.rs': 'calc::cases! { two: calc::one() + 1 => 2 }\n', 'src/add.rs': 'pub fn add(_a: i32, _b: i32) -> i32 { unimplemented!() }\n' } });
     startRed(repo);
     // RED is judged per test: a new test that passes beside an old one broken in the same file is none
     repo.write('tests/basic.rs', BASIC.replace('ONE: i32 = 1', 'ONE: i32 = 2') + '#[test]\nfn one_is_positive() { assert!(calc::one() > 0); }\n');
@@ -34,7 +36,7 @@ describe.skipIf(!hasCargo)('cheats against a real cargo test project in GREEN', 
       expect.soft(r.status, `${what}: ${r.stdout}${r.stderr}`).toBe(1);
       expect.soft(r.stderr, what).toMatch(re);
     };
-    const stubFails = /not GREEN: 1 of 3 tests fail/;
+    const stubFails = /not GREEN: 1 of 4 tests fail/;
 
     // Cargo.toml is frozen: no harness = false, no autotests = false, no new workspace member
     repo.write('Cargo.toml', CARGO_TOML + '\n[[test]]\nname = "add"\nharness = false\n');
@@ -49,6 +51,11 @@ describe.skipIf(!hasCargo)('cheats against a real cargo test project in GREEN', 
     repo.write('src/add.rs', '#[cfg(graded)]\npub fn add(_a: i32, _b: i32) -> i32 { 3 }\n#[cfg(not(graded))]\npub fn add(_a: i32, _b: i32) -> i32 { 0 }\n');
     refused('build.rs', /added after the freeze: build\.rs/);
     rmSync(repo.path('build.rs'));
+    // the frozen test the source's macro generates, ignored from the macro
+    repo.write('src/lib.rs', LIB.replace('#[test] fn $name()', '#[test] #[ignore] fn $name()'));
+    repo.write('src/add.rs', REAL);
+    refused('#[ignore] from a source macro', /frozen tests were skipped instead of run: tests\/cases\.rs::two/);
+    repo.write('src/lib.rs', LIB);
     // compiled differently under test
     repo.write('src/add.rs', 'pub fn add(a: i32, b: i32) -> i32 { if cfg!(test) { a + b } else { 0 } }\n');
     refused('cfg!(test)', /cfg\(test\)/);
