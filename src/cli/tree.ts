@@ -5,6 +5,8 @@ import type { CompiledStack } from '../io/loadStack.js';
 import { classifyFiles, hashFiles, listProjectFiles } from '../io/projectFiles.js';
 import { ignoredCandidates, isAlwaysFrozen } from './oracle/files.js';
 import { loadedFiles } from './oracle/loadedFiles.js';
+import { cleanEnv } from './oracle/cleanEnv.js';
+import { outsideParts, toolchainPart } from './oracle/outsideConfig.js';
 import { oracleParts } from './oracle/runnerParts.js';
 import type { FileHashes } from '../schema/cliState.js';
 
@@ -41,7 +43,14 @@ export function scanTree(root: string, stack: CompiledStack): Tree {
   const t = hashFiles(root, tests);
   const s = hashFiles(root, [...sourceSet]);
   // The runner's settings inside editable files are part of the oracle, so part of each digest.
-  const parts = oracleParts((rel) => readText(root, rel), stack.config.test_command, Object.keys(s));
+  // What the run inherits from outside the project, as the test command would find it: cargo's
+  // configuration, the program the command starts and the toolchain locations.
+  const env = cleanEnv(process.env, root, stack.config.test_env_allow ?? []);
+  const parts = {
+    ...oracleParts((rel) => readText(root, rel), stack.config.test_command, Object.keys(s)),
+    ...outsideParts(root, env, (rel) => readText(root, rel)),
+    ...toolchainPart(root, stack.config.test_command, env),
+  };
   return { tests: t, sources: s, parts, testsDigest: digestOf(t, parts), treeDigest: digestOf(t, s, parts) };
 }
 

@@ -25,12 +25,16 @@ interface Rule {
    */
   needs: string[];
   re: RegExp;
+  /** Content the rule does not apply to (a Go `package main` may read its own arguments). */
+  unless?: RegExp;
 }
 
 const JS = /\.(?:[cm]?[jt]sx?|vue|svelte|astro)$/i;
 const PY = /\.pyi?$/i;
 const GO = /\.go$/i;
 const RS = /\.rs$/i;
+/** Rust library code: not a binary's main, a build script, an example or a benchmark. */
+const RS_LIB = /^(?!(?:.*\/)?(?:main|build)\.rs$)(?!(?:.*\/)?(?:bin|examples|benches)\/).*\.rs$/i;
 
 // `expect` is jest's assertion library, published on its own.
 const JS_FRAMEWORK = String.raw`(?:vitest|@vitest\/[\w./-]+|vitest\/[\w./-]+|jest|@jest\/[\w./-]+|jest-[\w-]+|expect|node:test|mocha|chai|ava|tap|uvu|@playwright\/test)`;
@@ -57,9 +61,24 @@ const RULES: Rule[] = [
   { what: 'rebinds the assertion machinery', ext: PY, needs: ['AssertionError'], re: /^\s*(?:builtins\s*\.\s*)?AssertionError\s*=(?!=)|setattr\s*\(\s*builtins\s*,\s*['"]AssertionError/m },
   { what: 'imports Go’s testing package', ext: GO, needs: ['"testing'], re: /^\s*(?:import\s+)?(?:\w+\s+)?"testing(?:\/[\w/]+)?"/m },
   { what: 'checks whether it runs under go test', ext: GO, needs: ['Testing', '.test', 'test.'], re: /\btesting\s*\.\s*Testing\s*\(|(?:os\s*\.\s*Args\s*\[\s*0\s*\]|os\s*\.\s*Executable\s*\(\s*\))[\s\S]{0,160}\.test(?:\.exe)?["`]|\.test(?:\.exe)?["`][\s\S]{0,160}(?:os\s*\.\s*Args\s*\[\s*0\s*\]|os\s*\.\s*Executable\s*\(\s*\))|flag\s*\.\s*(?:Lookup|Set)\s*\(\s*"test\.|os\s*\.\s*Args\b[\s\S]{0,80}"-test\./ },
+  // A library has no use for the program's name or command line, and the name is how it tells
+  // `calc.test` from a program however the comparison is spelled; a main package may read them.
+  { what: 'reads the program’s name or command line (how a library tells the test binary apart)', ext: GO, needs: ['Args', 'Executable', '/proc/self/'], re: /\bos\s*\.\s*(?:Args\b|Executable\s*\()|["`]\/proc\/self\/(?:exe|cmdline)\b/, unless: /^\s*package\s+main\b/m },
   { what: 'prints the test runner’s own result lines', ext: GO, needs: ['---', '==='], re: /["`][^"`\n]*(?:---\s*(?:PASS|FAIL|SKIP):|===\s*(?:RUN|PAUSE|CONT)\b)/ },
+  // Ending the process from a library ends the test binary: nothing after it is reported, and
+  // result lines printed before it would stand as the run's. A main package may exit.
+  { what: 'ends the process from library code (the runner reports nothing after it)', ext: GO, needs: ['Exit', 'EXIT'], re: /\b\w+\s*\.\s*Exit\b(?!\s*[=:])|\bSYS_EXIT(?:_GROUP)?\b/, unless: /^\s*package\s+main\b/m },
+  // cgo compiles the C files beside the package into the test binary, and a C constructor there
+  // runs before Go's main: it can print the runner's result lines and exit.
+  { what: 'brings in C code through cgo (a C constructor runs before the test binary’s main)', ext: GO, needs: ['"C"'], re: /^[ \t]*(?:import[ \t]+)?"C"[ \t]*(?:\/\/.*)?$/m },
+  // go:linkname binds a name to another package's unexported symbol: the testing package's too.
+  { what: 'binds to another package’s internals (//go:linkname)', ext: GO, needs: ['go:linkname'], re: /^[ \t]*\/\/go:linkname\b/m },
   { what: 'rebinds the process’s output (what the runner reports through)', ext: GO, needs: ['Stdout', 'Stderr'], re: /\bos\s*\.\s*(?:Stdout|Stderr)\s*=(?!=)/ },
   { what: 'prints the test runner’s own result lines', ext: RS, needs: ['test result:', '... '], re: /"[^"\n]*(?:test result:|\.\.\. (?:ok|FAILED|ignored)\b)/ },
+  { what: 'ends the process from library code (the runner reports nothing after it)', ext: RS_LIB, needs: ['exit'], re: /\bprocess\s*::\s*exit\b|\bfn\s+_?exit\s*\(|link_name\s*=\s*"_?exit(?:_group)?"|\bSYS_exit(?:_group)?\b/ },
+  // Code placed in .init_array runs before the test harness's main: it can exit or print
+  // results before any test runs.
+  { what: 'runs code before main (a static initializer)', ext: RS, needs: ['init_array', 'ctors', 'ctor'], re: /link_section\s*=\s*"[^"]*(?:init_array|ctors)|#\[\s*(?:\w+\s*::\s*)?ctor\b/ },
   { what: 'compiles differently under test (cfg(test) outside a test module)', ext: RS, needs: ['cfg'], re: /\bcfg!\s*\(\s*(?:not\s*\(\s*)?test\b|#\[cfg\(\s*not\s*\(\s*test\s*\)|#\[cfg\(test\)\]\s*(?:#\[[^\]]*\]\s*)*(?![\s#])(?!(?:pub(?:\([^)]*\))?\s+)?mod\s)\S/ },
 ];
 
@@ -75,6 +94,7 @@ export function runnerReach(rel: string, content: string, before: string | null 
   const prior = before === null ? null : rs ? maskRustTestRegions(before) : before;
   for (const rule of RULES) {
     if (!rule.ext.test(rel) || !rule.needs.some((word) => text.includes(word))) continue;
+    if (rule.unless?.test(text)) continue;
     const all = new RegExp(rule.re.source, rule.re.flags.includes('g') ? rule.re.flags : `${rule.re.flags}g`);
     const had = new Map<string, number>();
     if (prior !== null) for (const m of prior.matchAll(all)) had.set(sameText(m[0]), (had.get(sameText(m[0])) ?? 0) + 1);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { rmSync, statSync, utimesSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { testRepo } from '../helpers/repo.js';
 import { cli, cliEnv, ok, readState, redToGreen, startRed } from './fixtures.js';
@@ -58,6 +58,15 @@ describe.skipIf(!hasPytest)('cheats against a real pytest project in GREEN', () 
     }
     // PYTEST_ADDOPTS from the caller never reaches the run
     expect(ok(cliEnv(repo, { PYTEST_ADDOPTS: '-k test_sub' }, 'verify', 'green'), 1).stderr).toMatch(/not GREEN: 1 of 2 tests fail/);
+    // bytecode compiled from a real implementation, the stub put back padded to its size and time
+    const cheat = REAL + '#'.repeat(STUB.length - REAL.length - 1) + '\n';
+    repo.write('src/calc.py', cheat);
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'PYTHONDONTWRITEBYTECODE'));
+    expect(spawnSync('python3', ['-c', 'import src.calc'], { cwd: repo.root, env }).status).toBe(0);
+    const { mtime } = statSync(repo.path('src/calc.py'));
+    repo.write('src/calc.py', STUB);
+    utimesSync(repo.path('src/calc.py'), mtime, mtime);
+    expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/not GREEN: 1 of 2 tests fail/);
 
     repo.write('src/calc.py', REAL);
     ok(cli(repo, 'verify', 'green'));

@@ -3,18 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { ev } from '../helpers/events.js';
 import { runHookBundle } from '../helpers/hook.js';
 import { testRepo } from '../helpers/repo.js';
-import { cli, ok, readState, redToGreen, startRed, writeVerdict } from './fixtures.js';
+import { CARGO_STACK, cli, ok, readState, redToGreen, startRed, writeVerdict } from './fixtures.js';
 
 const hasCargo = spawnSync('cargo', ['--version'], { encoding: 'utf8' }).status === 0;
 
-const CARGO_STACK = {
-  language: 'rust',
-  test_command: 'cargo test --offline',
-  test_file_glob: 'tests/**',
-  source_file_glob: 'src/**',
-  red_confirm: 'panicked at|assertion .*failed',
-  build_error_pattern: 'error\\[E\\d+\\]|could not compile',
-};
 
 const CARGO_TOML = '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n';
 const LIB_OLD = 'pub fn one() -> i32 { 1 }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn one_is_one() { assert_eq!(super::one(), 1); }\n}\n';

@@ -182,5 +182,13 @@ describe('go test -json', () => {
     expect(text).toContain('# a plain stderr line');
     expect(facts.counts).toMatchObject({ total: 2, failed: 1, passed: 1 });
     expect(facts.failingFiles).toEqual(['cart_test.go']);
+    expect(facts.loadErrorFiles).toEqual([]);
+  });
+  it('names a package whose tests did not build, as Go before 1.24 and after print it', async () => {
+    const { parseGoJson } = await import('../../src/cli/evidence/goJson.js');
+    const old = parseGoJson(['# ex/cart [ex/cart.test]', './cart_test.go:3:30: undefined: Total', 'FAIL\tex/cart [build failed]'].join('\n'));
+    expect(old.facts).toMatchObject({ counts: null, loadErrorFiles: ['ex/cart'] });
+    const now = parseGoJson([{ ImportPath: 'ex/cart [ex/cart.test]', Action: 'build-output', Output: './cart_test.go:3:30: undefined: Total\n' }, { Action: 'output', Package: 'ex/cart', Output: 'FAIL\tex/cart [build failed]\n' }, { Action: 'fail', Package: 'ex/cart', FailedBuild: 'ex/cart [ex/cart.test]' }].map((e) => JSON.stringify(e)).join('\n'));
+    expect(now.facts.loadErrorFiles).toEqual(['ex/cart']);
   });
 });

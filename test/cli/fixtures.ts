@@ -27,6 +27,26 @@ export const NODE_TEST_STACK = {
   build_error_pattern: 'SyntaxError|ERR_MODULE_NOT_FOUND|Cannot find module|does not provide an export named',
 };
 
+/** go test on a module at the project root. */
+export const GO_STACK = {
+  language: 'go',
+  test_command: 'go test ./...',
+  test_file_glob: '*_test.go|testdata/**',
+  source_file_glob: '**/*.go',
+  red_confirm: '--- FAIL',
+  build_error_pattern: '\\[build failed\\]|\\[setup failed\\]|undefined: |syntax error',
+};
+
+/** cargo test, offline, integration tests under tests/. */
+export const CARGO_STACK = {
+  language: 'rust',
+  test_command: 'cargo test --offline',
+  test_file_glob: 'tests/**',
+  source_file_glob: 'src/**',
+  red_confirm: 'panicked at|assertion .*failed',
+  build_error_pattern: 'error\\[E\\d+\\]|could not compile',
+};
+
 /** jest 30, called as a plain node script (CommonJS tests, no transform). */
 export const JEST = path.join(NODE_MODULES, 'jest', 'bin', 'jest.js');
 

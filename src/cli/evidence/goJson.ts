@@ -5,7 +5,12 @@ interface GoEvent {
   Package?: unknown;
   Test?: unknown;
   Output?: unknown;
+  /** Go 1.24+: the build that failed for a package's `fail` event. */
+  FailedBuild?: unknown;
 }
+
+/** `FAIL <pkg> [build failed]`: a package whose tests did not compile (a plain line before Go 1.24, an Output after). */
+const BUILD_FAILED = /^FAIL\s+(\S+)\s+\[(?:build|setup) failed\]/gm;
 
 /**
  * `go test -json` output: the human text (every Output field, plus any plain line such as a
@@ -16,6 +21,7 @@ export function parseGoJson(raw: string): { text: string; facts: RunFacts } {
   let text = '';
   const outputs = new Map<string, string[]>();
   const finals = new Map<string, { pkg: string; test: string; action: string }>();
+  const unbuilt = new Set<string>();
   for (const line of raw.split('\n')) {
     if (line.trim() === '') continue;
     let e: GoEvent;
@@ -30,6 +36,7 @@ export function parseGoJson(raw: string): { text: string; facts: RunFacts } {
       continue;
     }
     if (typeof e.Output === 'string') text += e.Output;
+    if (e.Action === 'fail' && typeof e.FailedBuild === 'string' && typeof e.Package === 'string') unbuilt.add(e.Package);
     if (typeof e.Test !== 'string') continue;
     const key = `${String(e.Package)}\0${e.Test}`;
     if (typeof e.Output === 'string') outputs.set(key, [...(outputs.get(key) ?? []), e.Output]);
@@ -57,5 +64,7 @@ export function parseGoJson(raw: string): { text: string; facts: RunFacts } {
       }
     }
   }
-  return { text, facts: { counts: finals.size > 0 ? counts : null, failingFiles: [...failing], loadErrorFiles: [], messages: [], source: 'go-json', tests } };
+  // A package that did not build ran none of its tests: it is named, not counted as passing.
+  for (const m of text.matchAll(BUILD_FAILED)) if (m[1]) unbuilt.add(m[1]);
+  return { text, facts: { counts: finals.size > 0 ? counts : null, failingFiles: [...failing], loadErrorFiles: [...unbuilt].sort(), messages: [], source: 'go-json', tests } };
 }

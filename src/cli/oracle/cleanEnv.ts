@@ -69,6 +69,10 @@ const FORCED: Record<string, string> = {
   GOENV: 'off',
   CARGO_TERM_COLOR: 'never',
   PYTHONNOUSERSITE: '1',
+  // Python trusts a cached .pyc while its source keeps the size and time it recorded: a stub put
+  // back padded to the length and time of a real implementation would run the real one's bytecode.
+  // Under the null device no cache is ever found (or written): every module compiles from source.
+  PYTHONPYCACHEPREFIX: path.join(devNull, 'pycache'),
   npm_config_userconfig: devNull,
   npm_config_globalconfig: path.join(devNull, 'npmrc'),
 };

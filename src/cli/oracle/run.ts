@@ -10,6 +10,7 @@ import type { RunOutcome } from '../evidence/judge.js';
 import type { Session } from '../session.js';
 import { DEFAULT_TIMEOUT_SECONDS, instrumentFor, outcomeOf, testEnv } from '../testRun.js';
 import { scanTree, type Tree } from '../tree.js';
+import { freshenRustSources } from './freshen.js';
 import { namespaceWorks, prepareCopy, prepareNamespace, SNAPSHOT_MISMATCH_EXIT, type Isolation, type Prepared } from './isolate.js';
 import { strayProcesses } from './processes.js';
 
@@ -69,6 +70,7 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
   let outcome: RunOutcome;
   const files = [...Object.keys(tree.tests), ...Object.keys(tree.sources)];
   try {
+    if (prepared.isolation === 'namespace') freshenRustSources(s.root, Object.keys(tree.sources));
     if (prepared.isolation === 'copy') {
       const bad = Object.entries(frozen).filter(([rel, h]) => hashFile(prepared.cwd, rel) !== h);
       if (bad.length > 0) throw new RefusalError('the frozen files changed while the private copy was made; verify again');
