@@ -63,7 +63,9 @@ describe.skipIf(!hasGo)('cheats against a real go test project in GREEN', () => 
     // the process exits before the runner reports
     repo.write('calc.go', withStub(['os'], 'func init() { os.Exit(0) }\n'));
     refused('init exits', /calc\.go:7 ends the process from library code/);
-    // the hook denies the same write when the agent makes it with a tool
+    // the hook denies the same write when the agent makes it with a tool (over the file as it was:
+    // the hook judges what a write adds to it)
+    repo.write('calc.go', withStub([], ''));
     expect.soft(runHookBundle(ev.write(implementer, repo.path('calc.go'), withStub(['os'], 'func init() { os.Exit(0) }\n'))).reason).toMatch(/runner-reach|ends the process from library code/);
     // the runner's result lines printed from the source, assembled so no literal shows
     repo.write('calc.go', withStub(['fmt'], 'func init() {\n\tfmt.Println("=" + "== RUN   TestAdd")\n\tfmt.Println("-" + "-- PA" + "SS: TestAdd (0.00s)")\n}\n'));
