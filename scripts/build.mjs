@@ -71,6 +71,28 @@ const BUILTINS = { name: 'builtins-once', setup(b) {
     return { loader: 'js', contents: `${contents}\n` };
   });
 } };
+// Libraries a hook part needs only on rare paths (minimatch: a glob with braces, classes or
+// extglobs), nested in the part as a function that runs on first use. Bundled into the part's
+// own scope, their hundred-odd top-level functions would be created, and read back from the
+// code cache, on every call; nested in a function nobody called, they cost next to nothing.
+// Only leaf libraries: a nested module is a copy, so it must share no state with the part.
+const NESTED = ['minimatch'];
+const NESTED_LIBS = { name: 'nested-libs', setup(b) {
+  b.onResolve({ filter: new RegExp(`^(?:${NESTED.join('|')})$`) }, (args) => (args.namespace === 'nested' ? undefined : { path: args.path, namespace: 'nested' }));
+  b.onLoad({ filter: /.*/, namespace: 'nested' }, async (args) => {
+    const lib = await build({ ...common, entryPoints: [args.path], format: 'cjs', charset: 'ascii', write: false, plugins: [BUILTINS] });
+    // The names it exports (an ES module build lists them; a CommonJS one does not).
+    const esm = await build({ ...common, entryPoints: [args.path], format: 'esm', metafile: true, write: false, plugins: [BUILTINS] });
+    const names = Object.values(esm.metafile.outputs)[0].exports.filter((n) => n !== 'default');
+    if (names.length === 0) throw new Error(`nested library ${args.path}: no exports found`);
+    const getters = names.map((n) => `  get ${n}() { return load().${n}; },`).join('\n');
+    return {
+      loader: 'js',
+      resolveDir: process.cwd(),
+      contents: `let lib;\nfunction load() {\n  if (lib === undefined) {\n    const module = { exports: {} };\n    (function (exports, module) {\n${lib.outputFiles[0].text}\n    })(module.exports, module);\n    lib = module.exports;\n  }\n  return lib;\n}\nmodule.exports = {\n  __esModule: true,\n${getters}\n};\n`,
+    };
+  });
+} };
 const LAZY_DIR = 'hook';
 // Each part is one self-contained CommonJS bundle: every module it needs in one scope (no module
 // table, no interop wrapper per module, one file to read and compile). Parts share no code at
@@ -86,7 +108,7 @@ const partFiles = await Promise.all(
       // no decoding, and V8 scans one-byte source faster; a single '…' made the whole part two-byte.
       charset: 'ascii',
       supported: noDynamicImport,
-      plugins: [BUILTINS],
+      plugins: [NESTED_LIBS, BUILTINS],
       write: false,
     });
     const text = out.outputFiles[0].text;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compileGlobs } from '../../src/core/globs.js';
 
 const PATTERNS = [
-  'tests/**', 'tests/**/*.ts', '**/*.test.ts', '**/*.test.*', '*.spec.ts', 'src/**', 'a/**/b', '**', '*', 'conftest.py',
+  'tests/**', 'tests/**/*.ts', '**/*.test.ts', '**/**/*.ts', 'a/**/**/b', '*a*b*', 'x**y.ts', '*.test.ts.*', '?', '??.ts', '**/*.test.*', '*.spec.ts', 'src/**', 'a/**/b', '**', '*', 'conftest.py',
   'vitest.config.*', '.mocharc*', 'test_*.py', '**/__tests__/**', 'src/*/index.ts', 'x?y.ts', 'lib/**/*_test.go', 'tésts/**',
   '**/*.тест.ts', 'a.b', 'tests/**/fixtures/**', 'src/**/*.{ts,tsx}', '[t]ests/**', '**/*.+(ts|js)',
 ];
@@ -13,6 +13,7 @@ const PATHS = [
   '.mocharc.json', 'test_x.py', 'app/test_x.py', 'src/__tests__/a.ts', '__tests__/x', 'src/app/index.ts', 'src/a/b/index.ts',
   'xzy.ts', 'x/y.ts', 'lib/a_test.go', 'lib/x/y/a_test.go', 'tésts/ünï.ts', 'src/файл.тест.ts', 'a.b', 'aXb', 'tests/x/fixtures/d.json',
   'src/c.tsx', 'src/c.ts', 'tests/a.test.ts', 'x.ts', '.ts', 'a/.b', 'A.TEST.TS', 'TESTS/a.ts',
+  'tests/', 'a//b', 'a/x//b', '', 'test_.py', 'test_a_b.py', 'Tésts/x', 'TÉSTS/x', 'ſrc/a.ts', 'x*y.ts', 'xyy.ts', 'ab.test.ts.test.ts',
 ];
 
 describe('compileGlobs agrees with minimatch (dot: true), base-name rule included', () => {
@@ -26,4 +27,20 @@ describe('compileGlobs agrees with minimatch (dot: true), base-name rule include
       }
     });
   }
+});
+
+describe('a list of globs matches what any one of them matches', () => {
+  for (const nocase of [false, true]) {
+    it(`${nocase ? 'nocase' : 'case'}: every pattern at once`, () => {
+      const all = compileGlobs(PATTERNS, nocase);
+      for (const p of PATHS) {
+        const expected = PATTERNS.some((pattern) => compileGlobs([pattern], nocase)(p));
+        expect({ path: p, match: all(p) }).toEqual({ path: p, match: expected });
+      }
+    });
+  }
+  it('reads ./ as the root and an empty list as matching nothing', () => {
+    expect(compileGlobs(['./tests/**'], false)('tests/a.ts')).toBe(true);
+    expect(compileGlobs([], false)('tests/a.ts')).toBe(false);
+  });
 });

@@ -91,9 +91,7 @@ const unset: Handler = (call) => {
   return null;
 };
 
-const SHELLS = ['bash', 'sh', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish'];
-
-export const HANDLERS: Record<string, Handler> = {
+const COMMANDS: Record<string, Handler> = {
   echo: (call) => echoOut(call.args),
   printf: (call) => (call.args.some((a) => a.text === null) ? null : call.args.map((a) => a.text).join(' ')),
   cat: (call) => (parseArgv(call.args).operands.filter((o) => o.text !== '-').length === 0 ? stdinText(call) : null),
@@ -280,16 +278,33 @@ export const HANDLERS: Record<string, Handler> = {
     return null;
   },
   claude: claudeCli,
+  bash: shell,
+  sh: shell,
+  zsh: shell,
+  dash: shell,
+  ksh: shell,
+  ash: shell,
+  mksh: shell,
+  fish: shell,
 };
 
-for (const s of SHELLS) HANDLERS[s] = shell;
-Object.assign(HANDLERS, builtins, moreWriters, listers);
+const own = Object.prototype.hasOwnProperty;
+
+/**
+ * The handler for a command name. The tables are looked up in turn rather than merged into one
+ * object when the hook starts: merging some three hundred entries cost more than a whole
+ * command's analysis. A later table overrides an earlier one for a name both have.
+ */
+export function handlerOf(name: string): Handler | undefined {
+  for (const table of [listers, moreWriters, builtins, COMMANDS]) if (own.call(table, name)) return table[name];
+  return undefined;
+}
 
 /** The command's stdout when statically known (echo, printf, cat of a heredoc). */
 export function runCommand(call: Call, sink: Sink): Output {
   const name = call.name.includes('/') ? baseName(call.name) : call.name;
   const normal = /^python[0-9.]*$|^py$|^pypy[0-9.]*$/.test(name) ? 'python' : /^(?:node|nodejs)[0-9.]*$/.test(name) ? 'node' : /^(?:perl|ruby|php)[0-9.]*$/.test(name) ? name.replace(/[0-9.]+$/, '') : name;
-  if (call.name.includes('/') && !isAbsolute(call.name) && !HANDLERS[normal]) {
+  if (call.name.includes('/') && !isAbsolute(call.name) && !handlerOf(normal)) {
     // ./script.sh: a named script, followed when it can be read (its first line says in what language).
     const file: Arg = { text: call.name, glob: false, raw: call.name };
     const got = sink.read(call.scope, call.name);
@@ -297,7 +312,7 @@ export function runCommand(call: Call, sink: Sink): Output {
     if (lang !== null) sink.follow(call.scope, file, lang, call.name, { args: call.args });
     return null;
   }
-  const handler = HANDLERS[normal];
+  const handler = handlerOf(normal);
   if (handler) return handler({ ...call, name: normal }, sink);
   formatterCommand({ ...call, name: normal }, sink);
   return null;
