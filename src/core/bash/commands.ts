@@ -288,15 +288,13 @@ const COMMANDS: Record<string, Handler> = {
   fish: shell,
 };
 
-const own = Object.prototype.hasOwnProperty;
-
 /**
  * The handler for a command name. The tables are looked up in turn rather than merged into one
  * object when the hook starts: merging some three hundred entries cost more than a whole
  * command's analysis. A later table overrides an earlier one for a name both have.
  */
 export function handlerOf(name: string): Handler | undefined {
-  for (const table of [listers, moreWriters, builtins, COMMANDS]) if (own.call(table, name)) return table[name];
+  for (const table of [listers, moreWriters, builtins, COMMANDS]) if (Object.hasOwn(table, name)) return table[name];
   return undefined;
 }
 
