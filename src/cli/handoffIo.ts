@@ -7,10 +7,12 @@ import { compileStack, readStack, type CompiledStack } from '../io/loadStack.js'
 import { readState, type StoredState } from '../io/stateStore.js';
 import type { RunOutcome } from '../handoff/classify.js';
 import type { PathRules } from '../handoff/manifest.js';
-import { judgeGreen } from './evidence/judge.js';
+import type { CliState } from '../schema/cliState.js';
+import type { FrozenTests } from './evidence/judge.js';
+import { greenRun, redRun } from './judgeRun.js';
 import { validateCliState, type Session } from './session.js';
-import { frozenTests, judgeRedRun, runTests } from './testRun.js';
-import { scanTree } from './tree.js';
+import { frozenTests } from './testRun.js';
+import { scanTree, type Tree } from './tree.js';
 
 /** I/O glue shared by the hand-off verbs: the active cycle, changed files, re-runs. */
 export interface HandoffCycle {
@@ -73,16 +75,43 @@ export function readInput(arg: string, cwd: string): string {
 }
 
 /**
- * Re-run a child's command through the one runner `verify` uses (clean environment, the
- * runner's machine report) and judge it with the same code: `red` as `verify red` does, `green`
- * as `verify green` does (held to the frozen tests when the command is the whole test command).
+ * What a hand-off run of `command` is held to. The whole test command: every test frozen at the
+ * freeze, as `verify green` holds it. A command narrowed to test files (or pytest node ids, for one
+ * criterion's tests): the frozen tests of those files (or ids). Any other narrowing (a name
+ * filter, a flag, a package): what ran, since which frozen tests it selects cannot be read.
+ */
+export function frozenFor(state: CliState, stack: CompiledStack, tree: Tree, command: string): FrozenTests | null {
+  const all = frozenTests(state);
+  const words = (c: string) => c.trim().split(/\s+/).filter((w) => w !== '');
+  const extra = words(command).slice(words(stack.config.test_command).length);
+  if (extra.length === 0) return all;
+  if (!all?.tests) return null;
+  const picks: { file: string; id: string | null }[] = [];
+  for (const w of extra) {
+    const [file = '', ...rest] = w.split('::');
+    const rel = path.posix.normalize(file.replace(/\\/g, '/')).replace(/^\.\//, '');
+    if (w.startsWith('-') || !Object.hasOwn(tree.tests, rel)) return null;
+    picks.push({ file: rel, id: rest.length > 0 ? [rel, ...rest].join('::') : null });
+  }
+  const held = (id: string) => picks.some((p) => (p.id === null ? id.startsWith(`${p.file}::`) : id === p.id || id.startsWith(`${p.id}::`) || id.startsWith(`${p.id}[`)));
+  return { tests: Object.fromEntries(Object.entries(all.tests).filter(([id]) => held(id))), redTests: all.redTests.filter(held), counts: null };
+}
+
+/**
+ * Judge a child's command with the very code `verify` uses (src/cli/judgeRun.ts): `red` as
+ * `verify red` does (the work tree), `green` as `verify green` does (the frozen bytes out of the
+ * agent's reach, runner reach, per test against the freeze; lint and coverage for the whole test
+ * command). What keeps the oracle from running at all (it moved, processes still running, no
+ * freeze) is a refusal, as it is for `verify green`.
  */
 export async function rerun(s: Session, cycle: HandoffCycle, command: string, label: string, judge: 'red' | 'green'): Promise<RunOutcome> {
   const { stack } = cycle;
   const state = validateCliState(cycle.state, s.statePath);
   const tree = scanTree(s.root, stack);
-  const { run, outcome } = await runTests(s, stack, label, tree, command);
   const whole = command.trim() === stack.config.test_command.trim();
-  const verdict = judge === 'red' ? judgeRedRun(s, stack, state, tree, run, outcome) : judgeGreen(outcome, run.command, whole ? frozenTests(state) : null);
+  const { run, verdict } =
+    judge === 'red'
+      ? await redRun(s, stack, state, tree, label, command)
+      : await greenRun(s, stack, state, tree, label, { checks: whole, command, frozen: frozenFor(state, stack, tree, command) });
   return { command: run.command, exitCode: run.exitCode, output: run.output, timedOut: run.timedOut, problem: verdict.valid ? null : (verdict.reason ?? 'the run does not hold') };
 }

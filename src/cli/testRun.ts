@@ -82,7 +82,7 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
   return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary, ...(unasserted.length > 0 ? { unasserted } : {}) };
 }
 
-/** One run of the test command (or a narrowed form of it) in the work tree: RED, and the hand-off re-runs. */
+/** One run of the test command (or a narrowed form of it) in the work tree: RED, through judgeRun.ts. */
 export async function runTests(s: Session, stack: CompiledStack, label: string, tree: Tree, command?: string): Promise<{ run: RunResult; outcome: RunOutcome }> {
   const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
   const run = await runCommand({

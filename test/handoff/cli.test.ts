@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../helpers/hook.js';
 import { state, testRepo, type TestRepo } from '../helpers/repo.js';
 import type { LoopState } from '../../src/schema/loopState.js';
-import { NODE_TEST_STACK } from '../cli/fixtures.js';
+import { project as fixtureProject, NODE_TEST_STACK, redToGreen, startRed } from '../cli/fixtures.js';
 
 // Real test commands in temporary repositories, through the built CLI (dist/cli.mjs).
 const STACK = NODE_TEST_STACK;
@@ -35,6 +35,19 @@ const refactorerMsg = block('refactorer', proof(['src/add.mjs']));
 function project(phase = 'tdd-red', files: Record<string, string> = { 'src/add.mjs': STUB }): TestRepo {
   const repo = testRepo({ stack: STACK, files: { 'test/add.test.mjs': TEST, ...files } });
   repo.setState(state(phase));
+  return repo;
+}
+
+/**
+ * A real cycle frozen on the RED of TEST (phase tdd-green), the stub in place: a GREEN claim is
+ * judged as `verify green` judges it, against the frozen bytes, so it needs a real freeze.
+ */
+function frozenProject(): TestRepo {
+  const repo = fixtureProject('node-test');
+  startRed(repo);
+  repo.write('test/add.test.mjs', TEST);
+  repo.write('src/add.mjs', STUB);
+  redToGreen(repo);
   return repo;
 }
 
@@ -84,7 +97,7 @@ describe('tdd-gate result: re-verification through the built CLI', () => {
   });
 
   it('mode B: an implementer that claims GREEN on failing tests is retried, then halted with a report (exit 3)', () => {
-    const repo = project('tdd-green');
+    const repo = frozenProject();
     const runs = [1, 2, 3].map(() => result(repo, implementerMsg, ['--role', 'implementer']));
     expect(runs.map((r) => [r.status, r.stdout.split('\n')[0]])).toEqual([
       [0, 'retry'],
@@ -111,7 +124,11 @@ describe('tdd-gate result: re-verification through the built CLI', () => {
   });
 
   it('mode C: a refactorer that broke GREEN is retried with the raw output', () => {
-    const repo = project('tdd-refactor', { 'src/add.mjs': BROKEN });
+    const repo = frozenProject();
+    repo.write('src/add.mjs', IMPL);
+    expect(runCli(repo.root, ['verify', 'green']).status).toBe(0);
+    expect(runCli(repo.root, ['advance', 'refactor']).status).toBe(0);
+    repo.write('src/add.mjs', BROKEN);
     const r = result(repo, refactorerMsg, ['--role', 'refactorer']);
     expect(r.stdout).toMatch(/^retry\nmode: C \(the refactorer broke GREEN\)/);
     expect(r.stdout).toContain('✖ adds');
@@ -141,7 +158,7 @@ describe('tdd-gate result: re-verification through the built CLI', () => {
   });
 
   it('mode E: a child out of turns gets the raw suite output', () => {
-    const repo = project('tdd-green');
+    const repo = frozenProject();
     const r = result(repo, 'Let me now look at', ['--role', 'implementer', '--incomplete', '--json']);
     expect(JSON.parse(r.stdout)).toMatchObject({ action: 'retry', mode: 'E', command: 'node --test', exit_code: 1 });
   });
@@ -236,7 +253,7 @@ describe('tdd-gate handoff and context: manifests and isolation', () => {
   });
 
   it('green → refactorer: adds implementation files; needs GREEN; context without a manifest is refused', () => {
-    const repo = project('tdd-green');
+    const repo = frozenProject();
     expect(result(repo, testWriterMsg, ['--role', 'test-writer']).stdout).toMatch(/^proceed/);
     expect(runCli(repo.root, ['context', '--role', 'refactorer'])).toMatchObject({ status: 1, stderr: expect.stringContaining('handoff green') });
     repo.write('src/add.mjs', IMPL);

@@ -54,9 +54,10 @@ function chooseIsolation(stack: CompiledStack): Isolation {
  * Run the frozen tests out of the agent's reach (DESIGN §5, wall 3): the oracle must not have
  * moved; no process of ours may still be running inside the project; the test command runs
  * against the frozen bytes (a read-only mount namespace, else a private copy); and the oracle
- * must still be where it was when the run ends.
+ * must still be where it was when the run ends. `command` is the test command, or a narrowed form
+ * of it a hand-off child named (checked by the caller).
  */
-export async function runOracle(s: Session, stack: CompiledStack, state: CliState, tree: Tree, label: string): Promise<{ run: RunResult; outcome: RunOutcome; isolation: Isolation }> {
+export async function runOracle(s: Session, stack: CompiledStack, state: CliState, tree: Tree, label: string, command = stack.config.test_command): Promise<{ run: RunResult; outcome: RunOutcome; isolation: Isolation }> {
   const frozen = state.frozen?.files;
   if (!frozen) throw new RefusalError('nothing is frozen in this cycle; `tdd-gate freeze` first');
   checkDrift(s, state, stack, tree, '');
@@ -78,7 +79,7 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
     run = await runCommand({
       root: s.root,
       cwd: prepared.cwd,
-      command: stack.config.test_command,
+      command,
       label,
       timeoutSeconds,
       env: { ...testEnv(s, stack), ...prepared.env },

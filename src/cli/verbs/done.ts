@@ -2,9 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RefusalError } from '../../io/errors.js';
 import { parseFlags } from '../args.js';
-import { reachVerdict } from '../oracle/reach.js';
-import { checkDrift, runOracle } from '../oracle/run.js';
-import { frozenTests, greenVerdict, makeReceipt, recordReceiptEvent } from '../testRun.js';
+import { greenRun } from '../judgeRun.js';
+import { checkDrift } from '../oracle/run.js';
+import { makeReceipt, recordReceiptEvent } from '../testRun.js';
 import type { Receipt } from '../../schema/cliState.js';
 import { loadStack, loadCheckedState, openSession, out, requirePhase, transition } from '../session.js';
 import { filesWithStubs, STUB_MARKER } from '../stubs.js';
@@ -40,8 +40,7 @@ export const done: Verb = {
     if (stubs.length > 0) throw new RefusalError(`${STUB_MARKER} markers are left in ${stubs.join(', ')}; implement the stubs (GREEN) and verify again`);
 
     // The last word is the oracle's own: the frozen tests, run once more out of reach.
-    const { run, outcome, isolation } = await runOracle(s, stack, state, tree, 'done');
-    const verdict = reachVerdict(s, stack, tree, greenVerdict(outcome, run.command, frozenTests(state)), state.baseline?.sources);
+    const { run, verdict, isolation } = await greenRun(s, stack, state, tree, 'done', { checks: false });
     const final = { ...makeReceipt(s, run, verdict, tree), oracle: isolation };
     recordReceiptEvent(s, 'final', final);
     if (!verdict.valid) throw new RefusalError(`the final run of the frozen tests does not hold: ${verdict.reason ?? 'unknown'} (log: ${run.log})`);

@@ -1,9 +1,8 @@
 import { RefusalError } from '../../io/errors.js';
 import { parseFlags } from '../args.js';
-import { runOracle } from '../oracle/run.js';
-import { reachVerdict } from '../oracle/reach.js';
+import { greenRun } from '../judgeRun.js';
 import { loadStack, loadCheckedState, openSession, out, requirePhase, updateState } from '../session.js';
-import { countsText, frozenTests, greenVerdict, makeReceipt, recordReceiptEvent, runChecks } from '../testRun.js';
+import { countsText, makeReceipt, recordReceiptEvent } from '../testRun.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
 
@@ -20,9 +19,7 @@ export const verifyGreen: Verb = {
     const state = requirePhase(loadCheckedState(s), ['tdd-green'], 'verify green');
     const stack = loadStack(s);
     const tree = scanTree(s.root, stack);
-    const { run, outcome, isolation } = await runOracle(s, stack, state, tree, 'green');
-    const reach = reachVerdict(s, stack, tree, greenVerdict(outcome, run.command, frozenTests(state)), state.baseline?.sources);
-    const { verdict, coverage } = await runChecks(s, stack, reach);
+    const { run, verdict, coverage, isolation } = await greenRun(s, stack, state, tree, 'green', { checks: true });
     const receipt = { ...makeReceipt(s, run, verdict, tree, coverage), oracle: isolation };
     await updateState(s, (current) => {
       const now = requirePhase(current, ['tdd-green'], 'verify green');

@@ -1,7 +1,8 @@
 import { RefusalError } from '../../io/errors.js';
 import { parseFlags } from '../args.js';
 import { loadStack, loadCheckedState, openSession, out, requirePhase, updateState } from '../session.js';
-import { countsText, judgeRedRun, makeReceipt, recordReceiptEvent, runTests } from '../testRun.js';
+import { redRun } from '../judgeRun.js';
+import { countsText, makeReceipt, recordReceiptEvent } from '../testRun.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
 
@@ -18,9 +19,8 @@ export const verifyRed: Verb = {
     const state = requirePhase(loadCheckedState(s), ['tdd-red'], 'verify red');
     const stack = loadStack(s);
     const tree = scanTree(s.root, stack);
-    const { run, outcome } = await runTests(s, stack, 'red', tree);
     // Per test: its declaration block against the baseline (tests, and sources for inline test modules).
-    const verdict = judgeRedRun(s, stack, state, tree, run, outcome);
+    const { run, verdict } = await redRun(s, stack, state, tree, 'red');
     const receipt = makeReceipt(s, run, verdict, tree);
     // The run took time: record it only if the cycle is still where it was.
     await updateState(s, (current) => {

@@ -3,10 +3,10 @@ import { gitHead, gitStashCount } from '../../io/git.js';
 import { restoreSnapshot, writeSnapshot } from '../../io/snapshots.js';
 import { appendEvent } from '../../io/eventLog.js';
 import { parseFlags } from '../args.js';
-import { checkDrift, runOracle } from '../oracle/run.js';
-import { reachVerdict } from '../oracle/reach.js';
+import { greenRun } from '../judgeRun.js';
+import { checkDrift } from '../oracle/run.js';
 import { loadStack, loadCheckedState, openSession, out, requirePhase, updateState } from '../session.js';
-import { countsText, frozenTests, greenVerdict, makeReceipt, recordReceiptEvent, runChecks } from '../testRun.js';
+import { countsText, makeReceipt, recordReceiptEvent } from '../testRun.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
 
@@ -31,8 +31,7 @@ export const verifyRefactor: Verb = {
     const stashes = gitStashCount(s.root);
     if (stashes !== base.stash_count) throw new RefusalError(`the git stash changed during REFACTOR (${base.stash_count} → ${stashes} entries); restore it before verifying`);
 
-    const { run, outcome, isolation } = await runOracle(s, stack, state, tree, 'refactor');
-    const { verdict } = await runChecks(s, stack, reachVerdict(s, stack, tree, greenVerdict(outcome, run.command, frozenTests(state)), state.baseline?.sources));
+    const { run, verdict, isolation } = await greenRun(s, stack, state, tree, 'refactor', { checks: true });
     const receipt = { ...makeReceipt(s, run, verdict, tree), oracle: isolation };
     let reverted: { restored: string[]; deleted: string[] } | null = null;
     if (!verdict.valid && values.revert) reverted = restoreSnapshot(s.root, 'refactor', base.files, Object.keys(tree.sources));
