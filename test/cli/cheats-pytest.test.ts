@@ -75,6 +75,27 @@ describe.skipIf(!hasPytest)('cheats against a real pytest project in GREEN', () 
     expect(readState(repo).phase).toBe('done');
   });
 
+  it('tox.ini addopts and a usercustomize.py written in GREEN are refused', { timeout: 120_000 }, () => {
+    // no pytest table in pyproject.toml: pytest reads tox.ini's [pytest] section
+    const TOX = '[tox]\nenvlist = py3\n\n[pytest]\ntestpaths = tests\n';
+    const repo = testRepo({ stack: PYTEST_STACK, files: { 'tox.ini': TOX, 'src/__init__.py': '', 'tests/__init__.py': '' } });
+    startRed(repo);
+    repo.write('tests/test_calc.py', TEST);
+    repo.write('src/calc.py', STUB);
+    redToGreen(repo);
+    const refused = (re: RegExp) => expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(re);
+    repo.write('tox.ini', TOX + 'addopts = -k "not test_add"\n');
+    refused(/frozen.*tox\.ini|tox\.ini.*changed/);
+    repo.write('tox.ini', TOX);
+    // an interpreter start-up hook that puts the failing test aside
+    repo.write('usercustomize.py', "import os\nos.environ['PYTEST_ADDOPTS'] = '-k \"not test_add\"'\n");
+    refused(/added after the freeze: usercustomize\.py/);
+    rmSync(repo.path('usercustomize.py'));
+    expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/not GREEN: 1 of 2 tests fail/);
+    repo.write('src/calc.py', REAL);
+    ok(cli(repo, 'verify', 'green'));
+  });
+
   it('a new passing test beside old tests broken through shared setup is no RED', { timeout: 120_000 }, () => {
     const OLD = 'import pytest\n\n@pytest.fixture\ndef base():\n    return 1\n\ndef test_old(base):\n    assert base == 1\n';
     const repo = testRepo({ stack: PYTEST_STACK, files: { 'tests/__init__.py': '', 'tests/test_old.py': OLD } });
