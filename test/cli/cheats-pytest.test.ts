@@ -18,6 +18,27 @@ const TEST = 'from src.calc import add, sub\n\ndef test_add():\n    assert add(1
 const STUB = '# STUB:TDD\ndef add(a, b):\n    return 0\n\ndef sub(a, b):\n    return a - b\n';
 const REAL = 'def add(a, b):\n    return a + b\n\ndef sub(a, b):\n    return a - b\n';
 const PYPROJECT = '[project]\nname = "calc"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\nminversion = "7.0"\n';
+/**
+ * A source that reaches pytest's report class through a module name built at run time and turns
+ * every failed report into a passed one: the junit report and the printed summary both say passed.
+ */
+const REPORT_LIAR = `import importlib
+
+_name = '_py' + 'test.reports'
+_reports = importlib.import_module(_name)
+_init = _reports.TestReport.__init__
+
+
+def _passing(self, *args, **kwargs):
+    _init(self, *args, **kwargs)
+    if self.outcome == 'failed':
+        self.outcome = 'passed'
+        self.longrepr = None
+
+
+_reports.TestReport.__init__ = _passing
+
+${STUB.replace('# STUB:TDD\n', '')}`;
 
 describe.skipIf(!hasPytest)('cheats against a real pytest project in GREEN', () => {
   it('RED is per test; each way around a failing frozen test is refused; the real implementation reaches done', { timeout: 240_000 }, () => {
@@ -42,6 +63,13 @@ describe.skipIf(!hasPytest)('cheats against a real pytest project in GREEN', () 
     // pytest from the source
     repo.write('src/calc.py', 'import pytest\n\ndef add(a, b):\n    pytest.skip("later")\n\ndef sub(a, b):\n    return a - b\n');
     refused(/imports pytest/);
+    // pytest's report rewritten from the source, reached without naming pytest: the gate's own
+    // plugin saw the test fail
+    repo.write('src/calc.py', REPORT_LIAR);
+    refused(/tests\/test_calc\.py::test_add failed.*but the runner's report says it passed/);
+    // the same, the module name built inside the call
+    repo.write('src/calc.py', REPORT_LIAR.replace("importlib.import_module(_name)", "importlib.import_module('_py' + 'test.reports')"));
+    refused(/src\/calc\.py:\d+ imports a module by a name built from pieces/);
     repo.write('src/calc.py', STUB);
     // deselected from configuration outside the test globs
     repo.write('pyproject.toml', PYPROJECT + 'addopts = "-k not test_add"\n');
