@@ -16,6 +16,7 @@ import { cleanEnv } from './oracle/cleanEnv.js';
 import type { Session } from './session.js';
 import { changedFiles, readText, type Tree } from './tree.js';
 import { unassertedTests } from './evidence/jestAsserts.js';
+import { parsePytestOutcomes } from './evidence/pytestOutcomes.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 
@@ -79,7 +80,9 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
   }
   const tests = facts.tests ? identify(facts.tests, { root, files, read }) : null;
   const unasserted = facts.tests && tests ? unassertedTests(facts.tests, tests, read) : [];
-  return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary, ...(unasserted.length > 0 ? { unasserted } : {}) };
+  // pytest: what the gate's own plugin saw, when the run loaded it and the junit report was read.
+  const observed = run.report.side !== undefined && facts.source === 'junit-xml' ? { observed: parsePytestOutcomes(run.report.side) } : {};
+  return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary, ...(unasserted.length > 0 ? { unasserted } : {}), ...observed };
 }
 
 /** One run of the test command (or a narrowed form of it) in the work tree: RED, through judgeRun.ts. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { ensureTddDir } from './tddDir.js';
@@ -30,8 +31,8 @@ export interface RunResult {
   /** Root-relative path of the captured log. */
   log: string;
   durationMs: number;
-  /** The runner's machine-readable report, when the command was instrumented and wrote one. */
-  report: { kind: string; text: string | null };
+  /** The runner's machine-readable report, when the command was instrumented and wrote one; `side`, a second one of the instrumentation's own. */
+  report: { kind: string; text: string | null; side?: string | null };
 }
 
 /** Head + ring-buffer tail of a byte stream, with a digest of all of it. */
@@ -84,12 +85,45 @@ export interface RunOptions {
   timeoutSeconds: number;
   env: NodeJS.ProcessEnv;
   /** Rewrites the command so the runner also writes a machine-readable report to `reportFile`. */
-  instrument?: (command: string, reportFile: string) => { command: string; kind: string; nodeOptions?: string; env?: Record<string, string> };
+  instrument?: (command: string, reportFile: string) => Instrumentation;
   now?: Date;
   /** Run the (instrumented) command through this program instead of a plain shell: the oracle's sandbox. */
   wrap?: RunWrap;
   /** Where to show that a long run is still going (what runs, for how long). */
   progress?: { write(s: string): unknown; isTTY?: boolean };
+}
+
+/** How an instrumented command differs from the configured one (see src/cli/evidence/instrument.ts). */
+export interface Instrumentation {
+  command: string;
+  kind: string;
+  nodeOptions?: string;
+  env?: Record<string, string>;
+  /** A Python module the run loads: written to a fresh directory outside the project, read-only, first on PYTHONPATH. */
+  pythonModule?: { name: string; source: string };
+  /** A second report file the instrumentation writes. */
+  sideReport?: string;
+}
+
+/**
+ * The module's directory, read-only for the run (it is imported before any project code, so a
+ * later write could not change what runs anyway). Returns the directory and how to remove it.
+ */
+function writePythonModule(mod: { name: string; source: string }): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tdd-gate-py-'));
+  writeFileSync(path.join(dir, `${mod.name}.py`), mod.source, { mode: 0o444 });
+  chmodSync(dir, 0o555);
+  return {
+    dir,
+    cleanup: () => {
+      try {
+        chmodSync(dir, 0o700);
+      } catch {
+        // gone already
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A program that runs `command` for us (in a private mount namespace, say), fed `input` on stdin. */
@@ -150,9 +184,26 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
   mkdirSync(runsDir, { recursive: true });
   const base = `${stamp(started)}-${opts.label}`;
   const reportFile = path.join(runsDir, `${base}.report`);
-  const plan: { command: string; kind: string; nodeOptions?: string; env?: Record<string, string> } = opts.instrument ? opts.instrument(opts.command, reportFile) : { command: opts.command, kind: 'none' };
-  // node:test's reporter goes in through NODE_OPTIONS, after any the project was allowed to keep.
-  const env = plan.nodeOptions || plan.env ? { ...opts.env, ...(plan.nodeOptions ? { NODE_OPTIONS: [opts.env.NODE_OPTIONS, plan.nodeOptions].filter(Boolean).join(' ') } : {}), ...plan.env } : opts.env;
+  const plan: Instrumentation = opts.instrument ? opts.instrument(opts.command, reportFile) : { command: opts.command, kind: 'none' };
+  const pyModule = plan.pythonModule ? writePythonModule(plan.pythonModule) : null;
+  try {
+    return await runPlanned(opts, plan, pyModule?.dir ?? null, started, base, runsDir, reportFile);
+  } finally {
+    pyModule?.cleanup();
+  }
+}
+
+async function runPlanned(opts: RunOptions, plan: Instrumentation, pyDir: string | null, started: Date, base: string, runsDir: string, reportFile: string): Promise<RunResult> {
+  // node:test's reporter goes in through NODE_OPTIONS, after any the project was allowed to keep;
+  // a Python module's directory goes first on PYTHONPATH.
+  const env = plan.nodeOptions || plan.env || pyDir
+    ? {
+        ...opts.env,
+        ...(plan.nodeOptions ? { NODE_OPTIONS: [opts.env.NODE_OPTIONS, plan.nodeOptions].filter(Boolean).join(' ') } : {}),
+        ...(pyDir ? { PYTHONPATH: [pyDir, opts.env.PYTHONPATH].filter(Boolean).join(path.delimiter) } : {}),
+        ...plan.env,
+      }
+    : opts.env;
 
   const capture = new BoundedCapture();
   const wrapped = opts.wrap ? opts.wrap(plan.command) : null;
@@ -204,6 +255,7 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
   writeFileSync(path.join(opts.root, logRel), `$ ${plan.command}\n${output}\n[exit ${String(result.exitCode ?? result.signal)}${timedOut ? ', timed out' : ''}]\n`);
   pruneRuns(runsDir);
   let reportText: string | null = null;
+  let sideText: string | null = null;
   if (plan.kind !== 'none') {
     try {
       reportText = readFileSync(reportFile, 'utf8');
@@ -211,6 +263,14 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
       reportText = null;
     }
     rmSync(reportFile, { force: true });
+    if (plan.sideReport) {
+      try {
+        sideText = readFileSync(plan.sideReport, 'utf8');
+      } catch {
+        sideText = null;
+      }
+      rmSync(plan.sideReport, { force: true });
+    }
     // a runner's scratch beside its report (jest's cache directory)
     rmSync(`${reportFile}.cache`, { recursive: true, force: true });
   }
@@ -226,6 +286,6 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
     outputSha256: sha256,
     log: logRel,
     durationMs: Date.now() - started.getTime(),
-    report: { kind: plan.kind, text: reportText },
+    report: { kind: plan.kind, text: reportText, ...(plan.sideReport ? { side: sideText } : {}) },
   };
 }

@@ -18,6 +18,27 @@ const TEST = 'from src.calc import add, sub\n\ndef test_add():\n    assert add(1
 const STUB = '# STUB:TDD\ndef add(a, b):\n    return 0\n\ndef sub(a, b):\n    return a - b\n';
 const REAL = 'def add(a, b):\n    return a + b\n\ndef sub(a, b):\n    return a - b\n';
 const PYPROJECT = '[project]\nname = "calc"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\nminversion = "7.0"\n';
+/**
+ * A source that reaches pytest's report class through a module name built at run time and turns
+ * every failed report into a passed one: the junit report and the printed summary both say passed.
+ */
+const REPORT_LIAR = `import importlib
+
+_name = '_py' + 'test.reports'
+_reports = importlib.import_module(_name)
+_init = _reports.TestReport.__init__
+
+
+def _passing(self, *args, **kwargs):
+    _init(self, *args, **kwargs)
+    if self.outcome == 'failed':
+        self.outcome = 'passed'
+        self.longrepr = None
+
+
+_reports.TestReport.__init__ = _passing
+
+${STUB.replace('# STUB:TDD\n', '')}`;
 
 describe.skipIf(!hasPytest)('cheats against a real pytest project in GREEN', () => {
   it('RED is per test; each way around a failing frozen test is refused; the real implementation reaches done', { timeout: 240_000 }, () => {
@@ -42,6 +63,13 @@ describe.skipIf(!hasPytest)('cheats against a real pytest project in GREEN', () 
     // pytest from the source
     repo.write('src/calc.py', 'import pytest\n\ndef add(a, b):\n    pytest.skip("later")\n\ndef sub(a, b):\n    return a - b\n');
     refused(/imports pytest/);
+    // pytest's report rewritten from the source, reached without naming pytest: the gate's own
+    // plugin saw the test fail
+    repo.write('src/calc.py', REPORT_LIAR);
+    refused(/tests\/test_calc\.py::test_add failed.*but the runner's report says it passed/);
+    // the same, the module name built inside the call
+    repo.write('src/calc.py', REPORT_LIAR.replace("importlib.import_module(_name)", "importlib.import_module('_py' + 'test.reports')"));
+    refused(/src\/calc\.py:\d+ imports a module by a name built from pieces/);
     repo.write('src/calc.py', STUB);
     // deselected from configuration outside the test globs
     repo.write('pyproject.toml', PYPROJECT + 'addopts = "-k not test_add"\n');
@@ -73,6 +101,27 @@ describe.skipIf(!hasPytest)('cheats against a real pytest project in GREEN', () 
     const done = JSON.parse(ok(cli(repo, 'done', '--json')).stdout) as { tests: unknown[] };
     expect(done.tests).toContainEqual({ id: 'tests/test_calc.py::test_add', red: 'failed', green: 'passed', counted_red: true });
     expect(readState(repo).phase).toBe('done');
+  });
+
+  it('tox.ini addopts and a usercustomize.py written in GREEN are refused', { timeout: 120_000 }, () => {
+    // no pytest table in pyproject.toml: pytest reads tox.ini's [pytest] section
+    const TOX = '[tox]\nenvlist = py3\n\n[pytest]\ntestpaths = tests\n';
+    const repo = testRepo({ stack: PYTEST_STACK, files: { 'tox.ini': TOX, 'src/__init__.py': '', 'tests/__init__.py': '' } });
+    startRed(repo);
+    repo.write('tests/test_calc.py', TEST);
+    repo.write('src/calc.py', STUB);
+    redToGreen(repo);
+    const refused = (re: RegExp) => expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(re);
+    repo.write('tox.ini', TOX + 'addopts = -k "not test_add"\n');
+    refused(/frozen.*tox\.ini|tox\.ini.*changed/);
+    repo.write('tox.ini', TOX);
+    // an interpreter start-up hook that puts the failing test aside
+    repo.write('usercustomize.py', "import os\nos.environ['PYTEST_ADDOPTS'] = '-k \"not test_add\"'\n");
+    refused(/added after the freeze: usercustomize\.py/);
+    rmSync(repo.path('usercustomize.py'));
+    expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/not GREEN: 1 of 2 tests fail/);
+    repo.write('src/calc.py', REAL);
+    ok(cli(repo, 'verify', 'green'));
   });
 
   it('a new passing test beside old tests broken through shared setup is no RED', { timeout: 120_000 }, () => {

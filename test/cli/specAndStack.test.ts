@@ -70,6 +70,32 @@ describe('init and the source glob', () => {
     repo.setStack({ ...DEFAULT_STACK, language: 'rust', source_file_glob: 'src/**|*.rs' });
     ok(cli(repo, 'init', '--spec', 'specs/SPEC-001.md'));
   });
+  it('refuses when a top-level Python package is neither test nor source, whatever else the glob matches', () => {
+    const stack = { ...DEFAULT_STACK, language: 'python', test_command: 'python3 -m pytest', test_file_glob: 'tests/**', source_file_glob: 'src/**' };
+    const files = {
+      'src/helpers.py': 'def h():\n    return 1\n',
+      'mylib/__init__.py': '',
+      'mylib/core.py': 'def add(a, b):\n    return a + b\n',
+      'tests/__init__.py': '',
+      'tests/test_core.py': 'def test_add():\n    assert True\n',
+      // tooling and test folders stay other
+      'scripts/__init__.py': '',
+      'scripts/release.py': 'print(1)\n',
+      'benchmarks/__init__.py': '',
+      'benchmarks/bench_add.py': 'print(1)\n',
+      'docs/conf.py': 'project = "x"\n',
+      'examples/demo.py': 'print(1)\n',
+      'it/__init__.py': '',
+      'it/conftest.py': '',
+      'it/test_it.py': 'def test_it():\n    assert True\n',
+    };
+    const repo = testRepo({ stack: { ...stack, test_file_glob: 'tests/**|**/test_*.py' }, files });
+    const r = ok(cli(repo, 'init', '--spec', 'specs/SPEC-001.md'), 1);
+    expect(r.stderr).toMatch(/source_file_glob \(src\/\*\*\) does not match the Python package mylib\/ \(mylib\/__init__\.py, mylib\/core\.py\): .*writable in RED without a stub\. Add it to source_file_glob in \.tdd\/stack\.json \(`src\/\*\*\|mylib\/\*\*`\)/);
+    expect(r.stderr).not.toMatch(/scripts|benchmarks|docs|examples|it\//);
+    repo.setStack({ ...stack, test_file_glob: 'tests/**|**/test_*.py', source_file_glob: 'src/**|mylib/**' });
+    ok(cli(repo, 'init', '--spec', 'specs/SPEC-001.md'));
+  });
   it('lets a project without any code yet start', () => {
     ok(cli(testRepo(), 'init', '--spec', 'specs/SPEC-001.md'));
   });

@@ -62,6 +62,15 @@ describe('runnerReach: source that reaches into the test runner', () => {
     ['src/a.js', 'const name = expect.getState().currentTestName;\n', /test framework’s runtime/],
     ['src/a.js', "const arg = process.argv.find((a) => a.startsWith('--outputFile='));\n", /report options/],
     ['src/a.py', "path = next(a for a in sys.argv if a.startswith('--junitxml'))\n", /report options/],
+    ['src/a.py', "reports = importlib.import_module('_py' + 'test.reports')\n", /name built from pieces/],
+    ['src/a.py', "m = __import__(''.join(['_py', 'test']))\n", /name built from pieces/],
+    ['src/a.py', "m = importlib.import_module('tsetyp_'[::-1])\n", /name built from pieces/],
+    ['src/a.py', "m = importlib.import_module(bytes.fromhex('5f707974657374').decode())\n", /name built from pieces/],
+    ['src/a.py', 'for m in list(sys.modules.values()):\n    pass\n', /walks every module/],
+    ['src/a.py', 'for name in sys.modules:\n    pass\n', /walks every module/],
+    ['src/a.py', 'found = [o for o in gc.get_objects() if type(o).__name__ == "Config"]\n', /walks every module or object/],
+    ['src/a.py', "cls = getattr(mod, 'TestReport')\n", /report internals/],
+    ['src/a.py', 'def pytest_runtest_makereport(item, call):\n    pass\n', /report internals|names pytest|imports pytest/],
   ])('%s: %j', (rel, content, re) => {
     expect(runnerReach(rel, content)?.what).toMatch(re);
   });
@@ -70,6 +79,10 @@ describe('runnerReach: source that reaches into the test runner', () => {
     ['src/a.ts', 'config.strict = true;\nconst expected = 3;\n'],
     ['src/a.ts', "const url = 'https://api.example.test/v1';\n"],
     ['src/a.py', 'import os\nassert x > 0\n'],
+    ['src/a.py', "import importlib\njson = importlib.import_module('json')\n"],
+    ['src/a.py', "backend = importlib.import_module('myapp.backends.' + name)\nplugin = __import__(name)\n"],
+    ['src/a.py', "if 'json' in sys.modules:\n    me = sys.modules[__name__]\n"],
+    ['src/a.py', 'class TestReport:\n    outcome = "passed"\n\nreport = TestReport()\n'],
     ['calc.go', 'import "fmt"\nvar host = "api.example.test"\n'],
     ['calc_test.go', 'import "testing"\n'],
     ['cmd/calc/main.go', 'package main\n\nfunc main() { fmt.Println(os.Args[1:]); os.Exit(2) }\n'],

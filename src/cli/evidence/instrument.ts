@@ -1,4 +1,5 @@
 import { nodeTestOptions, nodeTestReporterSupported } from './nodeTest.js';
+import { PYTEST_PLUGIN_MODULE, pytestPluginSource } from './pytestOutcomes.js';
 
 /** vitest/jest/junit/node:test reports go to a file; go's JSON events replace the text on stdout. */
 export type ReportKind = 'vitest-json' | 'jest-json' | 'junit-xml' | 'go-json' | 'node-test' | 'cargo' | 'none';
@@ -10,6 +11,10 @@ export interface Instrumented {
   nodeOptions?: string;
   /** More environment for the run (npm's own `node-options` setting, which replaces NODE_OPTIONS). */
   env?: Record<string, string>;
+  /** A Python module the run loads, from a fresh read-only directory outside the project put first on PYTHONPATH. */
+  pythonModule?: { name: string; source: string };
+  /** A second report the instrumentation writes beside the runner's (pytest's outcomes as the gate's plugin saw them). */
+  sideReport?: string;
 }
 
 /** Shell syntax after which appending arguments would reach another command. */
@@ -43,7 +48,7 @@ export function instrumentCommand(command: string, reportFile: string, script?: 
     if (body !== null && !/^(npm|pnpm|yarn)\b/.test(body)) {
       const inner = instrumentCommand(body, reportFile);
       if ((inner.kind === 'vitest-json' || inner.kind === 'jest-json' || inner.kind === 'junit-xml') && inner.command.startsWith(body)) {
-        return { command: `${command.trim()}${pm[1] === 'npm' ? ' --' : ''}${inner.command.slice(body.length)}`, kind: inner.kind };
+        return { ...inner, command: `${command.trim()}${pm[1] === 'npm' ? ' --' : ''}${inner.command.slice(body.length)}` };
       }
     }
     return plain;
@@ -62,7 +67,16 @@ export function instrumentCommand(command: string, reportFile: string, script?: 
     return { command: `${command}${ci} --json --outputFile=${f} --no-cache --cacheDirectory=${quote(`${reportFile}.cache`)}`, kind: 'jest-json' };
   }
   if (/(^|[\s/])(pytest|py\.test)(\s|$)|-m\s+pytest(\s|$)/.test(command) && !/--junit-?xml/.test(command)) {
-    return { command: `${command} --junitxml=${f}`, kind: 'junit-xml' };
+    // The gate's own plugin records what each test phase raised, to hold the junit report to.
+    // (An interpreter started with -I or -E ignores PYTHONPATH: the report is read alone.)
+    if (/(^|[\s/])python[\d.]*\s+(?:-\w+\s+)*-\w*[IE]/.test(command)) return { command: `${command} --junitxml=${f}`, kind: 'junit-xml' };
+    const side = `${reportFile}.outcomes`;
+    return {
+      command: `${command} -p ${PYTEST_PLUGIN_MODULE} --junitxml=${f}`,
+      kind: 'junit-xml',
+      pythonModule: { name: PYTEST_PLUGIN_MODULE, source: pytestPluginSource(side) },
+      sideReport: side,
+    };
   }
   // cargo stops at the first failing test binary unless told not to: every test must run.
   const cargo = /(^|\s)cargo\s+(?:\+\S+\s+)?test(?=\s|$)/.exec(command);

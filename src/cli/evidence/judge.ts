@@ -1,5 +1,6 @@
 import type { IdentifiedTest } from './identity.js';
 import { NODE_TEST_SOURCE } from './nodeTest.js';
+import { pytestDisagreement } from './pytestOutcomes.js';
 import type { Counts, RunFacts, TestStatus } from './report.js';
 
 export interface RunOutcome {
@@ -14,6 +15,8 @@ export interface RunOutcome {
   summary?: Counts | null;
   /** Tests that passed without one of the expect() calls their declaration makes passing (jest); GREEN holds the RED tests to it. */
   unasserted?: string[];
+  /** pytest: each test's outcome as the gate's own plugin saw it (null: the plugin never started); absent when it was not loaded. */
+  observed?: ReadonlyMap<string, TestStatus> | null;
 }
 
 export interface Verdict {
@@ -190,8 +193,12 @@ function stubOrNothing(o: RunOutcome, buildError: RegExp | null, what: string): 
   return `${what}; check that test_command collects the new test and that it fails on an assertion`;
 }
 
-/** The machine report and the text summary must tell the same story. */
+/** The machine report and the text summary must tell the same story, and pytest's report what its hooks saw. */
 function disagreement(o: RunOutcome): string | null {
+  if (o.observed !== undefined && o.facts.tests) {
+    const why = pytestDisagreement(o.facts.tests, o.tests?.map((t) => t.id) ?? [], o.observed);
+    if (why) return why;
+  }
   const r = o.facts.counts;
   const t = o.summary;
   if (!r || !t) return null;

@@ -30,6 +30,28 @@ function unclassifiedCode(files: readonly string[], tree: { tests: Record<string
   });
 }
 
+/** Top-level folders whose Python code is tooling or tests, not the project's sources. */
+const NOT_SOURCE_PACKAGE = /^(?:\..*|tests?|testing|docs?|examples?|samples?|scripts?|tools?|benchmarks?|bench(?:es)?|build|dist|venv|env|site-packages|typings|stubs)$/;
+
+/**
+ * Top-level Python packages (a folder with `__init__.py`) holding code that is neither a test nor
+ * a source, whatever else the globs match: the package's code would be writable in RED without a
+ * stub. A file beside tests in their own folder (a conftest, a helper, the folder's
+ * `__init__.py`) belongs to the tests.
+ */
+export function unclassifiedPackages(files: readonly string[], tree: { tests: Record<string, string>; sources: Record<string, string> }): Map<string, string[]> {
+  const packages = new Set(files.filter((rel) => /^[^/]+\/__init__\.py$/.test(rel)).map((rel) => rel.split('/')[0]!));
+  const testDirs = new Set(Object.keys(tree.tests).map((rel) => path.posix.dirname(rel)));
+  const out = new Map<string, string[]>();
+  for (const rel of files) {
+    const top = rel.split('/')[0]!;
+    if (!packages.has(top) || NOT_SOURCE_PACKAGE.test(top) || !CODE.test(rel) || rel in tree.tests || rel in tree.sources) continue;
+    if (testDirs.has(path.posix.dirname(rel))) continue;
+    out.set(top, [...(out.get(top) ?? []), rel]);
+  }
+  return out;
+}
+
 /** Keep a corrupt state file under another name instead of overwriting it. */
 function setAside(s: Session): string {
   const aside = `${s.statePath}.corrupt-${s.now().toISOString().replace(/[:.]/g, '-')}`;
@@ -81,6 +103,15 @@ export const init: Verb = {
     if (Object.keys(tree.sources).length === 0 && missed.length > 0) {
       throw new RefusalError(
         `source_file_glob (${String(stack.config.source_file_glob)}) matches no file, but the project has code in ${missed.slice(0, 3).join(', ')}${missed.length > 3 ? ` and ${missed.length - 3} more` : ''}: it would be neither test nor source, writable in RED without a stub. Set source_file_glob in .tdd/stack.json to match it (\`tdd-gate stack detect\` prints a guess), then init again`,
+      );
+    }
+    const packages = unclassifiedPackages(listProjectFiles(s.root), tree);
+    if (packages.size > 0) {
+      const names = [...packages.keys()];
+      const first = packages.get(names[0]!)!;
+      const glob = String(stack.config.source_file_glob);
+      throw new RefusalError(
+        `source_file_glob (${glob}) does not match the Python package ${names.slice(0, 3).map((n) => `${n}/`).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''} (${first.slice(0, 3).join(', ')}${first.length > 3 ? ` and ${first.length - 3} more` : ''}): its code would be neither test nor source, writable in RED without a stub. Add it to source_file_glob in .tdd/stack.json (\`${[glob, ...names.map((n) => `${n}/**`)].join('|')}\`), then init again`,
       );
     }
     const at = s.now().toISOString();
