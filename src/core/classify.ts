@@ -39,7 +39,7 @@ const CONTROL_NAMES = new Set(['.claude', '.tdd', '.git']);
 export function classify(target: TargetLocation, ctx: ClassifyContext): PathClass {
   const fold = (s: string) => (ctx.nocase ? s.toLowerCase() : s);
   const abs = fold(target.abs);
-  if (CLAUDE_CONTROL.test(abs)) return 'control';
+  if (abs.includes('.claude') && CLAUDE_CONTROL.test(abs)) return 'control';
   if (CONTROL_NAMES.has(abs.slice(abs.lastIndexOf('/') + 1))) return 'control';
   if (target.rel !== null && fold(target.rel) === '.mcp.json') return 'control';
   if (ctx.controlAbs.some((p) => fold(p) === abs)) return 'control';
@@ -54,7 +54,7 @@ export function classify(target: TargetLocation, ctx: ClassifyContext): PathClas
   // Installed dependencies are neither the project's tests nor its sources, whatever their names
   // (a package shipping `test/` or `src/`): `rm -rf node_modules` is no test write. Editing them by
   // hand in GREEN is denied on its own (dependency-edit).
-  if (/(?:^|\/)node_modules\//.test(frel)) return 'other';
+  if (frel.startsWith('node_modules/') || frel.includes('/node_modules/')) return 'other';
   if (ctx.isTest(rel) || ctx.isTestConfig(rel) || ctx.isFrozenFile?.(rel) === true) return 'test';
   if (ctx.isSource(rel)) return 'source';
   return 'other';

@@ -55,6 +55,7 @@ const MAX_WORDS = 64;
 const WORD = /[^\s'"`;&|()<>{}[\],=]+/g;
 
 function expand(word: string, env: NodeJS.ProcessEnv, home: string): string {
+  if (!word.includes('~') && !word.includes('$')) return word;
   return word
     .replace(/^~(?=\/|$)/, home)
     .replace(/\$\{?(CLAUDE_PLUGIN_ROOT|CLAUDE_PROJECT_DIR|HOME|PWD)\}?/g, (_m, name: string) => env[name] ?? '');
@@ -96,7 +97,7 @@ export function programReferences(command: string, cwd: string, env: NodeJS.Proc
   let count = 0;
   for (const m of command.matchAll(WORD)) {
     const word = m[0];
-    if (!/\.m?[jt]s$|\.cjs$|\//.test(word)) continue;
+    if (!['.js', '.ts', '.mjs', '.mts', '.cjs'].some((ext) => word.endsWith(ext)) && !word.includes('/')) continue;
     if (++count > MAX_WORDS) break;
     const role = roleOf(path.resolve(cwd, expand(word, env, home)), programList);
     if (role === null) continue;

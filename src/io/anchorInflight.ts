@@ -31,7 +31,12 @@ function dir(paths: AnchorPaths): string {
 }
 
 function fileOf(paths: AnchorPaths, id: string): string {
-  return path.join(dir(paths), `${id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 100)}.json`);
+  let name = '';
+  for (let i = 0; i < id.length && name.length < 100; i++) {
+    const ch = id.charAt(i); // by code unit, each outside [A-Za-z0-9_-] as "_"
+    name += (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch === '_' || ch === '-' ? ch : '_';
+  }
+  return path.join(dir(paths), `${name}.json`);
 }
 
 export function markInflight(

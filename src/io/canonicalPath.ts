@@ -66,7 +66,8 @@ function relInsideFold(root: string, abs: string, nocase: boolean): string | nul
 
 /** True when the file system holding `dir` ignores case (macOS and Windows defaults). */
 export function isCaseInsensitive(dir: string): boolean {
-  const flipped = dir.replace(/[A-Za-z]/g, (ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase()));
+  let flipped = '';
+  for (const ch of dir) flipped += ch >= 'a' && ch <= 'z' ? ch.toUpperCase() : ch >= 'A' && ch <= 'Z' ? ch.toLowerCase() : ch;
   if (flipped === dir) return false;
   try {
     const a = statSync(dir);

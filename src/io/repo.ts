@@ -51,8 +51,9 @@ function readGitFile(dotGit: string, dir: string): string {
 
 function readBranch(gitDir: string): string {
   const head = readFileSync(childPath(gitDir, 'HEAD'), 'utf8').trim();
-  const m = /^ref:\s*(.+)$/.exec(head);
-  if (!m?.[1]) return 'HEAD';
-  const ref = m[1].trim();
+  // `ref: refs/heads/<branch>`; anything else is a detached HEAD.
+  if (!head.startsWith('ref:')) return 'HEAD';
+  const ref = head.slice(4).trim();
+  if (ref === '' || [...'\n\r\u2028\u2029'].some((eol) => ref.includes(eol))) return 'HEAD';
   return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref;
 }

@@ -2,6 +2,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, st
 import path from 'node:path';
 import { specHash } from './hash.js';
 import { sha256Hex } from './sha256.js';
+import { isSha256Hex } from '../schema/handChecks.js';
 
 /** A change this recent may share its timestamps with the next one: not remembered yet. */
 const SETTLED_NS = 2_000_000_000n;
@@ -55,7 +56,7 @@ export function liveSpecHash(file: string, env: NodeJS.ProcessEnv = process.env)
 function readEntry(entryFile: string): Entry | null {
   try {
     const e = JSON.parse(readFileSync(entryFile, 'utf8')) as Partial<Entry> | null;
-    return typeof e?.file === 'string' && typeof e.identity === 'string' && typeof e.hash === 'string' && /^[0-9a-f]{64}$/.test(e.hash) ? (e as Entry) : null;
+    return typeof e?.file === 'string' && typeof e.identity === 'string' && typeof e.hash === 'string' && isSha256Hex(e.hash) ? (e as Entry) : null;
   } catch {
     return null;
   }

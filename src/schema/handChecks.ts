@@ -118,7 +118,10 @@ export function checkOtherTool(input: unknown): Checked<OtherToolEvent> {
 
 // ---- the state file (state.ts, the DESIGN §2 keys) ----
 
-const HEX64 = /^[0-9a-f]{64}$/;
+/** 64 lowercase hex digits, a SHA-256 digest (by hand: the gate checks one on every call). */
+export function isSha256Hex(s: string): boolean {
+  return s.length === 64 && [...s].every((ch) => (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'));
+}
 
 export function checkBaseState(json: unknown): Checked<BaseState> {
   if (!isObject(json)) return { ok: false, issues: wrongType('(top level)', 'an object', json) };
@@ -129,7 +132,7 @@ export function checkBaseState(json: unknown): Checked<BaseState> {
   str(json, 'spec_id', issues);
   str(json, 'spec_path', issues, '', { min: 1 });
   const hash = json.spec_hash;
-  if (!(hash === '' || (typeof hash === 'string' && HEX64.test(hash)))) issues.push('spec_hash: spec_hash must be "" or 64 lowercase hex digits');
+  if (!(hash === '' || (typeof hash === 'string' && isSha256Hex(hash)))) issues.push('spec_hash: spec_hash must be "" or 64 lowercase hex digits');
   str(json, 'plan_artifact', issues);
   str(json, 'started_at', issues, '', { min: 1 });
   str(json, 'phase_entered_at', issues, '', { min: 1 });

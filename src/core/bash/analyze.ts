@@ -593,7 +593,7 @@ class Analyzer implements Sink {
       if (op === '<&' || op === '>&') {
         // 2>&1, >&2, 3>&-: descriptor duplication, not a file. `>&file` writes the file.
         const t = targets[0]?.text;
-        if (targets.length === 1 && t != null && /^(\d+|-|\d+-)$/.test(t)) continue;
+        if (targets.length === 1 && t != null && isDescriptorOperand(t)) continue;
         if (op === '<&') continue;
       }
       const append = op === '>>' || op === '&>>';
@@ -636,7 +636,7 @@ class Analyzer implements Sink {
       const w: BashWrite = isAbsolute(path) ? { path, cwd: null, via, ...glob, ...extra } : { path, cwd, via, ...glob, ...extra };
       this.result.writes.push(w);
       // A download is code from elsewhere, like a script already on disk: run later, it passes to the after-the-fact check.
-      if (!target.glob && !extra.tree && !/^(?:curl|wget)\b/.test(via)) {
+      if (!target.glob && !extra.tree && !isDownload(via)) {
         const before = this.written.get(abs);
         const content = extra.content === undefined ? null : extra.append ? (before === undefined ? null : before === null ? null : before + extra.content) : extra.content;
         this.written.set(abs, content);
@@ -658,6 +658,7 @@ class Analyzer implements Sink {
    * and `/proc/<pid>/root/…` name paths under the working directory or `/`. Undefined: a plain path.
    */
   private device(abs: string, scope: Scope): string | null | undefined {
+    if (!abs.startsWith('/dev/') && !abs.startsWith('/proc/')) return undefined;
     let m = /^\/proc\/[^/]+\/(cwd|root)(\/.*)?$/.exec(abs);
     if (m) {
       const rest = m[2] ?? '';
@@ -917,4 +918,17 @@ function appendValue(before: readonly string[] | null | undefined, value: Arg[])
 function sliceText(c: Command): string {
   const words = [c.name?.text ?? '', ...c.suffix.map((s) => ('text' in s ? s.text : ''))];
   return words.join(' ').slice(0, 300);
+}
+
+/** `2>&1`, `>&-`, `3>&2-`: the operand of a descriptor duplication (a number, `-`, or a number and `-`). */
+function isDescriptorOperand(t: string): boolean {
+  const digits = t.endsWith('-') ? t.slice(0, -1) : t;
+  return t === '-' || (digits !== '' && [...digits].every((ch) => ch >= '0' && ch <= '9'));
+}
+
+/** A write made by `curl` or `wget` (its label starts with the program's name). */
+function isDownload(via: string): boolean {
+  const next = (p: string) => via.charAt(p.length);
+  const word = (c: string) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '_';
+  return ['curl', 'wget'].some((p) => via.startsWith(p) && !word(next(p)));
 }

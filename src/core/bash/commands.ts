@@ -38,7 +38,7 @@ import {
 function echoOut(args: readonly Arg[]): string | null {
   let i = 0;
   let newline = true;
-  while (i < args.length && /^-[neE]+$/.test(args[i]?.text ?? '')) {
+  while (i < args.length && (args[i]?.text ?? '').startsWith('-') && /^-[neE]+$/.test(args[i]?.text ?? '')) {
     if (args[i]?.text?.includes('n')) newline = false;
     i++;
   }
@@ -301,7 +301,7 @@ export function handlerOf(name: string): Handler | undefined {
 /** The command's stdout when statically known (echo, printf, cat of a heredoc). */
 export function runCommand(call: Call, sink: Sink): Output {
   const name = call.name.includes('/') ? baseName(call.name) : call.name;
-  const normal = /^python[0-9.]*$|^py$|^pypy[0-9.]*$/.test(name) ? 'python' : /^(?:node|nodejs)[0-9.]*$/.test(name) ? 'node' : /^(?:perl|ruby|php)[0-9.]*$/.test(name) ? name.replace(/[0-9.]+$/, '') : name;
+  const normal = interpreterName(name);
   if (call.name.includes('/') && !isAbsolute(call.name) && !handlerOf(normal)) {
     // ./script.sh: a named script, followed when it can be read (its first line says in what language).
     const file: Arg = { text: call.name, glob: false, raw: call.name };
@@ -314,6 +314,17 @@ export function runCommand(call: Call, sink: Sink): Output {
   if (handler) return handler({ ...call, name: normal }, sink);
   formatterCommand({ ...call, name: normal }, sink);
   return null;
+}
+
+/** `python3.12`, `py` and `pypy3` are python, `node20` and `nodejs` node, `perl5.36` perl; other names stay. */
+function interpreterName(name: string): string {
+  let end = name.length;
+  while (end > 0 && '0123456789.'.includes(name[end - 1] as string)) end--;
+  const stem = name.slice(0, end);
+  if (stem === 'python' || stem === 'pypy' || name === 'py') return 'python';
+  if (stem === 'node' || stem === 'nodejs') return 'node';
+  if (stem === 'perl' || stem === 'ruby' || stem === 'php') return stem;
+  return name;
 }
 
 /** The language a script's `#!` line names; shell without one; null for a binary or unknown interpreter. */

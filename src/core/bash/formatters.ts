@@ -96,7 +96,7 @@ function writeTrees(call: Call, sink: Sink, operands: readonly Arg[], via: strin
   const targets = operands.length > 0 ? operands : [{ text: '.', glob: false, raw: '.' }];
   const exts = LANGUAGE_FILES[call.name];
   for (const t of targets) {
-    const selfGlob = t.text !== null && !t.glob && /[*?[]/.test(t.text);
+    const selfGlob = t.text !== null && !t.glob && ['*', '?', '['].some((c) => t.text?.includes(c));
     if (exts && t.text !== null && !t.glob && !selfGlob && !exts.some((e) => t.text?.endsWith(`.${e}`))) {
       // A directory: the language's files anywhere under it (and the operand itself, should it be a file).
       sink.write(call.scope, t, via);
@@ -115,7 +115,7 @@ const TEST_RUNNERS = new Set(['vitest', 'jest', 'playwright', 'bun']);
 export function snapshotUpdate(call: Call, sink: Sink): boolean {
   const words = call.args.map((a) => a.text ?? '');
   const runner = TEST_RUNNERS.has(call.name) || (['npm', 'pnpm', 'yarn', 'bun'].includes(call.name) && (words[0] === 'test' || words[0] === 't' || (words[0] === 'run' && /test/.test(words[1] ?? ''))));
-  if (!runner || !words.some((w) => SNAPSHOT_FLAGS.includes(w) || /^--update(Snapshot)?=true$/.test(w))) return false;
+  if (!runner || !words.some((w) => SNAPSHOT_FLAGS.includes(w) || w === '--update=true' || w === '--updateSnapshot=true')) return false;
   sink.write(call.scope, { text: '.', glob: false, raw: '.' }, `${call.name} snapshot update`, { tree: true, onlyTests: true });
   return true;
 }

@@ -28,5 +28,5 @@ export function child(dir: string, name: string): string {
 
 /** Device files that are not files in the project: writing them changes nothing on disk. */
 export function isDeviceSink(p: string): boolean {
-  return /^\/dev\/(null|stdout|stderr|tty|zero|fd\/\d+)$/.test(p);
+  return p.startsWith('/dev/') && /^\/dev\/(null|stdout|stderr|tty|zero|fd\/\d+)$/.test(p);
 }

@@ -57,15 +57,20 @@ interface Field {
 const MAX_ALTERNATIVES = 64;
 const GLOB_SPECIAL = /[\\*?[\](){}|!+@]/g;
 
+// Most words have none of the characters these look for: plain loops then, since V8 compiles
+// every regular expression the hook runs, on every call.
 export function escapeGlob(s: string): string {
-  return s.replace(GLOB_SPECIAL, (c) => '\\' + c);
+  return hasAny(s, '\\*?[](){}|!+@') ? s.replace(GLOB_SPECIAL, (c) => '\\' + c) : s;
 }
 
 function unescapeGlob(s: string): string {
-  return s.replace(/\\(.)/gs, '$1');
+  return s.includes('\\') ? s.replace(/\\(.)/gs, '$1') : s;
 }
 
-const HAS_GLOB = /[*?[]/;
+function hasAny(s: string, chars: string): boolean {
+  for (const ch of s) if (chars.includes(ch)) return true;
+  return false;
+}
 
 /** Each alternative is a list of fields (field splitting adds fields, brace expansion adds alternatives). */
 class Builder {
@@ -129,7 +134,7 @@ class Builder {
           if (i > 0) copy.push({ text: '', glob: false, unknown: false });
           const f = last(copy);
           f.text += piece.replace(/[\\(){}|!+@]/g, (c) => '\\' + c);
-          if (HAS_GLOB.test(piece)) f.glob = true;
+          if (hasAny(piece, '*?[')) f.glob = true;
         });
         return copy;
       }),
@@ -195,7 +200,7 @@ export function resolveWord(word: Word, scope: Scope, env: WordEnv): Arg[] {
  * word): `~`, `~/`, `~+` ($PWD), `~-` ($OLDPWD), `~N` (the directory stack), `~user`.
  */
 function literalStart(b: Builder, v: string, scope: Scope, env: WordEnv): void {
-  const m = /^([A-Za-z_][A-Za-z0-9_]*=)?~([^/:]*)(.*)$/s.exec(v);
+  const m = v.includes('~') ? /^([A-Za-z_][A-Za-z0-9_]*=)?~([^/:]*)(.*)$/s.exec(v) : null;
   if (m === null) {
     b.literal(v);
     return;
