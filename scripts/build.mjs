@@ -1,7 +1,8 @@
 // Builds dist/: what a marketplace install runs with plain node, nothing installed (ADR 007).
 //
-//   dist/hook.cjs     the hook's entry: the quick check only, CommonJS (node starts a .mjs file
-//                     with its ES module loader, which costs more than the whole quick check)
+//   dist/hook.cjs     what hooks.json runs: loads the entry with V8's code cache, CommonJS (node
+//                     starts a .mjs file with its ES module loader, which costs more than a quick check)
+//   dist/hook/hook-*.cjs  the entry: the quick check, then the part for the event
 //   dist/hook/*.cjs   the rest of the hook, one self-contained bundle per path (the PreToolUse gate,
 //                     the same with the Bash gate, each other event), loaded past the quick check
 //   dist/hook.mjs     the old entry, kept so existing hook commands and scripts still work
@@ -117,38 +118,47 @@ const partFiles = await Promise.all(
   }),
 );
 const partFile = Object.fromEntries(partFiles.map((p) => [p.name, p.file]));
-// The entry: a lazy loader's import('../<name>.js') becomes loadPart() of the part's file. The
-// loader (src/hooks/lazy/parts.ts) is bundled into the entry but runs, and requires node:vm,
-// only when a part is loaded: esbuild initialises a module reached by require() on first use.
-const PARTS_LOADER = path.resolve('src/hooks/lazy/parts.ts');
-const entry = await build({
+// The entry (src/bin/hook.ts) is built like a part, into dist/hook/ beside the others, so its
+// bytecode is cached too; dist/hook.cjs (src/bin/hookBoot.ts) only loads it. In the entry, a lazy
+// loader's import('../<name>.js') becomes loadPart() of the part's file, reached through the
+// require() the boot hands it: one loader, and one code cache to write at exit, for the call.
+const PARTS_MODULE = 'tdd-gate:parts';
+const LAZY_PARTS = { name: 'lazy-parts', setup(b) {
+  b.onResolve({ filter: /^\.\.\/\w+\.js$/ }, (args) => {
+    if (path.basename(args.resolveDir) !== 'lazy') return undefined;
+    const name = path.basename(args.path, '.js');
+    if (!partFile[name]) throw new Error(`${args.importer}: no part built for ${args.path}`);
+    return { path: name, namespace: 'part' };
+  });
+  b.onResolve({ filter: new RegExp(`^${PARTS_MODULE}$`) }, (args) => ({ path: args.path, external: true }));
+  b.onLoad({ filter: /.*/, namespace: 'part' }, (args) => ({
+    loader: 'js',
+    contents: `module.exports = require(${JSON.stringify(PARTS_MODULE)}).loadPart(__dirname, ${JSON.stringify(partFile[args.path])}, require);\n`,
+  }));
+} };
+const hookEntry = await build({
   ...common,
-  entryPoints: { hook: 'src/bin/hook.ts' },
+  entryPoints: ['src/bin/hook.ts'],
+  format: 'cjs',
+  charset: 'ascii',
+  supported: noDynamicImport,
+  plugins: [LAZY_PARTS, NESTED_LIBS, BUILTINS],
+  write: false,
+});
+const entryText = hookEntry.outputFiles[0].text;
+const entryFile = `hook-${createHash('sha256').update(entryText).digest('hex').slice(0, 8).toUpperCase()}.cjs`;
+const boot = await build({
+  ...common,
+  entryPoints: { hook: 'src/bin/hookBoot.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
-  supported: noDynamicImport,
+  charset: 'ascii',
+  define: { HOOK_ENTRY: JSON.stringify(entryFile) },
+  plugins: [BUILTINS],
   write: false,
-  plugins: [
-    BUILTINS,
-    {
-      name: 'lazy-parts',
-      setup(b) {
-        b.onResolve({ filter: /^\.\.\/\w+\.js$/ }, (args) => {
-          if (path.basename(args.resolveDir) !== 'lazy') return undefined;
-          const name = path.basename(args.path, '.js');
-          if (!partFile[name]) throw new Error(`${args.importer}: no part built for ${args.path}`);
-          return { path: name, namespace: 'part' };
-        });
-        b.onLoad({ filter: /.*/, namespace: 'part' }, (args) => ({
-          loader: 'js',
-          resolveDir: path.dirname(PARTS_LOADER),
-          contents: `const dir = require('node:path').join(__dirname, ${JSON.stringify(LAZY_DIR)});\nmodule.exports = require(${JSON.stringify(PARTS_LOADER)}).loadPart(dir, ${JSON.stringify(partFile[args.path])}, require);\n`,
-        }));
-      },
-    },
-  ],
 });
+if (!boot.outputFiles[0].text.includes(JSON.stringify(PARTS_MODULE))) throw new Error('src/bin/hookBoot.ts no longer answers the entry\'s require of the parts loader');
 const cli = await build({
   ...common,
   entryPoints: { cli: 'src/bin/cli.ts' },
@@ -161,8 +171,9 @@ const cli = await build({
 });
 
 const outputs = [
-  ...entry.outputFiles.map((o) => ({ path: o.path, text: o.text })),
   ...partFiles.map((p) => ({ path: p.path, text: p.text })),
+  { path: path.resolve('dist', LAZY_DIR, entryFile), text: entryText },
+  ...boot.outputFiles.map((o) => ({ path: o.path, text: o.text })),
   { path: path.resolve('dist/hook.mjs'), text: "// The hook is dist/hook.cjs; this entry stays for hook commands written before it.\nimport { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./hook.cjs');\n" },
   ...cli.outputFiles.map((o) => ({ path: o.path, text: o.text })),
 ];
