@@ -103,6 +103,19 @@ describe.skipIf(!hasPytest)('cheats against a real pytest project in GREEN', () 
     expect(readState(repo).phase).toBe('done');
   });
 
+  it('a test calling a function the module lacks (AttributeError) is no RED; a stub returning a wrong value is', { timeout: 120_000 }, () => {
+    const repo = testRepo({ stack: PYTEST_STACK, files: { 'src/__init__.py': '', 'tests/__init__.py': '', 'src/calc.py': 'def sub(a, b):\n    return a - b\n' } });
+    startRed(repo);
+    // the module imports, the name it is asked for is not there
+    repo.write('tests/test_calc.py', 'import src.calc as calc\n\ndef test_add():\n    assert calc.add(1, 2) == 3\n');
+    const r = ok(cli(repo, 'verify', 'red'), 1);
+    expect(r.stderr).toMatch(/missing name \(.*AttributeError.*\).*add a STUB:TDD stub first/);
+    expect(readState(repo).receipts.red.valid).toBe(false);
+    repo.write('src/calc.py', '# STUB:TDD\ndef add(a, b):\n    return 0\n\ndef sub(a, b):\n    return a - b\n');
+    const red = JSON.parse(ok(cli(repo, 'verify', 'red', '--json')).stdout) as Record<string, unknown>;
+    expect(red).toMatchObject({ valid: true, red_tests: ['tests/test_calc.py::test_add'] });
+  });
+
   it('tox.ini addopts and a usercustomize.py written in GREEN are refused', { timeout: 120_000 }, () => {
     // no pytest table in pyproject.toml: pytest reads tox.ini's [pytest] section
     const TOX = '[tox]\nenvlist = py3\n\n[pytest]\ntestpaths = tests\n';

@@ -91,6 +91,26 @@ describe('cheats against a real vitest project in GREEN', () => {
   });
 });
 
+describe('a frozen vitest test that skips itself at run time', () => {
+  it('a switch in the source that makes the test call context.skip() is refused, naming the skipped test', { timeout: 120_000 }, () => {
+    const SKIPPABLE = "import { expect, it } from 'vitest';\nimport * as calc from '../src/calc.js';\nit('adds', (ctx) => { if (!calc.ENABLED) ctx.skip(); expect(calc.add(1, 2)).toBe(3); });\n";
+    const CALC_STUB = '// STUB:TDD\nexport const ENABLED = true;\nexport function add(_a: number, _b: number): number { return 0; }\n';
+    const repo = project('vitest', { 'tests/old.test.ts': OLD_TEST });
+    startRed(repo);
+    // written in RED, so the test (switch and all) is frozen
+    repo.write('tests/calc.test.ts', SKIPPABLE);
+    repo.write('src/calc.ts', CALC_STUB);
+    redToGreen(repo);
+    // GREEN: turn the switch off instead of implementing add
+    repo.write('src/calc.ts', 'export const ENABLED = false;\nexport function add(_a: number, _b: number): number { return 0; }\n');
+    expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/frozen tests were skipped instead of run: tests\/calc\.test\.ts::adds/);
+    expect(readState(repo).receipts.green.valid).toBe(false);
+    // the real implementation, switch on, goes through
+    repo.write('src/calc.ts', 'export const ENABLED = true;\nexport function add(a: number, b: number): number { return a + b; }\n');
+    ok(cli(repo, 'verify', 'green'));
+  });
+});
+
 describe('vitest behind `npm test`', () => {
   it('gets the report flags through npm, so RED and GREEN are judged per test', { timeout: 120_000 }, () => {
     const repo = project('vitest', { 'tests/old.test.ts': OLD_TEST, 'package.json': JSON.stringify({ type: 'module', private: true, scripts: { test: `node ${VITEST} run` } }) }, { test_command: 'npm test --silent' });
