@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isWordChar } from '../core/ascii.js';
 import type { AnchorPaths } from './anchorPaths.js';
 
 /**
@@ -34,7 +35,7 @@ function fileOf(paths: AnchorPaths, id: string): string {
   let name = '';
   for (let i = 0; i < id.length && name.length < 100; i++) {
     const ch = id.charAt(i); // by code unit, each outside [A-Za-z0-9_-] as "_"
-    name += (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch === '_' || ch === '-' ? ch : '_';
+    name += isWordChar(ch) || ch === '-' ? ch : '_';
   }
   return path.join(dir(paths), `${name}.json`);
 }

@@ -1,3 +1,4 @@
+import { isDigit } from '../core/ascii.js';
 import type { OtherToolEvent, PreToolUseEvent } from './event.js';
 import { MODES, PHASES, STATE_VERSION } from './stateKeys.js';
 import type { BaseState } from './state.js';
@@ -120,7 +121,7 @@ export function checkOtherTool(input: unknown): Checked<OtherToolEvent> {
 
 /** 64 lowercase hex digits, a SHA-256 digest (by hand: the gate checks one on every call). */
 export function isSha256Hex(s: string): boolean {
-  return s.length === 64 && [...s].every((ch) => (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'));
+  return s.length === 64 && [...s].every((ch) => isDigit(ch) || (ch >= 'a' && ch <= 'f'));
 }
 
 export function checkBaseState(json: unknown): Checked<BaseState> {

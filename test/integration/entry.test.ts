@@ -41,6 +41,8 @@ describe('the hook entry and its code cache', () => {
     const dir = path.join(data, 'code-cache', `${process.version}-${process.arch}`);
     const entries = readdirSync(dir);
     expect(entries.length).toBeGreaterThan(0);
+    // the entry itself is read back from the cache too, not only the part it loads
+    expect(entries.some((e) => /^hook-[0-9A-F]{8}\.cjs\.cache$/.test(e))).toBe(true);
     expect(run(HOOK, input, { CLAUDE_PLUGIN_DATA: data })).toEqual(cold);
     for (const e of entries) writeFileSync(path.join(dir, e), ''); // empty: V8 refuses it, the part compiles afresh
     expect(run(HOOK, input, { CLAUDE_PLUGIN_DATA: data })).toEqual(cold);

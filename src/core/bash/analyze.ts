@@ -7,6 +7,7 @@
  * against the parser's own type declarations): walked for the code it runs, or, where bash
  * evaluates code the analysis cannot, the scope is tainted and later writes become unknown.
  */
+import { isDigit, isWordChar } from '../ascii.js';
 import { Arith } from './arith.js';
 import { runCommand } from './commands.js';
 import { injectedEnv } from './envPrefix.js';
@@ -923,12 +924,10 @@ function sliceText(c: Command): string {
 /** `2>&1`, `>&-`, `3>&2-`: the operand of a descriptor duplication (a number, `-`, or a number and `-`). */
 function isDescriptorOperand(t: string): boolean {
   const digits = t.endsWith('-') ? t.slice(0, -1) : t;
-  return t === '-' || (digits !== '' && [...digits].every((ch) => ch >= '0' && ch <= '9'));
+  return t === '-' || (digits !== '' && [...digits].every(isDigit));
 }
 
 /** A write made by `curl` or `wget` (its label starts with the program's name). */
 function isDownload(via: string): boolean {
-  const next = (p: string) => via.charAt(p.length);
-  const word = (c: string) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '_';
-  return ['curl', 'wget'].some((p) => via.startsWith(p) && !word(next(p)));
+  return ['curl', 'wget'].some((p) => via.startsWith(p) && !isWordChar(via.charAt(p.length)));
 }
