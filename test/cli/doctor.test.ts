@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ev } from '../helpers/events.js';
-import { runCli, runHookBundle } from '../helpers/hook.js';
+import { CLI, runCli, runHookBundle } from '../helpers/hook.js';
 import { SPEC_TEXT, state, testRepo, type TestRepo } from '../helpers/repo.js';
 import { anchorPaths } from '../../src/io/anchorPaths.js';
 import { findRepo } from '../../src/io/repo.js';
@@ -240,6 +240,18 @@ describe('tdd-gate doctor', () => {
     repo.write('.claude/settings.local.json', JSON.stringify({ statusLine: { type: 'command', command: 'node "/nowhere/tdd-gate/0.0.1/dist/cli.mjs" statusline' } }));
     const r = doctor(repo, { HOME: tempDir('tdd-gate-home-') });
     expect(r.stdout).toContain('warn  status line: .claude/settings.local.json runs /nowhere/tdd-gate/0.0.1/dist/cli.mjs, which no longer exists');
+  });
+
+  it('during an active cycle the Bash gate lets a subagent run the probe (a read-only verb), and the heartbeat is written', () => {
+    const repo = testRepo();
+    repo.setState(state('tdd-green'));
+    const env = { HOME: tempDir('tdd-gate-home-') };
+    for (const command of [`node "${CLI}" doctor --probe subagent`, `node "${CLI}" statusline`, `node "${CLI}" doctor`]) {
+      const pre = runHookBundle({ ...ev.bash({ cwd: repo.root, agent_type: 'tdd-gate:implementer', agent_id: 'impl-1' }, command), tool_use_id: 'toolu_sub_probe' }, { event: 'PreToolUse', env });
+      expect(pre.decision, `${command}: ${pre.reason}`).toBe('pass');
+    }
+    const probe = doctor(repo, env, '--probe', 'subagent');
+    expect(probe.stdout).toContain('ok    probe subagent: the PreToolUse hook saw this command in a subagent (agent_type tdd-gate:implementer)');
   });
 
   it('usage: --probe takes a known context; --help shows the usage', () => {
