@@ -1,8 +1,9 @@
 // `/tdd-gate:doctor` in the real client: the probe in the main thread and in a subagent, then the
 // report; and the same with every hook switched off (disableAllHooks), which the report names.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { testRepo } from '../helpers/repo.js';
+import { state, testRepo } from '../helpers/repo.js';
 import { describeE2E, marker, PLUGIN_ROOT, resultOf, session } from './harness.js';
 
 const CLI = `node "${path.join(PLUGIN_ROOT, 'dist', 'cli.mjs')}"`;
@@ -45,5 +46,26 @@ describeE2E('doctor', (bin) => {
     expect(report.content).toContain('FAIL  hooks: the probe ran in the main thread');
     expect(report.content).toContain('something is wrong');
     expect(r.hooks.filter((h) => h.event === 'PreToolUse')).toEqual([]);
+  }, 120_000);
+
+  it('the canary stays quiet when the client runs the gate: an allowed Write and Edit in a cycle reach PostToolUse with their record', async () => {
+    const repo = testRepo({ files: { 'src/a.ts': 'export const a = 0;\n' } });
+    repo.setState(state('tdd-green', { mode: 'light-inline' }));
+    const r = await session(bin, repo, {
+      script: {
+        main: [
+          { tools: [{ name: 'Write', input: { file_path: repo.path('src/b.ts'), content: 'export const b = 1;\n' } }] },
+          { tools: [{ name: 'Read', input: { file_path: repo.path('src/a.ts') } }] },
+          { tools: [{ name: 'Edit', input: { file_path: repo.path('src/a.ts'), old_string: '0', new_string: '1' } }] },
+          { text: 'done' },
+        ],
+      },
+    });
+    expect(resultOf(r, 0).is_error, resultOf(r, 0).content).toBe(false);
+    expect(resultOf(r, 2).is_error, resultOf(r, 2).content).toBe(false);
+    expect(r.hooks.filter((h) => h.event === 'PostToolUse').length).toBeGreaterThanOrEqual(2);
+    const log = existsSync(repo.path('.tdd/events.jsonl')) ? readFileSync(repo.path('.tdd/events.jsonl'), 'utf8') : '';
+    expect(log).not.toContain('gate-skipped');
+    expect(readFileSync(repo.path('src/a.ts'), 'utf8')).toBe('export const a = 1;\n');
   }, 120_000);
 });
