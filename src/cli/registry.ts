@@ -19,6 +19,8 @@ import { contextVerb } from './verbs/context.js';
 import { specCheck } from './verbs/specCheck.js';
 import { harden } from './verbs/harden.js';
 import { recover } from './verbs/recover.js';
+import { doctor } from './verbs/doctor.js';
+import { statusline } from './verbs/statusline.js';
 
 /** Every CLI verb, one per line; each lives in its own file under verbs/. */
 export const VERBS: Verb[] = [
@@ -42,4 +44,6 @@ export const VERBS: Verb[] = [
   specCheck,
   harden,
   recover,
+  doctor,
+  statusline,
 ];

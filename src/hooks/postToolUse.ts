@@ -1,4 +1,9 @@
+import path from 'node:path';
+import { CANARY_TOOLS, callContext, canaryVerdict, describeCanary } from '../core/canary.js';
+import { canonicalize } from '../io/canonicalPath.js';
 import { GateError } from '../io/errors.js';
+import { appendEvent } from '../io/eventLog.js';
+import { takeSeen } from '../io/seenCalls.js';
 import { loadCycles, type ActiveCycle } from './cycle.js';
 import { describeFindings, integrityOf, isClean, logFindings } from './integrityGate.js';
 import { NOTHING, postToolUseBlock, postToolUseFailureContext, type HookResult } from './output.js';
@@ -9,11 +14,13 @@ import { candidateDirs } from './projectDirs.js';
  * PostToolUse on Bash: the second wall behind the static analysis. Scripts, npm scripts and
  * two-step tricks can change a control file out of sight; after every Bash call in an active
  * cycle the control set is checked (frozen files, .tdd/, Claude Code's settings and runtime
- * files), what moved is put back from its copy, and the model and the person are told.
+ * files), what moved is put back from its copy, and the model and the person are told. On the
+ * file tools it is the canary: a write the PreToolUse gate never saw (see `canary` below).
  */
 export function postToolUse(input: unknown, env: NodeJS.ProcessEnv, eventName = 'PostToolUse'): HookResult {
   const { cwd, tool_name, tool_input, tool_use_id } = (input ?? {}) as { cwd?: unknown; tool_name?: unknown; tool_use_id?: unknown; tool_input?: { command?: unknown; run_in_background?: unknown } };
-  if (typeof tool_name !== 'string' || !(tool_name === 'Bash' || tool_name.startsWith('mcp__')) || typeof cwd !== 'string' || cwd === '') return NOTHING;
+  const fileTool = typeof tool_name === 'string' && CANARY_TOOLS.has(tool_name);
+  if (typeof tool_name !== 'string' || !(fileTool || tool_name === 'Bash' || tool_name.startsWith('mcp__')) || typeof cwd !== 'string' || cwd === '') return NOTHING;
   const answer = (reason: string, notice: string) => (eventName === 'PostToolUseFailure' ? postToolUseFailureContext(reason, notice) : postToolUseBlock(reason, notice));
   let cycles: ActiveCycle[];
   try {
@@ -25,6 +32,7 @@ export function postToolUse(input: unknown, env: NodeJS.ProcessEnv, eventName = 
     }
     return NOTHING; // a broken cycle is reported (and blocked) by the PreToolUse gate
   }
+  if (fileTool) return eventName === 'PostToolUse' ? canary(input as Record<string, unknown>, cwd, tool_name, cycles) : NOTHING;
   const command = typeof tool_input?.command === 'string' ? tool_input.command.slice(0, 500) : '';
   // A foreground command has finished: its in-flight mark goes (a background one keeps running).
   if (tool_name === 'Bash' && typeof tool_use_id === 'string' && tool_input?.run_in_background !== true) {
@@ -43,4 +51,38 @@ export function postToolUse(input: unknown, env: NodeJS.ProcessEnv, eventName = 
 function agentOf(input: unknown): string {
   const t = (input as { agent_type?: unknown }).agent_type;
   return typeof t === 'string' ? t : 'main';
+}
+
+/**
+ * The canary (src/core/canary.ts): a file write in an active cycle that PreToolUse did not record
+ * ran without the gate. What moved in the control set is put back (the integrity check, from the
+ * freeze's copies), the skip is recorded, and the model and the person are told which context it was.
+ */
+function canary(input: Record<string, unknown>, cwd: string, toolName: string, cycles: ActiveCycle[]): HookResult {
+  const id = typeof input.tool_use_id === 'string' && input.tool_use_id !== '' ? input.tool_use_id : null;
+  const toolInput = (input.tool_input ?? {}) as { file_path?: unknown; notebook_path?: unknown };
+  const written = typeof toolInput.file_path === 'string' ? toolInput.file_path : typeof toolInput.notebook_path === 'string' ? toolInput.notebook_path : '';
+  for (const cycle of cycles) {
+    const recorded = id !== null && takeSeen(cycle.anchorPaths, id);
+    const started = Date.parse(cycle.state.started_at);
+    const verdict = canaryVerdict({ toolName, toolUseId: id, recorded, phase: cycle.state.phase, cycleAgeMs: Number.isNaN(started) ? null : Date.now() - started });
+    if (verdict !== 'skipped') continue;
+    const root = cycle.repo.root;
+    const abs = written === '' ? '' : canonicalize(path.resolve(cwd, written));
+    const shown = abs === '' ? '(no path)' : relTo(root, abs);
+    const context = callContext(input);
+    const r = integrityOf(cycle);
+    if (!isClean(r)) logFindings(cycle, r, 'canary', { tool: toolName, role: agentOf(input) });
+    const restored = r.restored.map((f) => relTo(root, f.path));
+    appendEvent(root, { type: 'gate-skipped', tool: toolName, target: shown, context: context.kind, role: context.agentType ?? 'main', tool_use_id: id, phase: cycle.state.phase, restored });
+    const d = describeCanary({ toolName, target: shown, phase: cycle.state.phase, context, restored, targetRestored: r.restored.some((f) => f.path === abs) });
+    const broken = r.broken.length > 0 ? `\n${describeFindings({ restored: [], broken: r.broken }, root, cycle.state.phase, `the ${toolName}`).reason}` : '';
+    return postToolUseBlock(`tdd-gate [${d.ruleId}]: ${d.reason}${broken}`, d.notice);
+  }
+  return NOTHING;
+}
+
+function relTo(root: string, abs: string): string {
+  const r = path.relative(root, abs);
+  return r === '' || r.startsWith('..') || path.isAbsolute(r) ? abs : r.split(path.sep).join('/');
 }

@@ -3,6 +3,7 @@ import { checkOtherTool, checkPreToolUse } from '../schema/handChecks.js';
 import type { BashEvent, OtherToolEvent } from '../schema/event.js';
 import { clearEnded, markInflight } from '../io/anchorInflight.js';
 import { GateError } from '../io/errors.js';
+import { markSeen } from '../io/seenCalls.js';
 import { appendEvent } from '../io/eventLog.js';
 import { loadCycles, type ActiveCycle } from './cycle.js';
 import { gateFileTool } from './fileGate.js';
@@ -62,6 +63,8 @@ export function preToolUse(input: unknown, env: NodeJS.ProcessEnv, bash: BashGat
     if (verdict.kind === 'pass') verdict = decision;
   }
   if (event.tool_name === 'Bash') for (const cycle of cycles) markCommand(cycle, event);
+  // The canary's record: PostToolUse checks that the gate saw this write (src/core/canary.ts).
+  else if (event.tool_use_id !== undefined) for (const cycle of cycles) markSeen(cycle.anchorPaths, event.tool_use_id);
   return verdict;
 }
 

@@ -1,5 +1,6 @@
 import { deny } from '../core/decision.js';
 import { errorMessage } from '../io/errors.js';
+import { noteProbe } from '../io/heartbeat.js';
 import { load as loadBashPreToolUse } from './lazy/bashPreToolUse.js';
 import { load as loadPostToolUse } from './lazy/postToolUse.js';
 import { load as loadPreToolUse } from './lazy/preToolUse.js';
@@ -31,6 +32,7 @@ export async function runHook(stdin: string, argvEvent: string | undefined, env:
   const fromInput = (input as { hook_event_name?: unknown } | null)?.hook_event_name;
   const eventName = argvEvent ?? (typeof fromInput === 'string' ? fromInput : 'PreToolUse');
   if (parseError !== null) return badJson(eventName, parseError);
+  if (eventName === 'PreToolUse' || eventName === 'PostToolUse') noteProbe(eventName, input, env); // `tdd-gate doctor --probe` only
   if (quickCheck(eventName, input, env) === 'inactive') return NOTHING;
   try {
     return await handle(eventName, input, env);

@@ -31,13 +31,18 @@ function dir(paths: AnchorPaths): string {
   return path.join(paths.home, 'inflight');
 }
 
-function fileOf(paths: AnchorPaths, id: string): string {
+/** A tool_use_id as a file name: by code unit, each outside [A-Za-z0-9_-] as "_", at most 100. */
+export function markName(id: string): string {
   let name = '';
   for (let i = 0; i < id.length && name.length < 100; i++) {
-    const ch = id.charAt(i); // by code unit, each outside [A-Za-z0-9_-] as "_"
+    const ch = id.charAt(i);
     name += isWordChar(ch) || ch === '-' ? ch : '_';
   }
-  return path.join(dir(paths), `${name}.json`);
+  return name;
+}
+
+function fileOf(paths: AnchorPaths, id: string): string {
+  return path.join(dir(paths), `${markName(id)}.json`);
 }
 
 export function markInflight(

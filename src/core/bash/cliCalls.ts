@@ -33,6 +33,8 @@ export function cliEffect(verb: string | null, args: readonly string[]): CliEffe
     case 'log':
     case 'context':
     case 'stack check':
+    case 'doctor':
+    case 'statusline':
       return 'read';
     case 'stack detect':
       return has('--write') ? 'change' : 'read';
