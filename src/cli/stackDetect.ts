@@ -176,7 +176,8 @@ function jsStack(pkg: Pkg, p: ProjectFacts, runner: JsRunner, ws: boolean): Stac
   const deps = depsOf(pkg);
   const testScript = pkg.scripts?.test ?? '';
   // TypeScript also when sources are .ts without a tsconfig of their own (a workspace package)
-  const ts = p.has('tsconfig.json') || 'typescript' in deps || (p.files ?? []).some((f) => /^(?:src|lib)\/.*\.[cm]?tsx?$/.test(f) && !/\.d\.[cm]?ts$/.test(f));
+  const tsSource = ws ? /(?:^|\/)(?:src|lib)\/.*\.[cm]?tsx?$/ : /^(?:src|lib)\/.*\.[cm]?tsx?$/;
+  const ts = p.has('tsconfig.json') || 'typescript' in deps || (p.files ?? []).some((f) => tsSource.test(f) && !/\.d\.[cm]?ts$/.test(f) && !f.includes('node_modules/'));
   const language = ts ? 'typescript' : 'javascript';
   const tsErr = ts ? '|error TS\\d+' : '';
   if (runner === 'vitest') {
@@ -330,7 +331,9 @@ function pythonStack(p: ProjectFacts, packages: readonly string[]): Detected {
   notes.push(
     `several Python packages (${listed(dirs.map((d) => d || '.'))}): one pytest session from the root runs them all, each importable from ${roots.length === 1 ? 'its source folder' : 'its own source folder'}; their own pytest settings are not read from the root: \`tdd-gate stack detect --package <dir>\` binds a cycle to one package with its settings`,
   );
-  const sources = dirs.flatMap((d) => pythonSourcesOf(p, d) ?? [under(d, 'src/**')]);
+  // the root package's folders that hold other packages are theirs, not its own code
+  const holdsPackage = (glob: string) => nested.some((d) => glob.endsWith('/**') && `${d}/`.startsWith(glob.slice(0, -2)));
+  const sources = dirs.flatMap((d) => (pythonSourcesOf(p, d) ?? [under(d, 'src/**')]).filter((g) => d !== '' || !holdsPackage(g)));
   return stack(parts.join(' '), sources);
 }
 
