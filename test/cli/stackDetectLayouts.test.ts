@@ -7,6 +7,8 @@ import { goWorkUses, pnpmWorkspacePatterns } from '../../src/cli/stackDetectLayo
 import { projectFacts } from '../../src/cli/verbs/stackDetect.js';
 import { stackSchema } from '../../src/schema/stack.js';
 import { backslashGlobProblems, slashForm } from '../../src/schema/stackGlobs.js';
+import { identify } from '../../src/cli/evidence/identity.js';
+import { cargoTests } from '../../src/cli/evidence/textReport.js';
 
 /** A file to write: its text, or a link (`{ link }`), or an executable (`{ exec }`). */
 type Entry = string | { link: string } | { exec: string } | { mode: number; text: string };
@@ -313,5 +315,37 @@ describe('backslash globs', () => {
       'test_file_glob uses `\\` as a path separator (`tests\\**`): globs take `/` on every system (a backslash escapes the next character), so it matches no file. Write `tests/**|**/*.test.ts`',
       'source_file_glob uses `\\` as a path separator (`src\\**`): globs take `/` on every system (a backslash escapes the next character), so it matches no file. Write `src/**|lib/**`',
     ]);
+  });
+});
+
+describe('a Cargo workspace’s tests, named from the repository’s root', () => {
+  // cargo names a member's files from the member's folder; two members may both have tests/old.rs
+  const OUT = [
+    '     Running unittests src/lib.rs (target/debug/deps/my_shapes-95e51d23c399d757)',
+    'test result: ok. 0 passed; 0 failed; 0 ignored',
+    '     Running tests/old.rs (target/debug/deps/old-640b434ebe2e8ddd)',
+    'test t ... ok',
+    'test result: ok. 1 passed; 0 failed; 0 ignored',
+    '     Running unittests src/lib.rs (target/debug/deps/words-a7ed91a919d2c7d0)',
+    'test tests::unit ... FAILED',
+    'test result: FAILED. 0 passed; 1 failed; 0 ignored',
+    '     Running tests/old.rs (target/debug/deps/old-71b1e99d74ece354)',
+    'test t ... ok',
+    'test result: ok. 1 passed; 0 failed; 0 ignored',
+    '   Doc-tests words',
+    'test result: ok. 0 passed; 0 failed; 0 ignored',
+  ].join('\n');
+  const toml: Record<string, string> = { 'Cargo.toml': '[workspace]\nmembers = ["crates/*"]\n', 'crates/shapes/Cargo.toml': '[package]\nname = "my-shapes"\n', 'crates/words/Cargo.toml': '[package]\nname = "words"\n' };
+  it.each<[string, readonly string[], string[]]>([
+    ['members only', ['crates/shapes/tests/old.rs', 'crates/shapes/src/lib.rs', 'crates/words/tests/old.rs', 'crates/words/src/lib.rs'], ['crates/shapes/tests/old.rs::t', 'crates/words/src/lib.rs::tests::unit', 'crates/words/tests/old.rs::t']],
+    ['a member file no other crate has', ['crates/words/tests/old.rs', 'crates/words/src/lib.rs'], ['crates/words/tests/old.rs::t', 'crates/words/src/lib.rs::tests::unit', 'crates/words/tests/old.rs::t']],
+  ])('%s', (_name, files, ids) => {
+    const tests = identify(cargoTests(OUT) ?? [], { root: '/r', files, read: (rel) => toml[rel] ?? null });
+    expect(tests.map((t) => t.id)).toEqual(ids);
+  });
+  it('a single crate keeps its own paths', () => {
+    const single = OUT.replace(/my_shapes/g, 'words');
+    const tests = identify(cargoTests(single) ?? [], { root: '/r', files: ['tests/old.rs', 'src/lib.rs'], read: (rel) => (rel === 'Cargo.toml' ? '[package]\nname = "words"\n' : null) });
+    expect(tests.map((t) => t.id)).toEqual(['tests/old.rs::t', 'src/lib.rs::tests::unit', 'tests/old.rs::t']);
   });
 });
