@@ -142,7 +142,7 @@ function parsePkg(text: string | null): Pkg | null {
   if (text === null) return null;
   try {
     const pkg = JSON.parse(text) as unknown;
-    return pkg !== null && typeof pkg === 'object' && !Array.isArray(pkg) ? (pkg as Pkg) : null;
+    return pkg !== null && typeof pkg === 'object' && !Array.isArray(pkg) ? pkg : null;
   } catch {
     return null;
   }

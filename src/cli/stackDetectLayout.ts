@@ -41,7 +41,7 @@ export function subFacts(p: ProjectFacts, dir: string): ProjectFacts {
   if (dir === '') return p;
   const prefix = `${dir}/`;
   const files = p.files?.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length));
-  const read = p.read;
+  const read = p.read ? (rel: string) => p.read!(rel) : undefined;
   return {
     ...p,
     has: (rel) => p.has(prefix + rel),

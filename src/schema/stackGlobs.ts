@@ -82,7 +82,7 @@ export function backslashGlobProblems(config: Record<string, unknown>): string[]
   for (const key of ['test_file_glob', 'source_file_glob', 'test_config_glob', 'runner_reach_allow']) {
     const value = config[key];
     if (typeof value !== 'string' && !(Array.isArray(value) && value.every((v) => typeof v === 'string'))) continue;
-    const patterns = splitGlobs(value as string | string[]);
+    const patterns = splitGlobs(value);
     const fixed = patterns.map((p) => slashForm(p));
     const bad = patterns.filter((_, i) => fixed[i] !== null);
     if (bad.length === 0) continue;
