@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { cargoPackageName, goWorkUses } from '../stackDetectLayout.js';
 import type { TestCase, TestStatus } from './report.js';
 
 /** A test with a stable identity: the same test has the same id in every run of the same command. */
@@ -32,15 +33,25 @@ export function toRel(reported: string, root: string): string | null {
   return norm.replace(/^\.\//, '');
 }
 
-function goModule(ctx: IdentityContext): string | null {
-  const mod = ctx.read('go.mod');
-  return mod ? (/^module\s+(\S+)/m.exec(mod)?.[1] ?? null) : null;
+/** The Go modules of the project: [folder, module path], the root's and those its go.work uses. */
+function goModules(ctx: IdentityContext): [string, string][] {
+  const dirs = ['', ...goWorkUses(ctx.read('go.work') ?? '')];
+  const out: [string, string][] = [];
+  for (const dir of new Set(dirs)) {
+    const mod = ctx.read(dir === '' ? 'go.mod' : `${dir}/go.mod`);
+    const name = mod ? (/^module\s+(\S+)/m.exec(mod)?.[1] ?? null) : null;
+    if (name !== null) out.push([dir, name]);
+  }
+  return out;
 }
 
 /** The Go test file declaring `func Top(` in the package's directory. */
-function goFile(pkg: string, test: string, ctx: IdentityContext, mod: string | null): string | null {
-  const dir = mod !== null && (pkg === mod || pkg.startsWith(mod + '/')) ? pkg.slice(mod.length + 1) : null;
-  if (dir === null) return null;
+function goFile(pkg: string, test: string, ctx: IdentityContext, mods: readonly [string, string][]): string | null {
+  // the module whose path is the longest prefix of the package's
+  const owner = mods.filter(([, m]) => pkg === m || pkg.startsWith(m + '/')).sort((a, b) => b[1].length - a[1].length)[0];
+  if (owner === undefined) return null;
+  const rest = pkg.slice(owner[1].length + 1);
+  const dir = owner[0] === '' ? rest : rest === '' ? owner[0] : `${owner[0]}/${rest}`;
   const top = test.split('/')[0] ?? test;
   const decl = new RegExp(`^func\\s+${top.replace(/[^\w]/g, '')}\\s*\\(`, 'm');
   for (const f of ctx.files) {
@@ -50,10 +61,25 @@ function goFile(pkg: string, test: string, ctx: IdentityContext, mod: string | n
   return null;
 }
 
+/**
+ * A workspace member's file as cargo names it (from the crate's folder: `tests/a.rs`), from the
+ * repository's root: the one project file that ends so, or, when several crates have one, the
+ * one in the crate whose test binaries ran it.
+ */
+function crateFile(file: string, crate: string, ctx: IdentityContext): string | null {
+  const hits = ctx.files.filter((f) => f.endsWith(`/${file}`));
+  if (hits.length <= 1) return hits[0] ?? null;
+  return hits.find((f) => (cargoPackageName(ctx.read(`${f.slice(0, -file.length)}Cargo.toml`) ?? '') ?? '').replace(/-/g, '_') === crate) ?? null;
+}
+
+function rootCrate(ctx: IdentityContext): string | null {
+  return cargoPackageName(ctx.read('Cargo.toml') ?? '')?.replace(/-/g, '_') ?? null;
+}
+
 /** Give each reported test its id and root-relative file. */
 export function identify(tests: readonly TestCase[], ctx: IdentityContext): IdentifiedTest[] {
   const known = new Set(ctx.files);
-  const mod = tests.some((t) => t.file === null && t.scope !== undefined && !t.candidates) ? goModule(ctx) : null;
+  const mods = tests.some((t) => t.file === null && t.scope !== undefined && !t.candidates) ? goModules(ctx) : [];
   return tests.map((t) => {
     let file: string | null = t.file !== null ? toRel(t.file, ctx.root) : null;
     let scope = '';
@@ -69,10 +95,11 @@ export function identify(tests: readonly TestCase[], ctx: IdentityContext): Iden
     }
     if (t.file === null && t.scope !== undefined) {
       // go test: package import path + test name; the file from the declaration.
-      file = goFile(t.scope, t.name, ctx, mod);
+      file = goFile(t.scope, t.name, ctx, mods);
       const leaf = t.name.split('/')[0] ?? t.name;
       return { id: `${t.scope}::${t.name}`, file, leaf, status: t.status, message: t.message };
     }
+    if (t.crate !== undefined && file !== null && !(known.has(file) && rootCrate(ctx) === t.crate)) file = crateFile(file, t.crate, ctx) ?? file;
     const parts = t.name.split(/ > |::/);
     const leaf = parts[parts.length - 1] ?? t.name;
     if (t.idByName) return { id: t.name, file, leaf, status: t.status, message: t.message };

@@ -12,6 +12,8 @@ export interface TestCase {
   message: string;
   /** The runner names the file only for some tests (node:test TAP: failing ones): identify by name alone. */
   idByName?: boolean;
+  /** cargo: the crate whose test binary ran it, when its path is the crate's, not the repository's (a workspace member). */
+  crate?: string;
   /** jest: how many expect() assertions passed in this test (`numPassingAsserts`). */
   passingAsserts?: number;
 }

@@ -219,8 +219,13 @@ export function cargoTests(text: string): TestCase[] | null {
     inTarget = [];
     summarized = false;
   };
+  // The crate being tested: cargo names a member crate's files from the crate's folder, and runs
+  // each crate's unit-test binary (named after it) before its integration tests.
+  let crate: string | undefined;
   for (let k = 0; k < lines.length; k++) {
     const line = lines[k] ?? '';
+    const unit = /^\s*Running unittests \S+ \((?:.*\/)?deps\/([\w]+)-[0-9a-f]+(?:\.exe)?\)/.exec(line);
+    if (unit) crate = unit[1];
     const run = /^\s*Running (?:unittests )?(\S+)/.exec(line);
     const doc = run ? null : /^\s*Doc-tests (\S+)/.exec(line);
     if (run || doc) {
@@ -236,7 +241,7 @@ export function cargoTests(text: string): TestCase[] | null {
     if (t) {
       // A doc-test is named by its line, which moves whenever the source above it changes.
       const name = (t[1] ?? '').replace(/ - (.*?) \(line \d+\)$/, ' - $1');
-      const tc: TestCase = { file, name, status: t[2] === 'ok' ? 'passed' : t[2] === 'FAILED' ? 'failed' : 'skipped', message: '' };
+      const tc: TestCase = { file, name, status: t[2] === 'ok' ? 'passed' : t[2] === 'FAILED' ? 'failed' : 'skipped', message: '', ...(crate !== undefined && file !== null && !file.startsWith('doc-tests:') ? { crate } : {}) };
       tests.push(tc);
       inTarget.push(tc);
       byName.set(t[1] ?? '', [...(byName.get(t[1] ?? '') ?? []), tc]);

@@ -10,6 +10,8 @@ import { loadStack, loadState, openSession, out, readSpec, updateState, type Ses
 import { readSpecFacts, specEntryProblem } from '../spec.js';
 import { scanTree } from '../tree.js';
 import { listProjectFiles } from '../../io/projectFiles.js';
+import { STACK_REL } from '../../io/loadStack.js';
+import { backslashGlobProblems } from '../../schema/stackGlobs.js';
 import type { Verb } from '../verb.js';
 import { assertWallAvailable, syncHardening } from './harden.js';
 
@@ -77,6 +79,9 @@ export const init: Verb = {
     const problem = specEntryProblem(facts, specRel, s.root);
     if (problem) throw new RefusalError(problem);
     const stack = loadStack(s);
+    // a glob that can match nothing would make every RED "no test file was written"
+    const globs = backslashGlobProblems(stack.config);
+    if (globs.length > 0) throw new RefusalError(`${STACK_REL}: ${globs.join('; ')}, then init again`);
     assertWallAvailable(s);
 
     let note: string | undefined;
