@@ -269,6 +269,23 @@ function placeholders(title: string): string {
   return out;
 }
 
+/** `open` is at a `<` of type arguments: the offset after its `>`, or -1 when it is not one. */
+function typeArgsEnd(text: string, open: number): number {
+  let depth = 0;
+  for (let j = open; j < text.length && j < open + 2000; j++) {
+    const c = text[j];
+    if (c === '<') depth++;
+    else if (c === '>' && text[j - 1] !== '=') {
+      depth--;
+      if (depth === 0) return text[skipSpace(text, j + 1)] === '(' ? j + 1 : -1;
+    } else if (c === ';' || c === ')') return -1;
+    else if (c === '(' || c === '[' || c === '{') {
+      j = skipBalanced(text, j) - 1;
+    }
+  }
+  return -1;
+}
+
 /** Does the argument look like a function (the test's body)? */
 function isFunctionArg(arg: string): boolean {
   return /^(?:async\s+)?(?:function\b|\(|[\w$]+\s*=>)/.test(arg.trim());
@@ -349,6 +366,12 @@ function jsDecls(text: string): Decl[] {
         j = skipTemplate(text, j); // a table as a tagged template
         continue;
       }
+      if (c === '<') {
+        const close = typeArgsEnd(text, j); // TypeScript's `test.each<[number, number]>(…)`
+        if (close === -1) return null;
+        j = close;
+        continue;
+      }
       return null;
     }
     const args = splitArgs(text, call[0], call[1]);
@@ -365,7 +388,7 @@ function jsDecls(text: string): Decl[] {
       const t0 = skipSpace(text, tableCall[0]);
       if (text[t0] === '[') {
         const tEnd = skipBalanced(text, t0);
-        if (text.slice(tEnd, tableCall[1] + 1).trim() === '') {
+        if (text.slice(tEnd, tableCall[1]).trim() === '') {
           decl.rows = splitArgs(text, t0 + 1, tEnd - 1).map(([a, b]) => text.slice(a, b).trim());
           decl.shell = text.slice(begin, t0) + '[…]' + text.slice(tEnd, end);
         }

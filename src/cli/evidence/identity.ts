@@ -197,6 +197,8 @@ export function identify(tests: readonly TestCase[], ctx: IdentityContext): Iden
  * declarations matched, the reported ones for enclosing blocks the file does not nest it in
  * (a test declared in a helper).
  */
+const cursors = new WeakMap<ParsedFile, number>();
+
 function jsMap(p: ParsedFile, reported: readonly string[], line: number | undefined, column: number | undefined, uses: Map<Decl, number>): { decl: Decl; segments: string[] } | null {
   const leafSeg = reported[reported.length - 1] ?? '';
   const anc = reported.slice(0, -1);
@@ -224,19 +226,26 @@ function jsMap(p: ParsedFile, reported: readonly string[], line: number | undefi
     if (best !== null && fit(best) === null) best = null;
   }
   if (best === null) {
+    // The best fit; among equals, one with room left (a literal title is one test, an each table
+    // written as an array as many as its rows), then the first at or after the last one used
+    // (runners report in source order), then the first.
     let bestScore = -1;
+    let tied: Decl[] = [];
     for (const d of p.all) {
       if (d.kind !== 'test') continue;
       const s = fit(d);
-      if (s === null) continue;
-      if (s > bestScore || (s === bestScore && best !== null && (uses.get(d) ?? 0) < (uses.get(best) ?? 0))) {
-        best = d;
-        bestScore = s;
-      }
+      if (s === null || s < bestScore) continue;
+      if (s > bestScore) tied = [];
+      bestScore = s;
+      tied.push(d);
     }
+    const room = (d: Decl) => (uses.get(d) ?? 0) < (d.rows ? d.rows.length : d.literal && !d.each ? 1 : Infinity);
+    const cursor = cursors.get(p) ?? 0;
+    best = tied.find((d) => room(d) && d.start >= cursor) ?? tied.find(room) ?? tied[0] ?? null;
   }
   if (best === null) return null;
   uses.set(best, (uses.get(best) ?? 0) + 1);
+  cursors.set(p, best.start);
   const chain = chainOf(best);
   const segments = [...anc.slice(0, anc.length - chain.length), ...chain.map((d) => d.title), best.title];
   return { decl: best, segments };
@@ -295,12 +304,17 @@ function goMap(p: ParsedFile, name: string): { name: string; decl: Decl; block: 
     }
     if (next) segs.push(used);
     else {
-      const dyn = at.children.find((c) => !c.literal);
-      if (!dyn) break;
-      next = dyn;
-      used = rest.includes('/') && dyn.children.length > 0 ? rest.slice(0, rest.indexOf('/')) : rest;
+      const dyns = at.children.filter((c) => !c.literal);
+      if (dyns.length === 0) break;
+      // Several computed names: one a file's literal spells (a table's row) comes from a field or a
+      // variable, any other from a call (`fmt.Sprintf`, `time.Now().String()`).
       literals ??= goLiteralNames(p.text);
-      segs.push(literals.has(used.replace(/#\d+$/, '')) ? used : dyn.title);
+      const seg = (d: Decl) => (rest.includes('/') && d.children.length > 0 ? rest.slice(0, rest.indexOf('/')) : rest);
+      const spelled = (d: Decl) => literals!.has(seg(d).replace(/#\d+$/, ''));
+      const dyn = dyns.find((d) => spelled(d) === !d.title.includes('(')) ?? (dyns[0] as Decl);
+      next = dyn;
+      used = seg(dyn);
+      segs.push(spelled(dyn) ? used : dyn.title);
     }
     at = next;
     rest = rest.slice(used.length).replace(/^\//, '');
