@@ -113,7 +113,7 @@ describe('pytest: the node id when the source spells it, the case number when th
   ])('%s', (_n, tc, want) => {
     const [got] = ids([tc], { 'tests/test_p.py': SRC });
     expect(got!.id).toBe(want);
-    expect(got!.decl?.block).toMatch(/^@pytest|^    def test_total/);
+    expect(got!.decl?.block).toMatch(/^@pytest|^ {4}def test_total/);
   });
 });
 

@@ -305,13 +305,14 @@ function goMap(p: ParsedFile, name: string): { name: string; decl: Decl; block: 
     if (next) segs.push(used);
     else {
       const dyns = at.children.filter((c) => !c.literal);
-      if (dyns.length === 0) break;
+      const [firstDyn] = dyns;
+      if (firstDyn === undefined) break;
       // Several computed names: one a file's literal spells (a table's row) comes from a field or a
       // variable, any other from a call (`fmt.Sprintf`, `time.Now().String()`).
       literals ??= goLiteralNames(p.text);
       const seg = (d: Decl) => (rest.includes('/') && d.children.length > 0 ? rest.slice(0, rest.indexOf('/')) : rest);
       const spelled = (d: Decl) => literals!.has(seg(d).replace(/#\d+$/, ''));
-      const dyn = dyns.find((d) => spelled(d) === !d.title.includes('(')) ?? (dyns[0] as Decl);
+      const dyn = dyns.find((d) => spelled(d) === !d.title.includes('(')) ?? firstDyn;
       next = dyn;
       used = seg(dyn);
       segs.push(spelled(dyn) ? used : dyn.title);
