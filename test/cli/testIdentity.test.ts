@@ -99,6 +99,12 @@ describe('pytest: the node id when the source spells it, the case number when th
     'def test_text(s):',
     '    assert s',
     '',
+    'CASES = [(5, 6)]',
+    '',
+    '@pytest.mark.parametrize("a,b", CASES)',
+    'def test_listed(a, b):',
+    '    assert a < b',
+    '',
     'class TestCart:',
     '    def test_total(self):',
     '        assert True',
@@ -109,6 +115,7 @@ describe('pytest: the node id when the source spells it, the case number when th
     ['literal parameters', py('test_add[1-2]'), 'tests/test_p.py::test_add[1-2]'],
     ["pytest's own ids for objects (argname + index)", py('test_auto[d1]'), 'tests/test_p.py::test_auto[d1]'],
     ['a parameter computed at run time', py('test_text[2026-11-27 00:23:17.906]'), 'tests/test_p.py::test_text[#1]'],
+    ['parameters from a list the file spells', py('test_listed[5-6]'), 'tests/test_p.py::test_listed[5-6]'],
     ['a method of a class', py('test_total', 'tests.test_p.TestCart'), 'tests/test_p.py::TestCart::test_total'],
   ])('%s', (_n, tc, want) => {
     const [got] = ids([tc], { 'tests/test_p.py': SRC });

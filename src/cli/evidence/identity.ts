@@ -125,7 +125,7 @@ export function identify(tests: readonly TestCase[], ctx: IdentityContext): Iden
       const p = parsed(hit);
       const decl = p ? pyDecl(p, [...classes, fn]) : null;
       const base = `${hit ?? t.scope ?? '?'}::${[...classes, fn].join('::')}`;
-      const stable = params === undefined || decl === null || (p !== null && stableParams(params, p.text.slice(decl.start, decl.end)));
+      const stable = params === undefined || decl === null || (p !== null && stableParams(params, p.text));
       return { t, file: hit, leaf: fn, base, label, decl, blockDecl: decl, parsed: p, suffix: 'pytest', ...(params !== undefined && stable ? { params } : {}), needsRow: !stable } satisfies Pending;
     }
     if (t.file === null && t.scope !== undefined) {
@@ -263,15 +263,15 @@ function pyDecl(p: ParsedFile, names: readonly string[]): Decl | null {
 
 /**
  * pytest's parameter id is spelled by the source when every `-`-separated part of it is written
- * in the test's block (its decorators hold the cases) or is pytest's own `<argname><index>` for a
- * value it cannot print; anything else was computed at run time (a date, `ids=str`), and the id
- * takes the case's position instead.
+ * in the test's file (its decorators, or a list of cases they name) or is pytest's own
+ * `<argname><index>` for a value it cannot print; anything else was computed at run time (a date,
+ * `ids=str`), and the id takes the case's position instead.
  */
-export function stableParams(params: string, block: string): boolean {
+export function stableParams(params: string, text: string): boolean {
   return params.split('-').every((part) => {
-    if (part === '' || block.includes(part)) return true;
+    if (part === '' || text.includes(part)) return true;
     const auto = /^([A-Za-z_]\w*?)\d+$/.exec(part);
-    return auto !== null && block.includes(auto[1] as string);
+    return auto !== null && text.includes(auto[1] as string);
   });
 }
 
