@@ -85,7 +85,11 @@ const exact = (s: string) => new RegExp(`^${escapeRe(s)}$`);
 
 // ---------------------------------------------------------------- JavaScript and TypeScript
 
-const isIdent = (c: string | undefined) => c !== undefined && /[\w$]/.test(c);
+function isIdent(c: string | undefined): boolean {
+  if (c === undefined) return false;
+  const n = c.charCodeAt(0);
+  return (n >= 97 && n <= 122) || (n >= 65 && n <= 90) || (n >= 48 && n <= 57) || n === 95 || n === 36;
+}
 const JS_SUITES = new Set(['describe', 'suite', 'context', 'fdescribe', 'xdescribe', 'xcontext']);
 const JS_TESTS = new Set(['it', 'test', 'specify', 'bench', 'fit', 'xit', 'xtest', 'xspecify']);
 const REGEX_AFTER_WORD = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);

@@ -161,7 +161,12 @@ export function identify(tests: readonly TestCase[], ctx: IdentityContext): Iden
   const perDecl = new Map<Decl, number>();
   const mapped = new Map<Decl, number>();
   for (const p of pending) if (p.decl) mapped.set(p.decl, (mapped.get(p.decl) ?? 0) + 1);
-  const names = new Set(tests.map((t) => (t.scope !== undefined && t.file === null && !t.candidates ? `${t.scope}\0${t.name}` : '')));
+  // go test: every test that has a subtest in this run (`TestX` and `TestX/a` for `TestX/a/b`).
+  const parents = new Set<string>();
+  for (const t of tests) {
+    if (t.scope === undefined || t.file !== null || t.candidates) continue;
+    for (let at = t.name.indexOf('/'); at !== -1; at = t.name.indexOf('/', at + 1)) parents.add(`${t.scope}\0${t.name.slice(0, at)}`);
+  }
   return pending.map((p) => {
     const key = p.base + (p.params ?? '');
     const k = (seen.get(key) ?? 0) + 1;
@@ -181,10 +186,7 @@ export function identify(tests: readonly TestCase[], ctx: IdentityContext): Iden
       }
       out.decl = ref;
     }
-    if (p.t.scope !== undefined && p.t.file === null && !p.t.candidates) {
-      const prefix = `${p.t.scope}\0${p.t.name}/`;
-      if ([...names].some((n) => n.startsWith(prefix))) out.parent = true;
-    }
+    if (p.t.scope !== undefined && p.t.file === null && !p.t.candidates && parents.has(`${p.t.scope}\0${p.t.name}`)) out.parent = true;
     return out;
   });
 }
@@ -198,6 +200,23 @@ export function identify(tests: readonly TestCase[], ctx: IdentityContext): Iden
  * (a test declared in a helper).
  */
 const cursors = new WeakMap<ParsedFile, number>();
+
+/** A file's test declarations that could carry this title: those titled so, and every one whose title is not a plain literal (in source order). */
+const byTitle = new WeakMap<ParsedFile, { literal: Map<string, Decl[]>; other: Decl[] }>();
+function candidates(p: ParsedFile, title: string): Decl[] {
+  let index = byTitle.get(p);
+  if (!index) {
+    index = { literal: new Map(), other: [] };
+    for (const d of p.all) {
+      if (d.kind !== 'test') continue;
+      if (d.literal) index.literal.set(d.title, [...(index.literal.get(d.title) ?? []), d]);
+      else index.other.push(d);
+    }
+    byTitle.set(p, index);
+  }
+  const lit = index.literal.get(title) ?? [];
+  return index.other.length === 0 ? lit : [...lit, ...index.other].sort((a, b) => a.start - b.start);
+}
 
 function jsMap(p: ParsedFile, reported: readonly string[], line: number | undefined, column: number | undefined, uses: Map<Decl, number>): { decl: Decl; segments: string[] } | null {
   const leafSeg = reported[reported.length - 1] ?? '';
@@ -231,8 +250,7 @@ function jsMap(p: ParsedFile, reported: readonly string[], line: number | undefi
     // (runners report in source order), then the first.
     let bestScore = -1;
     let tied: Decl[] = [];
-    for (const d of p.all) {
-      if (d.kind !== 'test') continue;
+    for (const d of candidates(p, leafSeg)) {
       const s = fit(d);
       if (s === null || s < bestScore) continue;
       if (s > bestScore) tied = [];
