@@ -56,7 +56,7 @@ function regionSpans(text: string): [number, number][] {
 }
 
 /** The region starts with the attributes and doc comments stacked on the item (`#[should_panic]` too). */
-function attributesStart(text: string, lineStart: number, at: number): number {
+export function attributesStart(text: string, lineStart: number, at: number): number {
   if (text.slice(lineStart, at).trim() !== '') return at;
   let start = lineStart;
   while (start > 0) {
@@ -69,7 +69,7 @@ function attributesStart(text: string, lineStart: number, at: number): number {
 }
 
 /** Where the item that starts at `k` ends: its `;` or the `}` that closes its body, outside strings and comments. */
-function itemEnd(text: string, k: number): number {
+export function itemEnd(text: string, k: number): number {
   let depth = 0;
   let braces = false;
   while (k < text.length) {

@@ -157,7 +157,7 @@ describe("jest 30's JSON report", () => {
 
   it('reads how many expect() calls passed in each test', () => {
     const facts = parseJestJson(JSON.stringify({ ...REPORT, testResults: [{ ...REPORT.testResults[0], assertionResults: [{ ...REPORT.testResults[0]!.assertionResults[1], numPassingAsserts: 0 }] }] }), 'jest-json')!;
-    expect(facts.tests).toEqual([{ file: '/p/__tests__/add.test.js', name: 'old', status: 'passed', message: '', passingAsserts: 0 }]);
+    expect(facts.tests).toEqual([{ file: '/p/__tests__/add.test.js', name: 'old', path: ['old'], status: 'passed', message: '', passingAsserts: 0 }]);
   });
 
   it('GREEN holds the tests that made RED valid to run their expect() calls; older tests may pass vacuously', () => {

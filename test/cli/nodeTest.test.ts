@@ -99,11 +99,11 @@ describe('parseNodeTestReport', () => {
       ]),
     )!;
     expect(facts.tests).toEqual([
-      { file: F, name: 'cart > adds', status: 'passed', message: '' },
-      { file: F, name: 'cart > skips', status: 'skipped', message: '' },
-      { file: F, name: 'cart > later', status: 'skipped', message: '' },
-      { file: F, name: 'cart > inner > deep', status: 'failed', message: 'AssertionError: 1 !== 2\ncode: ERR_ASSERTION' },
-      { file: F, name: 'top > sub', status: 'passed', message: '' },
+      { file: F, name: 'cart > adds', path: ['cart', 'adds'], status: 'passed', message: '' },
+      { file: F, name: 'cart > skips', path: ['cart', 'skips'], status: 'skipped', message: '' },
+      { file: F, name: 'cart > later', path: ['cart', 'later'], status: 'skipped', message: '' },
+      { file: F, name: 'cart > inner > deep', path: ['cart', 'inner', 'deep'], status: 'failed', message: 'AssertionError: 1 !== 2\ncode: ERR_ASSERTION' },
+      { file: F, name: 'top > sub', path: ['top', 'sub'], status: 'passed', message: '' },
     ]);
     // node's own summary for this file: tests 6, pass 3, fail 1, skipped 1, todo 1
     expect(facts.counts).toEqual({ total: 6, passed: 3, failed: 1, skipped: 2 });
@@ -193,6 +193,13 @@ describe('the reporter with the real runner', () => {
       [path.join(dir, 'test', 'env.test.js'), 'no reporter here', 'passed'],
     ]);
     expect(facts.tests?.[2]?.message).toMatch(/^AssertionError: Expected values to be strictly equal/);
+    // each test's place in its file (node's own line and column), to know it by its declaration
+    expect(facts.tests?.slice(0, 4).map((t) => [t.line, t.column])).toEqual([
+      [4, 3],
+      [5, 3],
+      [6, 29],
+      [8, 36],
+    ]);
     expect(facts.loadErrorFiles).toEqual([path.join(dir, 'test', 'broken.test.js')]);
     // the printed summary tells the same story
     expect(nodeTestSummary(r.stdout)).toEqual(facts.counts);

@@ -22,6 +22,8 @@ export function parseGoJson(raw: string): { text: string; facts: RunFacts } {
   const outputs = new Map<string, string[]>();
   const finals = new Map<string, { pkg: string; test: string; action: string }>();
   const unbuilt = new Set<string>();
+  // A test's place is where it started (its `run` event): parallel subtests finish in any order.
+  const order = new Map<string, number>();
   for (const line of raw.split('\n')) {
     if (line.trim() === '') continue;
     let e: GoEvent;
@@ -39,13 +41,15 @@ export function parseGoJson(raw: string): { text: string; facts: RunFacts } {
     if (e.Action === 'fail' && typeof e.FailedBuild === 'string' && typeof e.Package === 'string') unbuilt.add(e.Package);
     if (typeof e.Test !== 'string') continue;
     const key = `${String(e.Package)}\0${e.Test}`;
+    if (!order.has(key)) order.set(key, order.size);
     if (typeof e.Output === 'string') outputs.set(key, [...(outputs.get(key) ?? []), e.Output]);
     if (e.Action === 'pass' || e.Action === 'fail' || e.Action === 'skip') finals.set(key, { pkg: String(e.Package), test: e.Test, action: e.Action });
   }
   const counts = { total: 0, failed: 0, passed: 0, skipped: 0 };
   const failing = new Set<string>();
   const tests: TestCase[] = [];
-  for (const [key, { pkg, test, action }] of finals) {
+  const sorted = [...finals].sort(([a], [b]) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+  for (const [key, { pkg, test, action }] of sorted) {
     const out = outputs.get(key) ?? [];
     // The test's own lines, without the "=== RUN" banner: what t.Errorf and friends printed.
     const message = out.filter((l) => !/^=== (RUN|PAUSE|CONT)\s/.test(l)).join('').trim().slice(0, 2000);

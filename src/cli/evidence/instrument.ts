@@ -64,7 +64,9 @@ export function instrumentCommand(command: string, reportFile: string, script?: 
     // namespace makes this user uid 0. The runner removes it with the report.
     // --ci: a verification run writes no snapshot (a new one would record whatever the code returns).
     const ci = /(^|\s)--ci\b/.test(command) ? '' : ' --ci';
-    return { command: `${command}${ci} --json --outputFile=${f} --no-cache --cacheDirectory=${quote(`${reportFile}.cache`)}`, kind: 'jest-json' };
+    // --testLocationInResults: each test's line and column, to know it by its declaration.
+    const loc = /--testLocationInResults\b/.test(command) ? '' : ' --testLocationInResults';
+    return { command: `${command}${ci}${loc} --json --outputFile=${f} --no-cache --cacheDirectory=${quote(`${reportFile}.cache`)}`, kind: 'jest-json' };
   }
   if (/(^|[\s/])(pytest|py\.test)(\s|$)|-m\s+pytest(\s|$)/.test(command) && !/--junit-?xml/.test(command)) {
     // The gate's own plugin records what each test phase raised, to hold the junit report to.

@@ -15,7 +15,7 @@ export function unassertedTests(cases: readonly TestCase[], tests: readonly Iden
     const t = tests[k];
     if (!t || c.passingAsserts !== 0 || t.status !== 'passed' || t.file === null) return;
     if (!texts.has(t.file)) texts.set(t.file, read(t.file));
-    const block = testBlock(texts.get(t.file) ?? '', t.leaf);
+    const block = t.decl?.block ?? testBlock(texts.get(t.file) ?? '', t.leaf);
     if (block !== null && /\bexpect\s*\(/.test(block) && !/\.failing\s*\(/.test(block.split('\n')[0] ?? '')) out.push(t.id);
   });
   return out;

@@ -95,7 +95,23 @@ function statusMap(tests: readonly IdentifiedTest[]): Record<string, TestStatus>
   return out;
 }
 
+/**
+ * A freeze written by an older version keyed each test by the runner's name (now its label). A
+ * frozen id that no test has now is looked up there, among the tests not frozen under their own id
+ * (so one test never answers for two).
+ */
+function byLabel(tests: readonly IdentifiedTest[], frozen: ReadonlySet<string>): Record<string, TestStatus> {
+  return statusMap(tests.filter((t) => t.label !== undefined && !frozen.has(t.id)).map((t) => ({ ...t, id: t.label as string })));
+}
+
 const STUB_THROWS = /\bNotImplementedError\b|not (?:yet )?implemented|\bunimplemented\b/;
+
+/** A test as a refusal names it: its id, and what the runner called it this time when that differs. */
+export function shown(t: IdentifiedTest): string {
+  if (t.label === undefined || t.label === t.id) return t.id;
+  const sep = t.label.indexOf('::');
+  return `${t.id} (this run: "${sep === -1 ? t.label : t.label.slice(sep + 2)}")`;
+}
 
 const list = (xs: readonly string[], n = 3) => `${xs.slice(0, n).join(', ')}${xs.length > n ? ` and ${xs.length - n} more` : ''}`;
 
@@ -148,13 +164,13 @@ export function judgeRed(
     if (fresh.length === 0) {
       if (failing.length === 0) return refuse(stubOrNothing(o, rules.buildError, 'no test failed by name'));
       if (rules.changedTests.length === 0) return refuse('no test file was written or changed in this cycle; write the failing test first');
-      return refuse(`the failing tests were not written or changed in this cycle (failing: ${list(failing.map((t) => t.id))}); a pre-existing failure is not RED: write a test for the SPEC that fails`);
+      return refuse(`the failing tests were not written or changed in this cycle (failing: ${list(failing.map(shown))}); a pre-existing failure is not RED: write a test for the SPEC that fails`);
     }
     const problems = fresh.map((t) => ({ t, why: notAnAssertion(t, rules.redConfirm, rules.buildError, o.facts.source) }));
     const counted = problems.filter((p) => p.why === null).map((p) => p.t);
     if (counted.length === 0) {
       const first = problems[0]!;
-      return refuse(`${first.t.id}: ${first.why ?? ''}${problems.length > 1 ? ` (and ${problems.length - 1} more tests like it)` : ''}; make the new test fail on an assertion, then verify red again`);
+      return refuse(`${shown(first.t)}: ${first.why ?? ''}${problems.length > 1 ? ` (and ${problems.length - 1} more tests like it)` : ''}; make the new test fail on an assertion, then verify red again`);
     }
     const files = [...new Set(counted.map((t) => t.file).filter((f): f is string => f !== null))];
     return { valid: true, counts, failingFiles: files, tests: statusMap(tests), redTests: counted.map((t) => t.id) };
@@ -225,7 +241,7 @@ export function judgeGreen(o: RunOutcome, command: string, frozen: FrozenTests |
   if (broken) return refuse(broken);
   if (o.exitCode !== 0) {
     const loadErr = o.facts.loadErrorFiles.length > 0 ? `${o.facts.loadErrorFiles.slice(0, 3).join(', ')} failed to load` : '';
-    const named = (tests ?? []).filter((t) => t.status === 'failed').map((t) => t.id);
+    const named = (tests ?? []).filter((t) => t.status === 'failed').map(shown);
     const n = o.facts.counts && counts.failed > 0 ? `${counts.failed} of ${counts.total} tests fail${named.length > 0 ? `: ${list(named)}` : ''}` : loadErr || `the test command exited ${o.exitCode}`;
     return refuse(`${n}; fix the source (not the tests) and verify again`);
   }
@@ -251,8 +267,9 @@ export function judgeGreen(o: RunOutcome, command: string, frozen: FrozenTests |
     const skipped: string[] = [];
     const failed: string[] = [];
     const must = new Set([...Object.entries(frozen.tests).filter(([, s]) => s !== 'skipped').map(([id]) => id), ...frozen.redTests]);
+    const legacy = byLabel(tests ?? [], new Set([...Object.keys(frozen.tests), ...frozen.redTests]));
     for (const id of must) {
-      const now = map[id];
+      const now = map[id] ?? legacy[id];
       if (now === undefined) missing.push(id);
       else if (now === 'skipped') skipped.push(id);
       else if (now === 'failed') failed.push(id);

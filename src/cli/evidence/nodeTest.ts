@@ -18,6 +18,8 @@ interface NodeTestEvent {
   name: string;
   nesting: number;
   file: string | null;
+  line?: number;
+  column?: number;
   suite?: boolean;
   skip?: boolean;
   todo?: boolean;
@@ -50,6 +52,7 @@ export default async function* tddGateNodeTestReport(source) {
       if (kind === null) continue;
       const d = ev.data || {};
       const e = { kind, name: str(d.name), nesting: Number(d.nesting) || 0, file: typeof d.file === 'string' ? d.file : null };
+      if (typeof d.line === 'number' && typeof d.column === 'number') { e.line = d.line; e.column = d.column; }
       if (kind !== 'start') {
         e.suite = !!(d.details && d.details.type === 'suite');
         e.skip = d.skip !== undefined && d.skip !== false;
@@ -221,8 +224,10 @@ export function parseNodeTestReport(text: string): RunFacts | null {
       if (!leaf) continue;
       const status: TestStatus = e.skip || e.todo ? 'skipped' : failed ? 'failed' : 'passed';
       const message = status === 'failed' ? (e.error?.message ?? '') : '';
-      const name = [...stack.slice(0, e.nesting), e.name].join(' > ');
-      tests.push(e.file === null ? { file: null, name, status, message, idByName: true } : { file: e.file, name, status, message });
+      const parts = [...stack.slice(0, e.nesting), e.name];
+      const name = parts.join(' > ');
+      const where = typeof e.line === 'number' && typeof e.column === 'number' ? { line: e.line, column: e.column } : {};
+      tests.push(e.file === null ? { file: null, name, status, message, idByName: true } : { file: e.file, name, path: parts, status, message, ...where });
       if (status === 'failed') {
         if (e.file !== null) facts.failingFiles.push(e.file);
         if (message) facts.messages.push(message);

@@ -7,6 +7,11 @@ export interface TestCase {
   scope?: string;
   /** The full name within its file: describe blocks joined with " > ", a pytest/Go/cargo test name. */
   name: string;
+  /** The same name as its parts (describe blocks, then the test's title), when the runner gives them apart. */
+  path?: string[];
+  /** Where the runner says the test is declared (1-based), when it says. */
+  line?: number;
+  column?: number;
   status: TestStatus;
   /** The failure message itself (no code frame, no stack), for judging RED. */
   message: string;
@@ -49,6 +54,7 @@ interface JsonAssertion {
   fullName?: unknown;
   title?: unknown;
   ancestorTitles?: unknown;
+  location?: unknown;
 }
 interface JsonFile {
   name?: unknown;
@@ -106,8 +112,13 @@ export function parseJestJson(text: string, source: string): RunFacts | null {
       const msgs = Array.isArray(a.failureMessages) ? a.failureMessages.map(String) : [];
       if (a.status === 'failed') facts.messages.push(...msgs);
       const ancestors = Array.isArray(a.ancestorTitles) ? a.ancestorTitles.map(String) : [];
-      const full = [...ancestors, typeof a.title === 'string' ? a.title : typeof a.fullName === 'string' ? a.fullName : '?'].join(' > ');
-      const test: TestCase = { file: name, name: full, status: jestStatus(a.status), message: msgs.map(messageOnly).join('\n') };
+      const parts = [...ancestors, typeof a.title === 'string' ? a.title : typeof a.fullName === 'string' ? a.fullName : '?'];
+      const test: TestCase = { file: name, name: parts.join(' > '), path: parts, status: jestStatus(a.status), message: msgs.map(messageOnly).join('\n') };
+      const loc = a.location as { line?: unknown; column?: unknown } | null | undefined;
+      if (loc && typeof loc === 'object' && typeof loc.line === 'number' && typeof loc.column === 'number') {
+        test.line = loc.line;
+        test.column = loc.column;
+      }
       if (typeof a.numPassingAsserts === 'number') test.passingAsserts = a.numPassingAsserts;
       facts.tests!.push(test);
     }
