@@ -338,7 +338,8 @@ describe('a Cargo workspace’s tests, named from the repository’s root', () =
   const toml: Record<string, string> = { 'Cargo.toml': '[workspace]\nmembers = ["crates/*"]\n', 'crates/shapes/Cargo.toml': '[package]\nname = "my-shapes"\n', 'crates/words/Cargo.toml': '[package]\nname = "words"\n' };
   it.each<[string, readonly string[], string[]]>([
     ['members only', ['crates/shapes/tests/old.rs', 'crates/shapes/src/lib.rs', 'crates/words/tests/old.rs', 'crates/words/src/lib.rs'], ['crates/shapes/tests/old.rs::t', 'crates/words/src/lib.rs::tests::unit', 'crates/words/tests/old.rs::t']],
-    ['a member file no other crate has', ['crates/words/tests/old.rs', 'crates/words/src/lib.rs'], ['crates/words/tests/old.rs::t', 'crates/words/src/lib.rs::tests::unit', 'crates/words/tests/old.rs::t']],
+    // two binaries report one declaration: its reports are told apart by their order
+    ['a member file no other crate has', ['crates/words/tests/old.rs', 'crates/words/src/lib.rs'], ['crates/words/tests/old.rs::t [#1]', 'crates/words/src/lib.rs::tests::unit', 'crates/words/tests/old.rs::t [#2]']],
   ])('%s', (_name, files, ids) => {
     const tests = identify(cargoTests(OUT) ?? [], { root: '/r', files, read: (rel) => toml[rel] ?? null });
     expect(tests.map((t) => t.id)).toEqual(ids);
@@ -346,6 +347,6 @@ describe('a Cargo workspace’s tests, named from the repository’s root', () =
   it('a single crate keeps its own paths', () => {
     const single = OUT.replace(/my_shapes/g, 'words');
     const tests = identify(cargoTests(single) ?? [], { root: '/r', files: ['tests/old.rs', 'src/lib.rs'], read: (rel) => (rel === 'Cargo.toml' ? '[package]\nname = "words"\n' : null) });
-    expect(tests.map((t) => t.id)).toEqual(['tests/old.rs::t', 'src/lib.rs::tests::unit', 'tests/old.rs::t']);
+    expect(tests.map((t) => t.id)).toEqual(['tests/old.rs::t [#1]', 'src/lib.rs::tests::unit', 'tests/old.rs::t [#2]']);
   });
 });
