@@ -173,12 +173,16 @@ export function toolchainMoves(before: Toolchain, now: Toolchain): string[] {
       out.push(`${b.name} (${b.found ?? ''}${n.real !== null && n.real !== n.found ? ` → ${n.real}` : ''}) is another file than it was (its bytes or its identity changed)`);
     }
   }
+  const programsMoved = out.length > 0;
   const names = [...new Set([...Object.keys(before.vars), ...Object.keys(now.vars)])].sort();
   for (const k of names) {
     const b = before.vars[k] ?? '';
     const n = now.vars[k] ?? '';
     if (b !== n) out.push(`${k} is now ${n === '' ? 'unset' : n}, was ${b === '' ? 'unset' : b}`);
   }
+  // Start-up hooks belong to the virtualenv a program resolves into: when the programs moved,
+  // theirs moved with them and are not told one by one.
+  if (programsMoved) return out;
   const hooks = [...new Set([...Object.keys(before.hooks), ...Object.keys(now.hooks)])].sort();
   for (const k of hooks) {
     const b = before.hooks[k];

@@ -38,7 +38,7 @@ export const freeze: Verb = {
       // Only the resolution of the command's programs moved (another PATH, another virtualenv)? Say so.
       const was = toolchainFrom(red.toolchain);
       if (was !== null && digestOf(tree.tests, { ...tree.parts, ...toolchainPart(was) }) === red.tests_sha256) {
-        throw new RefusalError(`${toolchainAdvice(toolchainMoves(was, tree.toolchain), 'since the last valid RED')} Or run \`tdd-gate verify red\` again in this environment so the receipt covers the toolchain being frozen`);
+        throw new RefusalError(`${toolchainAdvice(toolchainMoves(was, tree.toolchain), 'the last valid RED')} Or run \`tdd-gate verify red\` again in this environment so the receipt covers the toolchain being frozen`);
       }
       throw new RefusalError('the tests changed after the last valid RED; run `tdd-gate verify red` again so the receipt covers the tests being frozen');
     }
