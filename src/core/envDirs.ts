@@ -71,3 +71,16 @@ export function isEnvironmentBin(rel: string, probe?: EnvProbe): boolean {
   if (base === '.bin') return parent === 'node_modules' || parent.endsWith('/node_modules');
   return (base === 'bin' || base === 'Scripts') && probe?.(parent) === true;
 }
+
+/**
+ * Installed dependencies: `node_modules`, and a Python environment (a virtualenv or conda
+ * environment, `.tox`/`.nox` ones included). They hold the test runner and its assertions, so a
+ * hand edit of them is denied while the tests are frozen (dependency-edit); the package manager
+ * installs through its own commands. Caches and build output are not dependencies.
+ */
+export function isInstalledDependency(rel: string, probe?: EnvProbe): boolean {
+  const env = environmentOf(rel, probe);
+  if (env === null) return false;
+  const name = env.slice(env.lastIndexOf('/') + 1);
+  return name === 'node_modules' || name === '.venv' || name === 'venv' || name === '.tox' || name === '.nox' || (name !== 'target' && !name.startsWith('__') && !name.endsWith('_cache') && name !== '.hypothesis');
+}

@@ -145,6 +145,10 @@ describe.skipIf(!hasPytest)('an in-project virtualenv', () => {
     const post = l.post('pip install newdep');
     expect(post.stdout).toBe('');
     expect(l.pre(ev.write({ cwd: repo.root, ...IMPL }, 'src/calc/__init__.py', IMPL_ADD)).decision).toBe('pass');
+    // The venv holds the runner: a hand edit of it is no test write, and no source write either.
+    const edit = l.pre(ev.write({ cwd: repo.root, ...IMPL }, path.relative(repo.root, path.join(site, 'newdep', '__init__.py')), 'X = 2\n'));
+    expect(edit.decision).toBe('deny');
+    expect(edit.reason).toMatch(/dependency-edit.*a virtualenv's site-packages.*pip install/s);
 
     // Another PATH at verify: named, with what to do.
     const green = ok(l.cli(system, 'verify', 'green'), 1).stderr;

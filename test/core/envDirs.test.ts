@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { environmentOf, isEnvironmentBin, isEnvironmentPath, outsideEnvironments } from '../../src/core/envDirs.js';
+import { environmentOf, isEnvironmentBin, isEnvironmentPath, isInstalledDependency, outsideEnvironments } from '../../src/core/envDirs.js';
 import { compileGlobs } from '../../src/core/globs.js';
 import { commandProgram, commandPrograms, toolchainAdvice, toolchainMoves, toolchainText, versionFromPath, type Toolchain } from '../../src/core/toolchain.js';
 
@@ -51,6 +51,20 @@ describe('environment folders are never tests, configs or sources', () => {
     expect(isTest('sitehooks.pth')).toBe(true);
     expect(isTest('.venv/lib/python3.11/site-packages/_pytest/test_x.py')).toBe(false);
     expect(isTest('env/lib/python3.11/site-packages/distutils-precedence.pth')).toBe(false);
+  });
+
+  it.each([
+    ['node_modules/vitest/dist/index.js', true],
+    ['.venv/lib/python3.11/site-packages/_pytest/python.py', true],
+    ['env/lib/python3.11/site-packages/pytest/__init__.py', true],
+    ['conda/lib/python3.11/site-packages/x.py', true],
+    ['.tox/py311/lib/python3.11/site-packages/x.py', true],
+    ['src/__pycache__/a.cpython-311.pyc', false],
+    ['.pytest_cache/v/cache/lastfailed', false],
+    ['target/debug/deps/x.d', false],
+    ['src/a.py', false],
+  ])('%s is an installed dependency (not edited by hand in GREEN): %s', (rel, want) => {
+    expect(isInstalledDependency(rel, probe)).toBe(want);
   });
 
   it.each([
