@@ -7,6 +7,7 @@ import { ev } from '../helpers/events.js';
 import { runCli, runHookBundle, type HookRun } from '../helpers/hook.js';
 import { testRepo, type TestRepo } from '../helpers/repo.js';
 import { PASS_VERDICT, project, readState, type CliRun } from './fixtures.js';
+import { cleanEnv, projectPath } from '../../src/cli/oracle/cleanEnv.js';
 
 /**
  * Environments as people have them, through the built CLI and hook: an in-project virtualenv
@@ -249,5 +250,32 @@ describe('a frozen file that is a symbolic link', () => {
     ok(l.cli({}, 'verify', 'green'));
     ok(l.cli({}, 'done'));
     expect(readState(repo).phase).toBe('done');
+  });
+});
+
+describe('the test run’s environment keeps what picks the toolchain', () => {
+  // Folders of /p that hold a pyvenv.cfg or conda-meta/
+  const probe = (dir: string) => dir === '.venv' || dir === 'envs/conda' || dir === 'tools/py';
+  it.each([
+    ['an activated in-project virtualenv', '/p/.venv/bin:/usr/bin', '/p/.venv/bin:/usr/bin'],
+    ['a conda environment inside the project', '/p/envs/conda/bin:/usr/bin', '/p/envs/conda/bin:/usr/bin'],
+    ['a virtualenv of another name, by its pyvenv.cfg', '/p/tools/py/bin:/usr/bin', '/p/tools/py/bin:/usr/bin'],
+    ['node_modules/.bin, at the root and in a workspace', '/p/node_modules/.bin:/p/packages/a/node_modules/.bin:/usr/bin', '/p/node_modules/.bin:/p/packages/a/node_modules/.bin:/usr/bin'],
+    ['nvm, volta, asdf and fnm shims outside the project', '/h/.nvm/versions/node/v20.11.1/bin:/h/.volta/bin:/h/.asdf/shims:/run/fnm_multishells/1_2/bin:/usr/bin', '/h/.nvm/versions/node/v20.11.1/bin:/h/.volta/bin:/h/.asdf/shims:/run/fnm_multishells/1_2/bin:/usr/bin'],
+    ['any other folder inside the project goes', '/p/bin:/p/scripts:/p/src/bin:/p:/p/.venv:/usr/bin', '/usr/bin'],
+    ['a folder named like an environment without its marker goes', '/p/venv2/bin:/p/node_modules/evil:/usr/bin', '/usr/bin'],
+  ])('%s', (_what, pathVar, want) => {
+    expect(projectPath(pathVar, '/p', probe)).toBe(want);
+  });
+
+  it('version managers’ and Python project tools’ variables pass; what steers a runner does not', () => {
+    const env = cleanEnv(
+      { PATH: '/p/.venv/bin:/usr/bin', VIRTUAL_ENV: '/p/.venv', VOLTA_HOME: '/h/.volta', ASDF_NODEJS_VERSION: '20.11.1', ASDF_DATA_DIR: '/h/.asdf', FNM_MULTISHELL_PATH: '/run/fnm_multishells/1_2', NVM_BIN: '/h/.nvm/versions/node/v20.11.1/bin', MISE_PYTHON_VERSION: '3.12', UV_PROJECT_ENVIRONMENT: '.venv', POETRY_VIRTUALENVS_IN_PROJECT: 'true', PIPENV_VENV_IN_PROJECT: '1', NODE_OPTIONS: '--require x', PYTHONPATH: 'evil', PYTEST_ADDOPTS: '-k x', ASDF_EVIL: 'x' },
+      '/p',
+      [],
+      probe,
+    );
+    expect(env).toMatchObject({ PATH: '/p/.venv/bin:/usr/bin', VIRTUAL_ENV: '/p/.venv', VOLTA_HOME: '/h/.volta', ASDF_NODEJS_VERSION: '20.11.1', ASDF_DATA_DIR: '/h/.asdf', FNM_MULTISHELL_PATH: '/run/fnm_multishells/1_2', NVM_BIN: '/h/.nvm/versions/node/v20.11.1/bin', MISE_PYTHON_VERSION: '3.12', UV_PROJECT_ENVIRONMENT: '.venv', POETRY_VIRTUALENVS_IN_PROJECT: 'true', PIPENV_VENV_IN_PROJECT: '1' });
+    for (const k of ['NODE_OPTIONS', 'PYTHONPATH', 'PYTEST_ADDOPTS', 'ASDF_EVIL']) expect(env).not.toHaveProperty(k);
   });
 });
