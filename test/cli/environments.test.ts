@@ -8,6 +8,9 @@ import { runCli, runHookBundle, type HookRun } from '../helpers/hook.js';
 import { testRepo, type TestRepo } from '../helpers/repo.js';
 import { PASS_VERDICT, project, readState, type CliRun } from './fixtures.js';
 import { cleanEnv, projectPath } from '../../src/cli/oracle/cleanEnv.js';
+import { scanTree } from '../../src/cli/tree.js';
+import { compileStack } from '../../src/io/loadStack.js';
+import { envProbe } from '../../src/io/envProbe.js';
 
 /**
  * Environments as people have them, through the built CLI and hook: an in-project virtualenv
@@ -277,5 +280,33 @@ describe('the test run’s environment keeps what picks the toolchain', () => {
     );
     expect(env).toMatchObject({ PATH: '/p/.venv/bin:/usr/bin', VIRTUAL_ENV: '/p/.venv', VOLTA_HOME: '/h/.volta', ASDF_NODEJS_VERSION: '20.11.1', ASDF_DATA_DIR: '/h/.asdf', FNM_MULTISHELL_PATH: '/run/fnm_multishells/1_2', NVM_BIN: '/h/.nvm/versions/node/v20.11.1/bin', MISE_PYTHON_VERSION: '3.12', UV_PROJECT_ENVIRONMENT: '.venv', POETRY_VIRTUALENVS_IN_PROJECT: 'true', PIPENV_VENV_IN_PROJECT: '1' });
     for (const k of ['NODE_OPTIONS', 'PYTHONPATH', 'PYTEST_ADDOPTS', 'ASDF_EVIL']) expect(env).not.toHaveProperty(k);
+  });
+});
+
+describe('what the freeze takes from a project with a virtualenv', () => {
+  it('a test command naming the venv’s interpreter (a link) records it in the toolchain, not among the frozen files; no venv file is a test, git-ignored or not', { timeout: 60_000 }, () => {
+    const config = {
+      language: 'python',
+      test_command: '.venv/bin/python -m pytest -q',
+      test_file_glob: 'tests/**|**/test_*.py|conftest.py',
+      source_file_glob: '**/*.py',
+      red_confirm: 'assert',
+    };
+    // No .gitignore: every venv file is an untracked project file as git lists them.
+    const repo = testRepo({ stack: config, files: { 'conftest.py': '', 'tests/test_a.py': 'def test_a():\n    assert True\n', 'app/core.py': 'X = 1\n' } });
+    const venv = repo.path('.venv');
+    expect(spawnSync('python3', ['-m', 'venv', '--without-pip', venv]).status).toBe(0);
+    const site = sitePackages(venv);
+    writeFileSync(path.join(site, 'distutils-precedence.pth'), 'import os\n');
+    mkdirSync(path.join(site, 'pkg'));
+    writeFileSync(path.join(site, 'pkg', 'test_pkg.py'), 'def test_p():\n    pass\n');
+    writeFileSync(path.join(site, 'pkg', 'conftest.py'), '');
+    const tree = scanTree(repo.root, compileStack(config, false, envProbe(repo.root)));
+    expect(Object.keys(tree.tests)).toEqual(['conftest.py', 'tests/test_a.py']);
+    expect(Object.keys(tree.sources)).toEqual(['app/core.py']);
+    const program = tree.toolchain.programs[0]!;
+    expect(program).toMatchObject({ name: '.venv/bin/python', found: '.venv/bin/python' });
+    expect(program.real).toBe(realpathSync(path.join(venv, 'bin', 'python')));
+    expect(Object.keys(tree.toolchain.hooks)).toEqual([path.relative(repo.root, path.join(site, 'distutils-precedence.pth'))]);
   });
 });
