@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { specHash } from '../io/hash.js';
 import type { CliState } from '../schema/cliState.js';
-import { entryOf } from './oracle/files.js';
+import { toolchainAdvice, toolchainMoves, type Toolchain } from '../core/toolchain.js';
+import { TOOLCHAIN_PART } from './oracle/outsideConfig.js';
+import { toolchainFrom } from './oracle/toolchain.js';
+import { entryOf, frozenForm, holdsFrozen } from '../io/frozenEntry.js';
 
 export interface Drift {
   /** Frozen files whose bytes differ from the freeze, that are gone, or that became (or stopped being) a link. */
@@ -12,21 +15,19 @@ export interface Drift {
   /** Runner settings inside editable files (package.json scripts, pytest sections) that changed. */
   parts: string[];
   specMoved: boolean;
+  /** What moved in the test command's toolchain since the freeze, one sentence each (src/core/toolchain.ts). */
+  toolchain: string[];
 }
 
 /** Frozen files as they are now, compared as what they are: a regular file by content, a link by its target. */
 export function driftedEntries(root: string, frozen: Record<string, string>, links: Record<string, string> = {}): string[] {
   const out: string[] = [];
-  for (const [rel, hash] of Object.entries(frozen)) {
-    const now = entryOf(root, rel);
-    const link = links[rel];
-    if (link !== undefined ? now.kind !== 'link' || now.target !== link : now.kind !== 'file' || now.sha256 !== hash) out.push(rel);
-  }
+  for (const [rel, hash] of Object.entries(frozen)) if (!holdsFrozen(entryOf(root, rel), frozenForm(rel, hash, links))) out.push(rel);
   return out.sort();
 }
 
 /** How far the oracle (tests, test configs, runner settings, the SPEC) moved since the freeze. */
-export function driftOf(root: string, state: CliState, currentTests: readonly string[] = [], currentParts?: Record<string, string>): Drift {
+export function driftOf(root: string, state: CliState, currentTests: readonly string[] = [], currentParts?: Record<string, string>, currentToolchain?: Toolchain): Drift {
   const frozen = state.frozen?.files ?? {};
   const files = state.frozen ? driftedEntries(root, frozen, state.frozen.links ?? {}) : [];
   const added = state.frozen ? currentTests.filter((rel) => !(rel in frozen)) : [];
@@ -37,13 +38,20 @@ export function driftOf(root: string, state: CliState, currentTests: readonly st
     // A test region that appeared after the freeze is an unreviewed test, like an added file.
     for (const k of Object.keys(currentParts)) if (!(k in frozenParts) && k.endsWith('#cfg(test)')) parts.push(k);
   }
+  // The toolchain part is told by what moved in it, when the freeze recorded what it was.
+  const frozenToolchain = toolchainFrom(state.frozen?.toolchain);
+  let toolchain: string[] = [];
+  if (parts.includes(TOOLCHAIN_PART) && frozenToolchain !== null && currentToolchain !== undefined) {
+    toolchain = toolchainMoves(frozenToolchain, currentToolchain);
+    if (toolchain.length > 0) parts.splice(parts.indexOf(TOOLCHAIN_PART), 1);
+  }
   let live: string | null;
   try {
     live = specHash(readFileSync(path.join(root, state.spec_path), 'utf8'));
   } catch {
     live = null;
   }
-  return { files, added, parts, specMoved: state.spec_hash !== '' && live !== state.spec_hash };
+  return { files, added, parts, specMoved: state.spec_hash !== '' && live !== state.spec_hash, toolchain };
 }
 
 const list = (xs: string[]) => `${xs.slice(0, 5).join(', ')}${xs.length > 5 ? ` and ${xs.length - 5} more` : ''}`;
@@ -54,6 +62,8 @@ export function driftMessage(d: Drift): string | null {
   if (d.files.length > 0) parts.push(`frozen files changed: ${list(d.files)}`);
   if (d.added.length > 0) parts.push(`test files added after the freeze: ${list(d.added)}`);
   if (d.parts.length > 0) parts.push(`the test runner's settings changed: ${list(d.parts)}`);
-  if (parts.length === 0) return null;
-  return `${parts.join('; ')}; restore them (\`git checkout -- <file>\`, or the copies in .tdd/snapshots/frozen/), remove added tests, or re-certify in a new cycle`;
+  const toolchain = d.toolchain.length > 0 ? toolchainAdvice(d.toolchain, 'the freeze') : null;
+  if (parts.length === 0) return toolchain;
+  const files = `${parts.join('; ')}; restore them (\`git checkout -- <file>\`, or the copies in .tdd/snapshots/frozen/), remove added tests, or re-certify in a new cycle`;
+  return toolchain === null ? files : `${files}. And ${toolchain}`;
 }

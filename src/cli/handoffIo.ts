@@ -4,6 +4,7 @@ import path from 'node:path';
 import { canonicalize, isCaseInsensitive } from '../io/canonicalPath.js';
 import { RefusalError } from '../io/errors.js';
 import { compileStack, readStack, type CompiledStack } from '../io/loadStack.js';
+import { envProbe } from '../io/envProbe.js';
 import { readState, type StoredState } from '../io/stateStore.js';
 import type { RunOutcome } from '../handoff/classify.js';
 import type { PathRules } from '../handoff/manifest.js';
@@ -35,7 +36,7 @@ export function activeCycle(s: Session): HandoffCycle {
   if (state === null || state.phase === 'done') {
     throw new RefusalError('no TDD cycle is active on this branch; start one with `tdd-gate init --spec <path>`');
   }
-  const stack = compileStack(readStack(s.root), isCaseInsensitive(s.root));
+  const stack = compileStack(readStack(s.root), isCaseInsensitive(s.root), envProbe(s.root));
   const rules: PathRules = {
     isTest: (rel) => stack.isTest(rel),
     isSource: (rel) => stack.isSource(rel),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { appendEvent } from '../io/eventLog.js';
 import { GateError, RefusalError } from '../io/errors.js';
 import { compileStack, readStack, type CompiledStack } from '../io/loadStack.js';
+import { envProbe } from '../io/envProbe.js';
 import { isCaseInsensitive } from '../io/canonicalPath.js';
 import { findRepo, type Repo } from '../io/repo.js';
 import { statePathFor } from '../io/statePath.js';
@@ -89,7 +90,7 @@ export function requirePhase(state: CliState | null, phases: readonly Phase[], v
 
 export function loadStack(s: Session): CompiledStack {
   try {
-    return compileStack(readStack(s.root), isCaseInsensitive(s.root));
+    return compileStack(readStack(s.root), isCaseInsensitive(s.root), envProbe(s.root));
   } catch (err) {
     if (err instanceof GateError) throw new RefusalError(err.message.replace(/ Ask the user to fix it.*$/, ' Run `tdd-gate stack check` for details or `tdd-gate stack detect --write` to create one'), { cause: err });
     throw err;

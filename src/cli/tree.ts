@@ -7,6 +7,10 @@ import { ignoredCandidates, isAlwaysFrozen } from './oracle/files.js';
 import { loadedFiles } from './oracle/loadedFiles.js';
 import { cleanEnv } from './oracle/cleanEnv.js';
 import { outsideParts, toolchainPart } from './oracle/outsideConfig.js';
+import { toolchainOf } from './oracle/toolchain.js';
+import { isEnvironmentPath } from '../core/envDirs.js';
+import type { Toolchain } from '../core/toolchain.js';
+import { envProbe } from '../io/envProbe.js';
 import { oracleParts } from './oracle/runnerParts.js';
 import type { FileHashes } from '../schema/cliState.js';
 
@@ -20,6 +24,8 @@ export interface Tree {
   testsDigest: string;
   /** Digest of every test, test-config and source hash. */
   treeDigest: string;
+  /** The test command's toolchain as the caller's environment resolves it (folded into `parts`). */
+  toolchain: Toolchain;
 }
 
 export function digestOf(...maps: FileHashes[]): string {
@@ -32,32 +38,31 @@ export function digestOf(...maps: FileHashes[]): string {
  * git-ignored ones included) and the sources (tracked or untracked, not ignored).
  */
 export function scanTree(root: string, stack: CompiledStack): Tree {
-  const listed = listProjectFiles(root).filter((rel) => !isCache(rel));
+  // Environment folders (a virtualenv, node_modules, caches) hold no tests, configs or sources:
+  // src/core/envDirs.ts decides, for the stack's globs and the files always frozen alike.
+  const probe = envProbe(root);
+  const listed = listProjectFiles(root).filter((rel) => !isEnvironmentPath(rel, probe));
   const { tests: classified, sources } = classifyFiles(stack, listed);
-  const extra = [...listed, ...ignoredCandidates(root)].filter((rel) => stack.isTest(rel) || stack.isTestConfig(rel) || isAlwaysFrozen(rel));
-  // What the test command, its scripts and the frozen configs load by name is frozen with them.
+  const extra = [...listed, ...ignoredCandidates(root, probe)].filter((rel) => stack.isTest(rel) || stack.isTestConfig(rel) || isAlwaysFrozen(rel));
+  // What the test command, its scripts and the frozen configs load by name is frozen with them;
+  // a program inside an environment folder (`.venv/bin/python`) is the toolchain's, recorded below.
   const configs = extra.filter((rel) => stack.isTestConfig(rel) || isAlwaysFrozen(rel));
-  const loaded = loadedFiles((rel) => readText(root, rel), (rel) => isFileIn(root, rel), stack.config.test_command, configs);
+  const loaded = loadedFiles((rel) => readText(root, rel), (rel) => isFileIn(root, rel), stack.config.test_command, configs).filter((rel) => !isEnvironmentPath(rel, probe));
   const tests = [...new Set([...classified, ...extra, ...loaded])].sort();
   const sourceSet = new Set(sources.filter((rel) => !tests.includes(rel)));
   const t = hashFiles(root, tests);
   const s = hashFiles(root, [...sourceSet]);
   // The runner's settings inside editable files are part of the oracle, so part of each digest.
   // What the run inherits from outside the project, as the test command would find it: cargo's
-  // configuration, the program the command starts and the toolchain locations.
+  // configuration, the programs the command starts and the toolchain locations.
   const env = cleanEnv(process.env, root, stack.config.test_env_allow ?? []);
+  const toolchain = toolchainOf(root, stack.config.test_command, env, probe);
   const parts = {
     ...oracleParts((rel) => readText(root, rel), stack.config.test_command, Object.keys(s)),
     ...outsideParts(root, env, (rel) => readText(root, rel)),
-    ...toolchainPart(root, stack.config.test_command, env),
+    ...toolchainPart(toolchain),
   };
-  return { tests: t, sources: s, parts, testsDigest: digestOf(t, parts), treeDigest: digestOf(t, s, parts) };
-}
-
-/** Bytecode and runner caches: rewritten by every run, never tests or sources. */
-const CACHE_DIRS = new Set(['__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.hypothesis']);
-function isCache(rel: string): boolean {
-  return /\.py[co]$/.test(rel) || rel.split('/').some((p) => CACHE_DIRS.has(p));
+  return { tests: t, sources: s, parts, testsDigest: digestOf(t, parts), treeDigest: digestOf(t, s, parts), toolchain };
 }
 
 /** Files in `now` that are new or different from `base`. */

@@ -51,11 +51,15 @@ export function classify(target: TargetLocation, ctx: ClassifyContext): PathClas
     return frel.startsWith('.tdd/plans/') ? 'plan' : 'control';
   }
   if (frel === fold(ctx.specRel)) return 'spec';
-  // Installed dependencies are neither the project's tests nor its sources, whatever their names
-  // (a package shipping `test/` or `src/`): `rm -rf node_modules` is no test write. Editing them by
-  // hand in GREEN is denied on its own (dependency-edit).
+  // What the freeze recorded stays frozen wherever it lies.
+  if (ctx.isFrozenFile?.(rel) === true) return 'test';
+  // Installed dependencies and environments are neither the project's tests nor its sources,
+  // whatever their names (a package shipping `test/` or `src/`): `rm -rf node_modules` is no test
+  // write. The stack's matchers already leave them out (src/core/envDirs.ts); node_modules is
+  // checked here too for a context built without them. Editing node_modules by hand in GREEN is
+  // denied on its own (dependency-edit).
   if (frel.startsWith('node_modules/') || frel.includes('/node_modules/')) return 'other';
-  if (ctx.isTest(rel) || ctx.isTestConfig(rel) || ctx.isFrozenFile?.(rel) === true) return 'test';
+  if (ctx.isTest(rel) || ctx.isTestConfig(rel)) return 'test';
   if (ctx.isSource(rel)) return 'source';
   return 'other';
 }

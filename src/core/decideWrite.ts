@@ -49,7 +49,7 @@ export function decideWriteTarget(c: CycleFacts, t: WriteTarget): Decision {
   if (t.dependency && (c.phase === 'tdd-green' || c.phase === 'tdd-refactor')) {
     return deny(
       'dependency-edit',
-      `Blocked write to ${t.display} ${where(c)}: installed dependencies (node_modules) hold the test runner and its assertions, so they are not edited by hand while the tests are frozen. Change production source files; add or update a dependency with the package manager (for example \`npm install <pkg>\`).`,
+      `Blocked write to ${t.display} ${where(c)}: installed dependencies (node_modules, a virtualenv's site-packages) hold the test runner and its assertions, so they are not edited by hand while the tests are frozen. Change production source files; add or update a dependency with the package manager (for example \`npm install <pkg>\` or \`pip install <pkg>\`).`,
     );
   }
   if (t.frozenPart && (c.phase === 'tdd-green' || c.phase === 'tdd-refactor')) return deny('runner-settings-frozen', frozenPartReason(c, t, t.frozenPart));

@@ -6,6 +6,7 @@ import type { BaseState, ActivePhase } from '../schema/state.js';
 import { canonicalize, isCaseInsensitive } from '../io/canonicalPath.js';
 import { childPath } from '../io/childPath.js';
 import { compileStack, readStack, type CompiledStack } from '../io/loadStack.js';
+import { envProbe } from '../io/envProbe.js';
 import { readAnchor, type AnchorRecord } from '../io/anchor.js';
 import { anchorPaths, anchorSaysActive, type AnchorPaths } from '../io/anchorPaths.js';
 import { GateError } from '../io/errors.js';
@@ -71,7 +72,7 @@ function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
   const state = anchoredState(statePath, anchor);
   if (state === null || state.phase === 'done') return { active: false, repo };
   const nocase = isCaseInsensitive(repo.root);
-  const stack = compileStack(readStack(repo.root), nocase);
+  const stack = compileStack(readStack(repo.root), nocase, envProbe(repo.root));
   const home = env.HOME ?? homedir();
   const controlAbs = [path.join(home, '.claude.json'), '/etc/claude-code/managed-settings.json'].map((p) => canonicalize(p));
   // The git dir is control too: rewriting HEAD or a ref would switch the branch, and with it the state file.

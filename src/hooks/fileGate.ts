@@ -12,6 +12,8 @@ import { docExamplePart, onlyRustTestRegionsChange, rustDocExamples, rustTestReg
 import { sha256Hex } from '../io/hash.js';
 import { splitGlobs } from '../schema/stackGlobs.js';
 import { frozenPartChange, partFileOf } from './frozenParts.js';
+import { isInstalledDependency } from '../core/envDirs.js';
+import { envProbe } from '../io/envProbe.js';
 
 /** GREEN/REFACTOR: does this write change a test region frozen inside a source (or add one)? */
 function testRegionChanged(cycle: ActiveCycle, rel: string, after: string): boolean {
@@ -93,7 +95,7 @@ export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision
   const touchesWork = classes.includes('test') || classes.includes('source');
   const facts = cycleFacts(cycle, event.agent_type, touchesWork);
   const inProject = path.relative(cycle.repo.root, real);
-  const target: WriteTarget = { display: raw, classes, dependency: !inProject.startsWith('..') && inProject.split(path.sep).includes('node_modules') };
+  const target: WriteTarget = { display: raw, classes, dependency: !inProject.startsWith('..') && !path.isAbsolute(inProject) && isInstalledDependency(inProject.split(path.sep).join('/'), envProbe(cycle.repo.root)) };
   if (classes.includes('source') && cycle.state.phase !== 'tdd-plan') {
     // RED: the stub marker; GREEN/REFACTOR: a source must not reach into the test runner.
     target.contentBefore = readOrNull(real);

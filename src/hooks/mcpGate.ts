@@ -5,6 +5,8 @@ import type { OtherToolEvent } from '../schema/event.js';
 import type { ActiveCycle } from './cycle.js';
 import { classesOf } from '../io/targetClasses.js';
 import { cycleFacts, diskOf } from './fileGate.js';
+import { isInstalledDependency } from '../core/envDirs.js';
+import { envProbe } from '../io/envProbe.js';
 
 export function isMcpTool(toolName: string): boolean {
   return toolName.startsWith('mcp__');
@@ -46,7 +48,7 @@ export function gateMcpTool(cycle: ActiveCycle, event: OtherToolEvent): Decision
     const { classes, real } = classesOf(diskOf(cycle), event.cwd, raw);
     if (classes.every((c) => c === 'other')) continue;
     const inProject = path.relative(cycle.repo.root, real);
-    targets.push({ display: `${raw} (argument of ${event.tool_name})`, classes, dependency: !inProject.startsWith('..') && inProject.split(path.sep).includes('node_modules') });
+    targets.push({ display: `${raw} (argument of ${event.tool_name})`, classes, dependency: !inProject.startsWith('..') && !path.isAbsolute(inProject) && isInstalledDependency(inProject.split(path.sep).join('/'), envProbe(cycle.repo.root)) });
   }
   if (targets.length === 0) return PASS;
   const touchesWork = targets.some((t) => t.classes.includes('test') || t.classes.includes('source'));

@@ -37,8 +37,11 @@ export interface AnchorRecord {
 
 /** One watched object of the control set. */
 export type Protected =
-  /** A file with this content (a copy is in the blob store); null: must not exist. */
-  | { kind: 'file'; path: string; sha256: string | null; what: string; copy?: string }
+  /**
+   * A file with this content (a copy is in the blob store); null: must not exist. `link`: the
+   * frozen file was a symbolic link to this target, and stays that link (src/io/frozenEntry.ts).
+   */
+  | { kind: 'file'; path: string; sha256: string | null; what: string; copy?: string; link?: string }
   /** A Claude Code settings file: only the keys that can switch hooks or plugins off are pinned. */
   | { kind: 'settings'; path: string; guard: string | null; sha256: string | null; what: string }
   /**
@@ -240,7 +243,7 @@ function publish(recordFile: string, activeFile: string, record: AnchorRecord): 
 interface StateLike {
   phase?: unknown;
   plan_artifact?: unknown;
-  frozen?: { files?: unknown };
+  frozen?: { files?: unknown; links?: unknown };
   green_entry?: { files?: unknown };
   refactor_base?: { files?: unknown };
 }
@@ -249,6 +252,14 @@ function hashes(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (typeof value !== 'object' || value === null) return out;
   for (const [rel, h] of Object.entries(value)) if (typeof h === 'string' && safeRel(rel)) out[rel] = h;
+  return out;
+}
+
+/** The freeze's links (path → target), for safe paths only. */
+function linkTargets(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof value !== 'object' || value === null) return out;
+  for (const [rel, t] of Object.entries(value)) if (typeof t === 'string' && t !== '' && safeRel(rel)) out[rel] = t;
   return out;
 }
 
@@ -349,10 +360,14 @@ export function collectProtected(root: string, home: string, anchorHome: string,
     for (const rel of Object.keys(plans)) file(path.join(root, '.tdd', 'plans', rel), `the plan .tdd/plans/${rel}`);
   }
   const frozen = hashes(state.frozen?.files);
+  const links = linkTargets(state.frozen?.links);
   for (const [rel, h] of Object.entries(frozen)) {
     const copy = path.join(root, '.tdd', 'snapshots', 'frozen', `${rel}.copy`);
     if (fileSha(copy) === h) storeBlob(anchorHome, copy, h);
-    file(path.join(root, rel), `the frozen file ${rel}`, h, copy);
+    const link = links[rel];
+    // A frozen link is watched as the link it was (what it points at is not the project's to pin).
+    if (link !== undefined) out.push({ kind: 'file', path: path.join(root, rel), sha256: h, what: `the frozen file ${rel}`, copy, link });
+    else file(path.join(root, rel), `the frozen file ${rel}`, h, copy);
     file(copy, `the freeze snapshot of ${rel}`, h);
   }
   const frozenDirs = new Set(Object.keys(frozen).map((rel) => path.dirname(path.join(root, rel))));

@@ -1,7 +1,8 @@
-import { copyFileSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, type Stats } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, symlinkSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { fileSha, readRecord, restoreSettings, settingsGuard, statCachePath, storeBlob, verifiedBlob, writeAtomic, type AnchorRecord, type Protected } from './anchor.js';
 import type { AnchorPaths } from './anchorPaths.js';
+import { entryAt, frozenChange, holdsFrozen, putBackFrozen } from './frozenEntry.js';
 
 /** One object of the control set that moved: put back, or still broken (with how to repair it). */
 export interface Finding {
@@ -97,22 +98,7 @@ type Remember = (key: string, st: Stats | null) => void;
 
 /** Replace whatever is at `dest` (a file, a link, a directory) with a copy of `source`. */
 function putBack(source: string, dest: string, sha: string): boolean {
-  try {
-    rmSync(dest, { recursive: true, force: true });
-    mkdirSync(path.dirname(dest), { recursive: true });
-    copyFileSync(source, dest);
-    return fileSha(dest) === sha;
-  } catch {
-    return false;
-  }
-}
-
-function describe(st: Stats | null, expectAbsent: boolean): string {
-  if (st === null) return 'was deleted';
-  if (expectAbsent) return 'was created';
-  if (st.isSymbolicLink()) return 'was replaced by a link';
-  if (st.isDirectory()) return 'was replaced by a directory';
-  return 'was changed';
+  return putBackFrozen(dest, { sha256: sha }, source);
 }
 
 function checkFile(paths: AnchorPaths, entry: Extract<Protected, { kind: 'file' }>, seen: Seen, remember: Remember, report: IntegrityReport): void {
@@ -123,16 +109,19 @@ function checkFile(paths: AnchorPaths, entry: Extract<Protected, { kind: 'file' 
     report.broken.push({ what: entry.what, path: entry.path, change: 'was created', fix: `remove ${entry.path}` });
     return;
   }
-  if (st !== null && st.isFile() && fileSha(entry.path) === entry.sha256) return remember(entry.path, st);
-  const change = describe(st, false);
-  const sources = [verifiedBlob(paths.home, entry.sha256), entry.copy !== undefined && fileSha(entry.copy) === entry.sha256 ? entry.copy : null];
-  const source = sources.find((s): s is string => s !== null);
-  if (source !== undefined && putBack(source, entry.path, entry.sha256)) {
+  // One meaning of a frozen file for the hook and the CLI (src/io/frozenEntry.ts): a link is a link.
+  const want = { sha256: entry.sha256, link: entry.link };
+  const now = entryAt(entry.path);
+  if (holdsFrozen(now, want)) return remember(entry.path, st);
+  const change = frozenChange(now, want);
+  const source = want.link !== undefined ? null : [verifiedBlob(paths.home, entry.sha256), entry.copy !== undefined && fileSha(entry.copy) === entry.sha256 ? entry.copy : null].find((s): s is string => s !== null) ?? null;
+  if ((want.link !== undefined || source !== null) && putBackFrozen(entry.path, want, source)) {
     remember(entry.path, lstatOrNull(entry.path));
     report.restored.push({ what: entry.what, path: entry.path, change });
     return;
   }
-  report.broken.push({ what: entry.what, path: entry.path, change, fix: `restore ${entry.path} (for a tracked file: \`git checkout -- <file>\`), then retry` });
+  const as = want.link !== undefined ? ` as a link to ${want.link}` : '';
+  report.broken.push({ what: entry.what, path: entry.path, change, fix: `restore ${entry.path}${as} (for a tracked file: \`git checkout -- <file>\`), then retry` });
 }
 
 function checkSettings(paths: AnchorPaths, entry: Extract<Protected, { kind: 'settings' }>, seen: Seen, remember: Remember, report: IntegrityReport): void {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { outsideEnvironments, type EnvProbe } from '../core/envDirs.js';
 import { compileGlobs, type PathMatcher } from '../core/globs.js';
 import { checkStack } from '../schema/handChecks.js';
 import type { StackConfig } from '../schema/stack.js';
@@ -56,12 +57,18 @@ function compileRegex(key: string, source: string): RegExp {
   }
 }
 
-export function compileStack(config: StackConfig, nocase: boolean): CompiledStack {
+/**
+ * The stack's globs, compiled. Whatever they say, nothing inside an environment folder (installed
+ * dependencies, a virtualenv, caches: src/core/envDirs.ts) is a test, a test config or a source;
+ * `probe` finds the folders known by what they hold (a virtualenv's pyvenv.cfg), else only the
+ * folders known by name count.
+ */
+export function compileStack(config: StackConfig, nocase: boolean, probe?: EnvProbe): CompiledStack {
   return {
     config,
-    isTest: compileGlobs(splitGlobs(config.test_file_glob), nocase),
-    isTestConfig: compileGlobs(splitGlobs(config.test_config_glob ?? DEFAULT_TEST_CONFIG_GLOB), nocase),
-    isSource: compileGlobs(splitGlobs(config.source_file_glob), nocase),
+    isTest: outsideEnvironments(compileGlobs(splitGlobs(config.test_file_glob), nocase), probe),
+    isTestConfig: outsideEnvironments(compileGlobs(splitGlobs(config.test_config_glob ?? DEFAULT_TEST_CONFIG_GLOB), nocase), probe),
+    isSource: outsideEnvironments(compileGlobs(splitGlobs(config.source_file_glob), nocase), probe),
     redConfirm: compileRegex('red_confirm', config.red_confirm),
     buildError: config.build_error_pattern === undefined ? null : compileRegex('build_error_pattern', config.build_error_pattern),
   };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { composeRun, type EnvAddition } from '../core/envCompose.js';
 import { execa } from 'execa';
 import { ensureTddDir } from './tddDir.js';
 import { findRepo } from './repo.js';
@@ -194,22 +195,22 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
 }
 
 async function runPlanned(opts: RunOptions, plan: Instrumentation, pyDir: string | null, started: Date, base: string, runsDir: string, reportFile: string): Promise<RunResult> {
-  // node:test's reporter goes in through NODE_OPTIONS, after any the project was allowed to keep;
-  // a Python module's directory goes first on PYTHONPATH.
-  const env = plan.nodeOptions || plan.env || pyDir
-    ? {
-        ...opts.env,
-        ...(plan.nodeOptions ? { NODE_OPTIONS: [opts.env.NODE_OPTIONS, plan.nodeOptions].filter(Boolean).join(' ') } : {}),
-        ...(pyDir ? { PYTHONPATH: [pyDir, opts.env.PYTHONPATH].filter(Boolean).join(path.delimiter) } : {}),
-        ...plan.env,
-      }
-    : opts.env;
+  // The gate's additions compose with the project's, in the environment and in the command's own
+  // assignments (`PYTHONPATH=src python3 -m pytest`): node:test's reporter goes in through
+  // NODE_OPTIONS after the project's options; the plugin's folder goes first on PYTHONPATH.
+  const additions: EnvAddition[] = [
+    ...(plan.nodeOptions ? [{ name: 'NODE_OPTIONS', value: plan.nodeOptions, at: 'end' as const, sep: ' ' }] : []),
+    ...(pyDir ? [{ name: 'PYTHONPATH', value: pyDir, at: 'front' as const, sep: path.delimiter }] : []),
+  ];
+  const composed = composeRun(plan.command, opts.env, additions);
+  const command = composed.command;
+  const env = { ...composed.env, ...plan.env };
 
   const capture = new BoundedCapture();
-  const wrapped = opts.wrap ? opts.wrap(plan.command) : null;
+  const wrapped = opts.wrap ? opts.wrap(command) : null;
   // One pipe for both streams where the shell allows it: a runner's progress on stderr and its
   // results on stdout stay in the order they were written (cargo's "Running <target>" lines).
-  const shellCommand = process.platform === 'win32' ? plan.command : `exec 2>&1\n${plan.command}`;
+  const shellCommand = process.platform === 'win32' ? command : `exec 2>&1\n${command}`;
   // Hardened mode: a run outside the oracle's own namespace goes behind the same read-only wall as
   // the agent's Bash calls.
   const walled = wrapped === null ? walledSpawn(opts.root, shellCommand, findRepo) : null;

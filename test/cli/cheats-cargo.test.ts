@@ -102,8 +102,8 @@ describe.skipIf(!hasCargo)('cheats against a real cargo test project in GREEN', 
     // a look-alike cargo first on the caller's PATH, or another toolchain named by the caller
     writeFileSync(path.join(home, 'cargo'), `#!/bin/sh\nexec '${fake}'\n`);
     chmodSync(path.join(home, 'cargo'), 0o755);
-    refused('a cargo first on PATH', /settings changed: the test command’s program and toolchain/, { PATH: `${home}:${process.env.PATH ?? ''}` });
-    refused('RUSTUP_TOOLCHAIN from the caller', /settings changed: the test command’s program and toolchain/, { RUSTUP_TOOLCHAIN: 'evil' });
+    refused('a cargo first on PATH', /toolchain moved since the freeze: cargo now resolves to \/\S+\/cargo, was \/\S+\/cargo\b/, { PATH: `${home}:${process.env.PATH ?? ''}` });
+    refused('RUSTUP_TOOLCHAIN from the caller', /toolchain moved since the freeze: RUSTUP_TOOLCHAIN is now evil, was unset/, { RUSTUP_TOOLCHAIN: 'evil' });
     rmSync(home, { recursive: true });
 
     // the test binary in target/ replaced by one that prints passes, newer than its sources

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classify, type ClassifyContext } from '../../src/core/classify.js';
 import { compileGlobs } from '../../src/core/globs.js';
+import { compileStack } from '../../src/io/loadStack.js';
 import { DEFAULT_TEST_CONFIG_GLOB, splitGlobs } from '../../src/schema/stack.js';
 
 function ctx(nocase = false, testGlob = 'tests/**|**/*.test.ts', sourceGlob = 'src/**'): ClassifyContext {
@@ -71,5 +72,36 @@ describe('classify', () => {
   it('matches dot files and directories', () => {
     expect(classify(at('tests/.fixtures/a.json'), ctx())).toBe('test');
     expect(classify(at('src/.hidden.ts'), ctx())).toBe('source');
+  });
+});
+
+describe('classify: environment folders, through the stack the hook compiles', () => {
+  // One decision for the hook and the CLI: compileStack leaves environment folders out of every glob.
+  const marked = new Set(['env', 'target']);
+  const stack = compileStack(
+    { language: 'python', test_command: 'python -m pytest', test_file_glob: 'tests/**|**/test_*.py|*.pth', source_file_glob: '**/*.py', red_confirm: 'assert' },
+    false,
+    (dir) => marked.has(dir),
+  );
+  const frozen = new Set(['tests/test_a.py', '.venv/lib/python3.12/site-packages/frozen_on_purpose.py']);
+  const c = (phaseFrozen: boolean): ClassifyContext => ({ ...ctx(), isTest: stack.isTest, isTestConfig: stack.isTestConfig, isSource: stack.isSource, ...(phaseFrozen ? { isFrozenFile: (rel: string) => frozen.has(rel) } : {}) });
+  it.each([
+    ['.venv/lib/python3.12/site-packages/distutils-precedence.pth', 'other'],
+    ['.venv/lib/python3.12/site-packages/pkg/test_helpers.py', 'other'],
+    ['venv/lib/python3.12/site-packages/pkg/core.py', 'other'],
+    ['env/lib/python3.12/site-packages/pkg/test_x.py', 'other'], // a virtualenv by its pyvenv.cfg
+    ['src/__pycache__/test_a.cpython-312.pyc', 'other'],
+    ['.tox/py312/lib/python3.12/site-packages/a.py', 'other'],
+    ['target/debug/build/test_gen.py', 'other'], // cargo's target, by its CACHEDIR.TAG
+    ['tests/test_a.py', 'test'],
+    ['sitehooks.pth', 'test'],
+    ['environment/test_x.py', 'test'], // no marker: the project's
+    ['app/core.py', 'source'],
+  ])('%s → %s', (rel, want) => {
+    expect(classify(at(rel), c(false))).toBe(want);
+  });
+  it('a file the freeze recorded stays frozen wherever it lies', () => {
+    expect(classify(at('.venv/lib/python3.12/site-packages/frozen_on_purpose.py'), c(true))).toBe('test');
+    expect(classify(at('.venv/lib/python3.12/site-packages/other.py'), c(true))).toBe('other');
   });
 });

@@ -116,9 +116,14 @@ export function nodeTestCalls(command: string, script?: (name: string) => string
   return all.some((seg) => !calls.includes(seg) && OTHER_RUNNER.test(seg)) ? [] : calls;
 }
 
-/** How a call picks its reporters: none, as many destinations as reporters, or one reporter to stdout. */
-function reporterShape(call: string): 'none' | 'paired' | 'single' | 'odd' {
-  if (/\bNODE_OPTIONS=/.test(call)) return 'odd';
+/**
+ * How a call picks its reporters: none, as many destinations as reporters, or one reporter to
+ * stdout. A `NODE_OPTIONS=…` set in the test command itself is counted with the rest: the gate's
+ * options are composed after it, never instead of it (src/core/envCompose.ts). One set inside a
+ * package.json script would replace them where the gate cannot reach: odd.
+ */
+function reporterShape(call: string, inCommand: boolean): 'none' | 'paired' | 'single' | 'odd' {
+  if (!inCommand && /\bNODE_OPTIONS=/.test(call)) return 'odd';
   const r = (call.match(/--test-reporter(?=[=\s]|$)/g) ?? []).length;
   const d = (call.match(/--test-reporter-destination(?=[=\s]|$)/g) ?? []).length;
   if (r === 0 && d === 0) return 'none';
@@ -135,7 +140,7 @@ function reporterShape(call: string): 'none' | 'paired' | 'single' | 'odd' {
 export function nodeTestOptions(command: string, reportFile: string, script?: (name: string) => string | null): string | null {
   const calls = nodeTestCalls(command, script);
   if (calls.length === 0) return null;
-  const shapes = new Set(calls.map(reporterShape));
+  const shapes = new Set(calls.map((call) => reporterShape(call, command.includes(call))));
   if (shapes.size !== 1 || shapes.has('odd')) return null;
   const ours = `--test-reporter=${nodeTestReporterUrl(reportFile)} --test-reporter-destination=stdout`;
   // With no reporter of its own the runner would pick spec or TAP by terminal; people read spec.

@@ -1,11 +1,15 @@
 import { devNull } from 'node:os';
 import path from 'node:path';
+import { isEnvironmentBin, type EnvProbe } from '../../core/envDirs.js';
+import { isManagerVar } from '../../core/toolchain.js';
+import { envProbe } from '../../io/envProbe.js';
 
 /**
  * The environment a test command runs in: only what a toolchain needs to be found and to work,
  * never what changes what the runner collects or how it reports (NODE_OPTIONS, PYTEST_ADDOPTS,
  * GOFLAGS, npm_config_*, LD_PRELOAD, …). A project that needs more names them in stack.json
- * `test_env_allow`.
+ * `test_env_allow`. Version managers' and Python project tools' variables (src/core/toolchain.ts
+ * MANAGER_VARS) pass too: they pick the toolchain, which the toolchain record pins.
  */
 export const BASE_ENV_ALLOW = [
   'PATH',
@@ -77,24 +81,38 @@ const FORCED: Record<string, string> = {
   npm_config_globalconfig: path.join(devNull, 'npmrc'),
 };
 
-function inside(root: string, p: string): boolean {
+/** The entry relative to the project root (posix separators), or null when it lies outside. */
+function insideRel(root: string, p: string): string | null {
   const rel = path.relative(root, path.resolve(root, p));
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return null;
+  return rel.split(path.sep).join('/');
 }
 
-export function cleanEnv(env: NodeJS.ProcessEnv, root: string, allow: readonly string[] = []): NodeJS.ProcessEnv {
+/**
+ * The PATH of a project command: the caller's, without the entries inside the project other than
+ * an environment's programs (a virtualenv's `bin`, `node_modules/.bin`: src/core/envDirs.ts).
+ * Any other folder inside the project is the agent's to write, where a look-alike could stand in
+ * for the runner; the programs an environment resolves are in the toolchain record, compared at
+ * every verify. Pure apart from `probe`.
+ */
+export function projectPath(pathVar: string, root: string, probe: EnvProbe): string {
+  return pathVar
+    .split(path.delimiter)
+    .filter((p) => {
+      if (p === '') return false;
+      const rel = insideRel(root, p);
+      return rel === null || (rel !== '' && isEnvironmentBin(rel, probe));
+    })
+    .join(path.delimiter);
+}
+
+export function cleanEnv(env: NodeJS.ProcessEnv, root: string, allow: readonly string[] = [], probe: EnvProbe = envProbe(root)): NodeJS.ProcessEnv {
   const names = new Set([...BASE_ENV_ALLOW, ...allow]);
   const out: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined) continue;
-    if (names.has(k) || /^LC_[A-Z]+$/.test(k)) out[k] = v;
+    if (names.has(k) || isManagerVar(k) || /^LC_[A-Z]+$/.test(k)) out[k] = v;
   }
-  // A PATH entry inside the project would let the project stand in for the runner itself;
-  // node_modules/.bin is where npx looks anyway.
-  if (out.PATH !== undefined && !allow.includes('PATH')) {
-    out.PATH = out.PATH.split(path.delimiter)
-      .filter((p) => p !== '' && (!inside(root, p) || /(^|[\\/])node_modules[\\/]\.bin$/.test(p)))
-      .join(path.delimiter);
-  }
+  if (out.PATH !== undefined && !allow.includes('PATH')) out.PATH = projectPath(out.PATH, root, probe);
   return { ...out, ...Object.fromEntries(Object.entries(FORCED).filter(([k]) => !allow.includes(k))) };
 }

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { isEnvironmentPath, type EnvProbe } from '../../core/envDirs.js';
 import { compileGlobs } from '../../core/globs.js';
-import { sha256Hex } from '../../io/hash.js';
+import { envProbe } from '../../io/envProbe.js';
 
 /**
  * Runner configuration frozen with the tests whatever `test_config_glob` says: files that change
@@ -19,17 +20,15 @@ export const isAlwaysFrozen = compileGlobs(ALWAYS_FROZEN, false);
 
 /** Ignored directories never searched for tests: build output and caches, rebuilt by every run. */
 const HEAVY = new Set(['node_modules', '.git', '.tdd', 'target', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.tox', '.nox', 'dist', 'build', 'coverage', '.next', '.nuxt', '.cache', '.gradle', '.turbo', '.parcel-cache', '.vite', 'out', '.output', 'tmp', '.svelte-kit', '.angular', 'storybook-static', '.terraform', '.idea', '.vscode']);
-/** Virtual environments: searched only for interpreter start-up hooks (.pth, sitecustomize). */
-const VENV = new Set(['.venv', 'venv', 'env', '.env', '.direnv']);
-const STARTUP_HOOK = /(^|\/)(sitecustomize\.py|usercustomize\.py|[^/]+\.pth)$/;
 const MAX_WALK = 50_000;
 
 /**
  * Git-ignored files that could be tests or runner configuration: a config written by a script
- * and ignored is still read by the runner. Build output and dependency trees are left out,
- * virtual environments are searched for start-up hooks only.
+ * and ignored is still read by the runner. Build output, dependency trees and environment
+ * folders (a virtualenv: src/core/envDirs.ts) are left out; what a virtualenv runs at start-up is
+ * in the toolchain record (src/cli/oracle/toolchain.ts).
  */
-export function ignoredCandidates(root: string): string[] {
+export function ignoredCandidates(root: string, probe: EnvProbe = envProbe(root)): string[] {
   let entries: string[];
   try {
     entries = execFileSync('git', ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], {
@@ -45,7 +44,7 @@ export function ignoredCandidates(root: string): string[] {
   }
   const out: string[] = [];
   let budget = MAX_WALK;
-  const walk = (rel: string, startupOnly: boolean) => {
+  const walk = (rel: string) => {
     let list;
     try {
       list = readdirSync(path.join(root, rel), { withFileTypes: true });
@@ -56,35 +55,19 @@ export function ignoredCandidates(root: string): string[] {
       if (--budget < 0) return;
       const child = `${rel}/${d.name}`;
       if (d.isDirectory()) {
-        if (HEAVY.has(d.name)) continue;
-        walk(child, startupOnly || VENV.has(d.name));
+        if (HEAVY.has(d.name) || probe(child)) continue;
+        walk(child);
       } else if (d.isFile() || d.isSymbolicLink()) {
-        if (!startupOnly || STARTUP_HOOK.test(child)) out.push(child);
+        if (!isEnvironmentPath(child, probe)) out.push(child);
       }
     }
   };
   for (const e of entries) {
     if (e.endsWith('/')) {
       const rel = e.slice(0, -1);
-      const parts = rel.split('/');
-      if (parts.some((p) => HEAVY.has(p))) continue;
-      walk(rel, parts.some((p) => VENV.has(p)));
-    } else if (!e.split('/').some((p) => HEAVY.has(p))) out.push(e);
+      if (rel.split('/').some((p) => HEAVY.has(p)) || isEnvironmentPath(`${rel}/x`, probe)) continue;
+      walk(rel);
+    } else if (!e.split('/').some((p) => HEAVY.has(p)) && !isEnvironmentPath(e, probe)) out.push(e);
   }
   return out;
-}
-
-/** What a frozen path is now: a file's content hash, a link's target, or gone. */
-export type Entry = { kind: 'file'; sha256: string } | { kind: 'link'; target: string } | { kind: 'missing' } | { kind: 'other' };
-
-export function entryOf(root: string, rel: string): Entry {
-  const abs = path.join(root, rel);
-  try {
-    const st = lstatSync(abs);
-    if (st.isSymbolicLink()) return { kind: 'link', target: readlinkSync(abs) };
-    if (!st.isFile()) return { kind: 'other' };
-    return { kind: 'file', sha256: sha256Hex(readFileSync(abs)) };
-  } catch {
-    return { kind: 'missing' };
-  }
 }

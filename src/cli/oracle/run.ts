@@ -16,7 +16,7 @@ import { strayProcesses } from './processes.js';
 
 /** Refuses when the oracle (frozen files, runner settings, the SPEC, tests added since) moved. */
 export function checkDrift(s: Session, state: CliState, stack: CompiledStack, tree: Tree, when: string): void {
-  const drift = driftMessage(driftOf(s.root, state, Object.keys(tree.tests), tree.parts));
+  const drift = driftMessage(driftOf(s.root, state, Object.keys(tree.tests), tree.parts, tree.toolchain));
   if (drift) throw new RefusalError(`the oracle moved${when}: ${drift}`);
 }
 

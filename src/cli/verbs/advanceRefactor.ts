@@ -22,7 +22,7 @@ export const advanceRefactor: Verb = {
     const green = state.receipts?.green;
     if (!green?.valid) throw new RefusalError('there is no valid GREEN receipt; run `tdd-gate verify green` first');
     const tree = scanTree(s.root, loadStack(s));
-    const drift = driftMessage(driftOf(s.root, state, Object.keys(tree.tests)));
+    const drift = driftMessage(driftOf(s.root, state, Object.keys(tree.tests), tree.parts, tree.toolchain));
     if (drift) throw new RefusalError(`the oracle moved: ${drift}`);
     if (green.tree_sha256 !== tree.treeDigest) throw new RefusalError('files changed since the last GREEN run; run `tdd-gate verify green` again');
     writeSnapshot(s.root, 'refactor', Object.keys(tree.sources));

@@ -7,8 +7,11 @@ import { resultDigest } from '../../handoff/digest.js';
 import { parseResult } from '../../handoff/block.js';
 import { parseFlags, requireFlag } from '../args.js';
 import { loadStack, loadCheckedState, openSession, out, readSpec, requirePhase, transition } from '../session.js';
-import { entryOf } from '../oracle/files.js';
-import { scanTree } from '../tree.js';
+import { entryOf } from '../../io/frozenEntry.js';
+import { digestOf, scanTree } from '../tree.js';
+import { toolchainAdvice, toolchainMoves } from '../../core/toolchain.js';
+import { toolchainPart } from '../oracle/outsideConfig.js';
+import { toolchainFrom } from '../oracle/toolchain.js';
 import { readEvents } from '../events.js';
 import type { Verb } from '../verb.js';
 import { assertNoBackgroundTasks, syncHardening } from './harden.js';
@@ -32,6 +35,11 @@ export const freeze: Verb = {
     const stack = loadStack(s);
     const tree = scanTree(s.root, stack);
     if (red.tests_sha256 !== tree.testsDigest) {
+      // Only the resolution of the command's programs moved (another PATH, another virtualenv)? Say so.
+      const was = toolchainFrom(red.toolchain);
+      if (was !== null && digestOf(tree.tests, { ...tree.parts, ...toolchainPart(was) }) === red.tests_sha256) {
+        throw new RefusalError(`${toolchainAdvice(toolchainMoves(was, tree.toolchain), 'the last valid RED')} Or run \`tdd-gate verify red\` again in this environment so the receipt covers the toolchain being frozen`);
+      }
       throw new RefusalError('the tests changed after the last valid RED; run `tdd-gate verify red` again so the receipt covers the tests being frozen');
     }
 
@@ -89,6 +97,7 @@ export const freeze: Verb = {
           spec_hash: hash,
           files: frozenFiles,
           parts,
+          toolchain: tree.toolchain,
           ...(Object.keys(links).length > 0 ? { links } : {}),
           // The tests of the valid RED run: GREEN must run every one of them and pass.
           ...(red.tests ? { tests: red.tests } : {}),

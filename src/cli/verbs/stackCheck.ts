@@ -4,6 +4,7 @@ import { GateError, RefusalError } from '../../io/errors.js';
 import { isCaseInsensitive } from '../../io/canonicalPath.js';
 import { compileStack, readStack, STACK_REL } from '../../io/loadStack.js';
 import { backslashGlobProblems } from '../../schema/stackGlobs.js';
+import { envProbe } from '../../io/envProbe.js';
 import { classifyFiles, listProjectFiles } from '../../io/projectFiles.js';
 import { parseFlags } from '../args.js';
 import { openSession, out } from '../session.js';
@@ -29,7 +30,7 @@ export const stackCheck: Verb = {
     try {
       const config = readStack(s.root);
       errors.push(...backslashGlobProblems(config));
-      const stack = compileStack(config, isCaseInsensitive(s.root));
+      const stack = compileStack(config, isCaseInsensitive(s.root), envProbe(s.root));
       const files = listProjectFiles(s.root);
       const { tests, sources } = classifyFiles(stack, files);
       const realTests = tests.filter((f) => stack.isTest(f));

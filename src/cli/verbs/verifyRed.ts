@@ -21,7 +21,8 @@ export const verifyRed: Verb = {
     const tree = scanTree(s.root, stack);
     // Per test: its declaration block against the baseline (tests, and sources for inline test modules).
     const { run, verdict } = await redRun(s, stack, state, tree, 'red');
-    const receipt = makeReceipt(s, run, verdict, tree);
+    // The toolchain the run resolved: `freeze` names what moved when it differs (another PATH).
+    const receipt = { ...makeReceipt(s, run, verdict, tree), toolchain: tree.toolchain };
     // The run took time: record it only if the cycle is still where it was.
     await updateState(s, (current) => {
       const now = requirePhase(current, ['tdd-red'], 'verify red');
