@@ -42,8 +42,9 @@ export function driftOf(root: string, state: CliState, currentTests: readonly st
   const frozenToolchain = toolchainFrom(state.frozen?.toolchain);
   let toolchain: string[] = [];
   if (parts.includes(TOOLCHAIN_PART) && frozenToolchain !== null && currentToolchain !== undefined) {
+    // What moved decides: a change it forgives (a start-up hook gone) is no drift.
     toolchain = toolchainMoves(frozenToolchain, currentToolchain);
-    if (toolchain.length > 0) parts.splice(parts.indexOf(TOOLCHAIN_PART), 1);
+    parts.splice(parts.indexOf(TOOLCHAIN_PART), 1);
   }
   let live: string | null;
   try {

@@ -187,8 +187,9 @@ export function toolchainMoves(before: Toolchain, now: Toolchain): string[] {
   for (const k of hooks) {
     const b = before.hooks[k];
     const n = now.hooks[k];
-    if (b === n) continue;
-    out.push(b === undefined ? `the interpreter start-up hook ${k} was added` : n === undefined ? `the interpreter start-up hook ${k} was removed` : `the interpreter start-up hook ${k} changed`);
+    // One gone (removed, or now owned by an installed package) runs nothing new.
+    if (b === n || n === undefined) continue;
+    out.push(b === undefined ? `the interpreter start-up hook ${k} was added` : `the interpreter start-up hook ${k} changed`);
   }
   return out;
 }
@@ -201,7 +202,7 @@ export function toolchainAdvice(moves: readonly string[], against: string): stri
   const hookMoved = moves.some((m) => m.startsWith('the interpreter start-up hook'));
   const shown = moves.slice(0, 4).join('; ') + (moves.length > 4 ? `; and ${moves.length - 4} more` : '');
   const hooks = hookMoved
-    ? ' A start-up hook runs in every test run\'s interpreter, so it is part of the oracle: if a package installed meanwhile added it, uninstall that package (or install it before the freeze, in a new cycle).'
+    ? ' A start-up hook runs in every test run\'s interpreter, so it is part of the oracle: no installed package lists it as its own (a package installed with pip is a dependency like any other), so remove it, or start a new cycle if it is meant to stay.'
     : '';
   return `the test command's toolchain moved since ${against}: ${shown}. Run the CLI in the environment of ${against} (the same PATH, the same virtualenv or node version activated); a toolchain changed on purpose is a new cycle.${hooks}`;
 }

@@ -166,6 +166,14 @@ describe.skipIf(!hasPytest)('an in-project virtualenv', () => {
     expect(added).toMatch(/the interpreter start-up hook \.venv\/lib\/python[\d.]+\/site-packages\/zz-preload\.pth was added/);
     expect(added).not.toMatch(/test files added/);
     unlinkSync(hook);
+    // A package installed the ordinary way in GREEN that brings its own start-up hook (setuptools
+    // upgraded by pip): its RECORD lists the file, so it is a dependency, not a planted hook.
+    writeFileSync(path.join(site, 'distutils-precedence.pth'), "import os; var = 'SETUPTOOLS_USE_DISTUTILS'; enabled = os.environ.get(var, 'stdlib') == 'local'\n");
+    mkdirSync(path.join(site, 'setuptools-80.9.0.dist-info'));
+    writeFileSync(path.join(site, 'setuptools-80.9.0.dist-info', 'RECORD'), 'distutils-precedence.pth,sha256=x,151\nsetuptools/__init__.py,sha256=y,10\n');
+    writeFileSync(path.join(site, 'owned-preload.pth'), 'import sys\n');
+    mkdirSync(path.join(site, 'owned-1.0.dist-info'));
+    writeFileSync(path.join(site, 'owned-1.0.dist-info', 'RECORD'), 'owned-preload.pth,,\n');
 
     ok(l.cli({}, 'verify', 'green'));
     ok(l.cli({}, 'done'));

@@ -77,7 +77,34 @@ function sitePackages(venv: string): string[] {
   return [...new Set(out.map((d) => { try { return realpathSync(d); } catch { return d; } }))];
 }
 
-/** What the virtualenvs the run uses execute at every interpreter start: `*.pth` with import lines, sitecustomize, usercustomize. */
+/**
+ * The files of a site-packages folder that an installed distribution lists in its
+ * `*.dist-info/RECORD` (the first field of each line), among `wanted`.
+ */
+function installedByPackage(dir: string, names: readonly string[], wanted: ReadonlySet<string>): Set<string> {
+  const found = new Set<string>();
+  for (const n of names) {
+    if (!n.endsWith('.dist-info')) continue;
+    let record: string;
+    try {
+      record = readFileSync(path.join(dir, n, 'RECORD'), 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of record.split('\n')) {
+      const file = line.split(',')[0] ?? '';
+      if (wanted.has(file)) found.add(file);
+    }
+  }
+  return found;
+}
+
+/**
+ * What the virtualenvs the run uses execute at every interpreter start: `*.pth` with import lines,
+ * sitecustomize, usercustomize — those no installed distribution lists as its own. A package
+ * installed the ordinary way (setuptools' `distutils-precedence.pth`, an editable install's
+ * finder) is a dependency like any other; a start-up hook no package owns was put there by hand.
+ */
 function startupHooks(root: string, venvs: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const venv of venvs) {
@@ -88,7 +115,10 @@ function startupHooks(root: string, venvs: readonly string[]): Record<string, st
       } catch {
         continue;
       }
+      const candidates = new Set(names.filter((n) => n.endsWith('.pth') || n === 'sitecustomize.py' || n === 'usercustomize.py'));
+      const owned = candidates.size > 0 ? installedByPackage(dir, names, candidates) : new Set<string>();
       for (const n of names.sort()) {
+        if (owned.has(n)) continue;
         if (!n.endsWith('.pth') && n !== 'sitecustomize.py' && n !== 'usercustomize.py') continue;
         let text: string;
         try {
