@@ -98,7 +98,7 @@ describeE2E('install', (bin) => {
         ],
       },
     });
-    expect(denied(resultOf(r, 1))).toMatch(/^tdd-gate \[tests-frozen\]: Blocked write to test file /u);
+    expect(denied(resultOf(r, 1))).toMatch(/^tdd-gate rule \[tests-frozen\]: Blocked write to test file /u);
     expect(resultOf(r, 2).is_error).toBe(false);
     expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
     expect(hooksOf(r, 'PreToolUse')).toHaveLength(2);
