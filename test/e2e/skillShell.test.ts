@@ -6,25 +6,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { claudeVersion } from '../../scripts/demo/claude.mjs';
 import { SPEC_TEXT, state, testRepo } from '../helpers/repo.js';
-import { denied, describeE2E, gateReason, hooksOf, lastUserText, resultOf, session, type SessionResult } from './harness.js';
+import { SKILL_SHELL_EVENT_SINCE, clientAtLeast, denied, describeE2E, gateReason, hooksOf, lastUserText, resultOf, session, type SessionResult } from './harness.js';
 
 const FROZEN = "it('adds', () => expect(1 + 2).toBe(3));\n";
 const SOURCE = 'export const add = (a, b) => a + b;\n';
 const LOOSEN = "it.skip('adds')";
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
-
-/** The release that added PreSkillShellCommand; older clients do not fire it at all. */
-const FIRST_WITH_EVENT = [2, 1, 332];
-
-function firesSkillShellHooks(bin: string): boolean {
-  const m = /(\d+)\.(\d+)\.(\d+)/u.exec(claudeVersion(bin).version ?? '');
-  if (m === null) throw new Error(`cannot read the client's version: ${claudeVersion(bin).version}`);
-  const v = [Number(m[1]), Number(m[2]), Number(m[3])];
-  for (let i = 0; i < 3; i++) if (v[i] !== FIRST_WITH_EVENT[i]) return v[i]! > FIRST_WITH_EVENT[i]!;
-  return true;
-}
 
 /** A project skill as a user or a downloaded plugin might ship it: one harmless command, one that appends its arguments to the test. */
 const SKILL = [
@@ -69,7 +57,7 @@ describeE2E('skill shell commands', (bin) => {
     const skillHooks = hooksOf(r, 'PreSkillShellCommand');
     const told = lastUserText(r, 'main', 1);
 
-    if (firesSkillShellHooks(bin)) {
+    if (clientAtLeast(bin, SKILL_SHELL_EVENT_SINCE)) {
       // Both of the skill's commands reached the gate; the harmless one ran, the write did not.
       expect(pluginHookLoadErrors(r)).toEqual([]);
       expect(skillHooks).toHaveLength(2);
