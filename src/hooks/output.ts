@@ -29,10 +29,11 @@ export function isGateEvent(eventName: string): eventName is GateEvent {
 /**
  * The rules whose deny is not the gate judging the call: the gate could not read the call or
  * failed itself. Their reasons say so and what to do; they are not framed as a rule at work.
+ * (Comparisons, not a Set built at load: this module is on the path of every call.)
  */
-const NOT_A_JUDGEMENT = new Set(['internal-error', 'bad-input']);
+const notAJudgement = (ruleId: string) => ruleId === 'internal-error' || ruleId === 'bad-input';
 /** Denies of a call that was itself fine: the gate put back what something else had changed. */
-const CALL_WAS_FINE = new Set(['frozen-restored', 'tamper-restored']);
+const callWasFine = (ruleId: string) => ruleId === 'frozen-restored' || ruleId === 'tamper-restored';
 
 /**
  * The text the model reads for a deny or an ask. Newer clients hand every deny on as
@@ -41,8 +42,8 @@ const CALL_WAS_FINE = new Set(['frozen-restored', 'tamper-restored']);
  */
 export function gateText(decision: Exclude<Decision, { kind: 'pass' }>): string {
   const opening = `tdd-gate rule [${decision.ruleId}]: ${decision.reason}`;
-  if (decision.kind === 'ask' || NOT_A_JUDGEMENT.has(decision.ruleId)) return opening;
-  if (CALL_WAS_FINE.has(decision.ruleId)) return `${opening} This is the gate working as designed, not an error.`;
+  if (decision.kind === 'ask' || notAJudgement(decision.ruleId)) return opening;
+  if (callWasFine(decision.ruleId)) return `${opening} This is the gate working as designed, not an error.`;
   return `${opening} This is the gate working as designed, not an error; do not retry the same call.`;
 }
 
