@@ -86,13 +86,19 @@ export function childAnswer(ctx, toolUseId) {
 const HOOK_ERROR_PREFIX = /^(?:PreToolUse|PostToolUse):[A-Za-z0-9_]+ hook error: /u;
 
 /**
+ * How a tdd-gate text opens: `tdd-gate rule [<rule>]: ` for the PreToolUse and
+ * PreSkillShellCommand answers, `tdd-gate [<rule>]: ` for the notices of the other events.
+ */
+const GATE_OPENING = /^tdd-gate (?:rule )?\[[a-z0-9-]+\]: /u;
+
+/**
  * A tdd-gate deny reason as the model received it in a tool result, or null when the result is
  * not one. Older clients pass the hook's reason as is; newer ones put
  * `PreToolUse:<Tool> hook error: ` in front of it.
  */
 export function gateReason(content) {
   const text = content.replace(HOOK_ERROR_PREFIX, '');
-  return /^tdd-gate \[[a-z0-9-]+\]: /u.test(text) ? text : null;
+  return GATE_OPENING.test(text) ? text : null;
 }
 
 /**
@@ -110,7 +116,7 @@ export function toldSince(body) {
 /**
  * The tdd-gate notices a hook added since the model's last reply, outside the tool results (a
  * PostToolUse restore: a system reminder in the user message on older clients, a system message
- * on newer ones), each as its `tdd-gate [rule]: …` text.
+ * on newer ones), each as its `tdd-gate [rule]: …` (or `tdd-gate rule [rule]: …`) text.
  */
 export function hookNotices(body) {
   const messages = body?.messages ?? [];
@@ -121,7 +127,7 @@ export function hookNotices(body) {
     if (typeof m.content === 'string') texts.push(m.content);
     else if (Array.isArray(m.content)) for (const b of m.content) if (b && b.type === 'text') texts.push(b.text);
   }
-  return texts.flatMap((t) => [...t.matchAll(/tdd-gate \[[a-z0-9-]+\]: (?:(?!<\/system-reminder>)[^\n])*/gu)].map((m) => m[0].trim()));
+  return texts.flatMap((t) => [...t.matchAll(/tdd-gate (?:rule )?\[[a-z0-9-]+\]: (?:(?!<\/system-reminder>)[^\n])*/gu)].map((m) => m[0].trim()));
 }
 
 function conversationOf(body) {

@@ -19,11 +19,42 @@ function json(value: unknown): HookResult {
   return { stdout: JSON.stringify(value), stderr: '', exitCode: 0 };
 }
 
+/** The events whose answer lets a command or a tool call run or not: they fail closed. */
+export type GateEvent = 'PreToolUse' | 'PreSkillShellCommand';
+
+export function isGateEvent(eventName: string): eventName is GateEvent {
+  return eventName === 'PreToolUse' || eventName === 'PreSkillShellCommand';
+}
+
 /**
- * PreToolUse. A pass prints nothing: answering "allow" would skip the user's own permission
- * prompt. A deny with a notice also shows the person a line (`systemMessage`).
+ * The rules whose deny is not the gate judging the call: the gate could not read the call or
+ * failed itself. Their reasons say so and what to do; they are not framed as a rule at work.
+ * (Comparisons, not a Set built at load: this module is on the path of every call.)
  */
-export function preToolUseOutput(decision: Decision): HookResult {
+const notAJudgement = (ruleId: string) => ruleId === 'internal-error' || ruleId === 'bad-input';
+/** Denies of a call that was itself fine: the gate put back what something else had changed. */
+const callWasFine = (ruleId: string) => ruleId === 'frozen-restored' || ruleId === 'tamper-restored';
+
+/**
+ * The text the model reads for a deny or an ask. Newer clients hand every deny on as
+ * `PreToolUse:<Tool> hook error: <text>`, whatever the output's shape (docs/adr/008): so the text
+ * itself opens with the rule and says that this is the gate at work, not a failure to retry.
+ */
+export function gateText(decision: Exclude<Decision, { kind: 'pass' }>): string {
+  const opening = `tdd-gate rule [${decision.ruleId}]: ${decision.reason}`;
+  if (decision.kind === 'ask' || notAJudgement(decision.ruleId)) return opening;
+  if (callWasFine(decision.ruleId)) return `${opening} This is the gate working as designed, not an error.`;
+  return `${opening} This is the gate working as designed, not an error; do not retry the same call.`;
+}
+
+/**
+ * PreToolUse, and PreSkillShellCommand (a shell command a skill or slash command embeds, newer
+ * clients), which takes the same answer. A pass prints nothing: answering "allow" would skip the
+ * user's own permission prompt. A deny with a notice also shows the person a line
+ * (`systemMessage`). A skill's shell command cannot wait for the person, so an ask never goes
+ * out for it (the client would refuse the command anyway, with a reason of its own).
+ */
+export function preToolUseOutput(decision: Decision, eventName: GateEvent = 'PreToolUse'): HookResult {
   switch (decision.kind) {
     case 'pass':
       return NOTHING;
@@ -31,9 +62,9 @@ export function preToolUseOutput(decision: Decision): HookResult {
     case 'ask':
       return json({
         hookSpecificOutput: {
-          hookEventName: 'PreToolUse',
-          permissionDecision: decision.kind,
-          permissionDecisionReason: `tdd-gate [${decision.ruleId}]: ${decision.reason}`,
+          hookEventName: eventName,
+          permissionDecision: eventName === 'PreSkillShellCommand' ? 'deny' : decision.kind,
+          permissionDecisionReason: gateText(decision),
         },
         ...(decision.kind === 'deny' && decision.notice !== undefined ? { systemMessage: `tdd-gate: ${decision.notice}` } : {}),
       });
@@ -69,14 +100,24 @@ export function note(text: string, exitCode = 0): HookResult {
 }
 
 /**
- * Any failure inside the gate. PreToolUse fails closed with a deny naming the error; the other
- * events report it on stderr (exit 1, non-blocking: they never guard a write on their own).
+ * Any failure inside the gate. The gate events (PreToolUse, PreSkillShellCommand) fail closed
+ * with a deny naming the error; the other events report it on stderr (exit 1, non-blocking:
+ * they never guard a write on their own).
  */
 export function internalError(eventName: string, message: string): HookResult {
-  if (eventName !== 'PreToolUse') return note(`internal error in the ${eventName} hook: ${message}`, 1);
-  return preToolUseOutput({
-    kind: 'deny',
-    ruleId: 'internal-error',
-    reason: `an internal error stopped the gate (${message}); the call is blocked because the gate fails closed. Retry once; if it persists, stop and report this message to the user.`,
-  });
+  if (!isGateEvent(eventName)) return note(`internal error in the ${eventName} hook: ${message}`, 1);
+  return preToolUseOutput(
+    {
+      kind: 'deny',
+      ruleId: 'internal-error',
+      reason: `an internal error stopped the gate (${message}); the call is blocked because the gate fails closed. Retry once; if it persists, stop and report this message to the user.`,
+    },
+    eventName,
+  );
+}
+
+/** Hook input that is not JSON: the gate events deny it, the others note it (exit 1). */
+export function badJson(eventName: string, message: string): HookResult {
+  if (!isGateEvent(eventName)) return note(`the ${eventName} hook input is not valid JSON (${message})`, 1);
+  return preToolUseOutput({ kind: 'deny', ruleId: 'bad-input', reason: `the hook input is not valid JSON (${message}); the call is blocked to stay safe. Retry the tool call.` }, eventName);
 }

@@ -26,11 +26,23 @@ export function isGatedTool(toolName: string): boolean {
 }
 
 /**
+ * A call that reaches the gate as a tool call it stands for, not as one of its own: a shell
+ * command a skill embeds is judged as the Bash call it is (skillShell.ts).
+ */
+export interface CallSource {
+  /** What the event log names as the tool (default: the tool's name). */
+  label: string;
+  /** The client cannot ask the person here: what an ask becomes instead (recorded as that). */
+  cannotAsk: (asked: Extract<Decision, { kind: 'ask' }>) => Decision;
+}
+
+/**
  * PreToolUse: parse, find the branch's cycle, check the control set, decide. Throws only on
  * internal bugs, and when a Bash or Monitor call arrives without the Bash gate (the entry routes
  * those to bashPreToolUse.ts; the throw becomes a deny).
  */
-export function preToolUse(input: unknown, env: NodeJS.ProcessEnv, bash: BashGate | null = null): Decision {
+export function preToolUse(input: unknown, env: NodeJS.ProcessEnv, bash: BashGate | null = null, source: CallSource | null = null): Decision {
+  const settle = (d: Decision): Decision => (d.kind === 'ask' && source !== null ? source.cannotAsk(d) : d);
   const toolName = (input as { tool_name?: unknown } | null)?.tool_name;
   if ((input as { agent_type?: unknown } | null)?.agent_type === ROLE.specWriter) {
     const scoped = gateSpecWriter(input, env);
@@ -48,21 +60,22 @@ export function preToolUse(input: unknown, env: NodeJS.ProcessEnv, bash: BashGat
   }
   const event = checked.value;
   const loaded = cyclesOf(event, env);
-  if (!Array.isArray(loaded)) return loaded;
+  if (!Array.isArray(loaded)) return settle(loaded);
   const cycles = loaded;
+  const tool = source?.label ?? event.tool_name;
   // Usually one project; a call that reaches into several is judged by each, and a deny wins over an ask.
   let verdict: Decision = PASS;
   for (const cycle of cycles) {
-    const broken = integrityDecision(cycle, event.tool_name);
+    const broken = integrityDecision(cycle, tool);
     if (broken !== null) return broken;
-    const decision = event.tool_name === 'Bash' ? (needBash(bash).hardenedBashCheck(cycle.repo, event.tool_input.command) ?? gateBashCall(needBash(bash), cycle, event)) : gateFileTool(cycle, event);
+    const decision = settle(event.tool_name === 'Bash' ? (needBash(bash).hardenedBashCheck(cycle.repo, event.tool_input.command) ?? gateBashCall(needBash(bash), cycle, event)) : gateFileTool(cycle, event));
     if (decision.kind === 'pass') continue;
     const target = event.tool_name === 'Bash' ? event.tool_input.command.slice(0, 500) : 'file_path' in event.tool_input ? event.tool_input.file_path : event.tool_input.notebook_path;
-    record(cycle, decision, event.tool_name, String(target), event.agent_type);
+    record(cycle, decision, tool, String(target), event.agent_type);
     if (decision.kind === 'deny') return decision;
     if (verdict.kind === 'pass') verdict = decision;
   }
-  if (event.tool_name === 'Bash') for (const cycle of cycles) markCommand(cycle, event);
+  if (event.tool_name === 'Bash') for (const cycle of cycles) markCommand(cycle, { ...event, tool_name: tool });
   // The canary's record: PostToolUse checks that the gate saw this write (src/core/canary.ts).
   else if (event.tool_use_id !== undefined) for (const cycle of cycles) markSeen(cycle.anchorPaths, event.tool_use_id);
   return verdict;
@@ -100,7 +113,7 @@ function gateBashCall(bash: BashGate, cycle: ActiveCycle, event: BashEvent): Dec
   return bash.gateBash(cycle, event);
 }
 
-function record(cycle: ActiveCycle, decision: Decision, tool: string, target: string, agentType: string | undefined): void {
+export function record(cycle: ActiveCycle, decision: Decision, tool: string, target: string, agentType: string | undefined): void {
   if (decision.kind === 'pass') return;
   appendEvent(cycle.repo.root, {
     type: decision.kind === 'deny' ? 'hook-deny' : 'hook-ask',
@@ -116,7 +129,7 @@ function record(cycle: ActiveCycle, decision: Decision, tool: string, target: st
  * The cycles a call can touch, or the decision when one of them cannot be loaded. A state the
  * anchor does not recognise blocks everything but the CLI's read-only verbs and `recover`.
  */
-function cyclesOf(event: { cwd: string; tool_name: string; tool_input: object }, env: NodeJS.ProcessEnv): ActiveCycle[] | Decision {
+export function cyclesOf(event: { cwd: string; tool_name: string; tool_input: object }, env: NodeJS.ProcessEnv): ActiveCycle[] | Decision {
   try {
     return loadCycles(candidateDirs(event, env), env);
   } catch (err) {

@@ -18,11 +18,13 @@ export function quickCheck(eventName: string, input: unknown, env: NodeJS.Proces
   const fields = input as Record<string, unknown>;
   const { cwd, tool_name, tool_input } = fields;
   if (typeof cwd !== 'string' || cwd === '') return 'full';
-  const toolEvent = eventName === 'PreToolUse' || eventName === 'PostToolUse';
+  // PreSkillShellCommand: a shell command a skill embeds, judged like a Bash PreToolUse (its tool_name is the shell).
+  const gateEvent = eventName === 'PreToolUse' || eventName === 'PreSkillShellCommand';
+  const toolEvent = gateEvent || eventName === 'PostToolUse';
   if (toolEvent && (typeof tool_name !== 'string' || typeof tool_input !== 'object' || tool_input === null)) return 'full';
-  if (eventName === 'PreToolUse' && !hasTarget(tool_name as string, tool_input as Record<string, unknown>)) return 'full';
+  if (gateEvent && !hasTarget(eventName === 'PreToolUse' ? (tool_name as string) : 'Bash', tool_input as Record<string, unknown>)) return 'full';
   // The spec-writer is confined to specs/ with or without a cycle (docs/spec-formats.md).
-  if (eventName === 'PreToolUse' && fields.agent_type === ROLE.specWriter) return 'full';
+  if (gateEvent && fields.agent_type === ROLE.specWriter) return 'full';
   try {
     const seen = new Set<string>();
     for (const dir of candidateDirs(fields, env)) {

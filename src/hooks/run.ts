@@ -1,4 +1,3 @@
-import { deny } from '../core/decision.js';
 import { errorMessage } from '../io/errors.js';
 import { noteProbe } from '../io/heartbeat.js';
 import { load as loadBashPreToolUse } from './lazy/bashPreToolUse.js';
@@ -6,7 +5,7 @@ import { load as loadPostToolUse } from './lazy/postToolUse.js';
 import { load as loadPreToolUse } from './lazy/preToolUse.js';
 import { load as loadSessionStart } from './lazy/sessionStart.js';
 import { load as loadSubagentStop } from './lazy/subagentStop.js';
-import { KILL_SWITCH, NOTHING, internalError, note, preToolUseOutput, type HookResult } from './output.js';
+import { KILL_SWITCH, NOTHING, badJson, internalError, note, preToolUseOutput, type HookResult } from './output.js';
 import { quickCheck } from './quickCheck.js';
 
 export { KILL_SWITCH, type HookResult } from './output.js';
@@ -17,8 +16,8 @@ const BASH_TOOLS = new Set(['Bash', 'Monitor']);
 /**
  * One entry for every hook event. The event comes from argv (hooks.json passes it), else from
  * the input. Past the quick check, each event (and Bash apart from the other tools) loads its own
- * part of the hook (ADR 007). Every failure on the PreToolUse path becomes a deny: a crash would
- * let the call run.
+ * part of the hook (ADR 007). Every failure on the PreToolUse and PreSkillShellCommand paths
+ * becomes a deny: a crash would let the call or the command run.
  */
 export async function runHook(stdin: string, argvEvent: string | undefined, env: NodeJS.ProcessEnv): Promise<HookResult> {
   if (env[KILL_SWITCH] === '1') return note(`disabled by ${KILL_SWITCH}=1`);
@@ -31,7 +30,7 @@ export async function runHook(stdin: string, argvEvent: string | undefined, env:
   }
   const fromInput = (input as { hook_event_name?: unknown } | null)?.hook_event_name;
   const eventName = argvEvent ?? (typeof fromInput === 'string' ? fromInput : 'PreToolUse');
-  if (parseError !== null) return badJson(eventName, parseError);
+  if (parseError !== null) return badJson(eventName, errorMessage(parseError));
   if (eventName === 'PreToolUse' || eventName === 'PostToolUse') noteProbe(eventName, input, env); // `tdd-gate doctor --probe` only
   if (quickCheck(eventName, input, env) === 'inactive') return NOTHING;
   try {
@@ -48,6 +47,9 @@ async function handle(eventName: string, input: unknown, env: NodeJS.ProcessEnv)
       const gate = typeof toolName === 'string' && BASH_TOOLS.has(toolName) ? await loadBashPreToolUse() : await loadPreToolUse();
       return preToolUseOutput(gate.preToolUse(input, env));
     }
+    case 'PreSkillShellCommand':
+      // A shell command a skill or slash command embeds: judged as the Bash call it is (skillShell.ts).
+      return preToolUseOutput((await loadBashPreToolUse()).preSkillShellCommand(input, env), 'PreSkillShellCommand');
     case 'PostToolUse':
     case 'PostToolUseFailure':
       return (await loadPostToolUse()).postToolUse(input, env, eventName);
@@ -58,9 +60,4 @@ async function handle(eventName: string, input: unknown, env: NodeJS.ProcessEnv)
     default:
       return note(`no handler for hook event ${eventName}`);
   }
-}
-
-function badJson(eventName: string, err: unknown): HookResult {
-  if (eventName !== 'PreToolUse') return note(`the ${eventName} hook input is not valid JSON (${errorMessage(err)})`, 1);
-  return preToolUseOutput(deny('bad-input', `the hook input is not valid JSON (${errorMessage(err)}); the call is blocked to stay safe. Retry the tool call.`));
 }

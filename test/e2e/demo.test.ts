@@ -31,7 +31,7 @@ describeE2E('demo', (bin) => {
       'verdict PASS',
       'tdd-gate: tdd-red → tdd-green',
       '✗ denied by tdd-gate',
-      'tdd-gate [tests-frozen]: Blocked write to test file tests/add.test.js',
+      'tdd-gate rule [tests-frozen]: Blocked write to test file tests/add.test.js',
       'tdd-gate [frozen-restored]',
       'tdd-gate: GREEN',
       '✓ done evidence record .tdd/evidence/SPEC-001-',

@@ -124,9 +124,11 @@ describe('fake Messages API', () => {
   });
 
   it('reads what the model was told in both clients\' shapes', () => {
-    const reason = 'tdd-gate [tests-frozen]: Blocked write to test file tests/a.test.ts (phase tdd-green): read-only.';
+    const reason = 'tdd-gate rule [tests-frozen]: Blocked write to test file tests/a.test.ts (phase tdd-green): read-only. This is the gate working as designed, not an error; do not retry the same call.';
     expect(gateReason(reason)).toBe(reason);
     expect(gateReason(`PreToolUse:Write hook error: ${reason}`)).toBe(reason);
+    // The opening of releases before the rule wording, still read.
+    expect(gateReason('PreToolUse:Write hook error: tdd-gate [tests-frozen]: read-only.')).toBe('tdd-gate [tests-frozen]: read-only.');
     expect(gateReason('File created successfully')).toBeNull();
     expect(isLaunchNotice('Async agent launched successfully.\nagentId: x')).toBe(true);
     expect(isLaunchNotice('Done.\n```tdd-result\nrole: planner\nstatus: ok\n```')).toBe(false);

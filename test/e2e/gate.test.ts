@@ -32,7 +32,7 @@ function hookReasons(r: SessionResult): string[] {
 /** A denied call: the model got exactly our reason as an error result (in the client's wrapping, if any). */
 function expectDenied(r: SessionResult, turn: number, rule: string, ...fragments: string[]): string {
   const reason = denied(resultOf(r, turn));
-  expect(reason.startsWith(`tdd-gate [${rule}]: `), reason).toBe(true);
+  expect(reason.startsWith(`tdd-gate rule [${rule}]: `), reason).toBe(true);
   for (const f of fragments) expect(reason).toContain(f);
   expect(hookReasons(r)).toContain(reason);
   return reason;
@@ -66,9 +66,10 @@ describeE2E('gate', (bin) => {
     expect(readFileSync(notebook, 'utf8')).toBe(NOTEBOOK);
     // The exact text the model saw for the Write.
     expect(denied(resultOf(r, 1))).toBe(
-      `tdd-gate [tests-frozen]: Blocked write to test file ${test} (phase tdd-green, mode light-inline, the main thread (orchestrator)): ` +
+      `tdd-gate rule [tests-frozen]: Blocked write to test file ${test} (phase tdd-green, mode light-inline, the main thread (orchestrator)): ` +
         'the tests were certified and frozen, so they are read-only in tdd-green. Make them pass by changing source files only. ' +
-        'If a frozen test is wrong, stop and report `TEST_BUG: <file>:<line> — <why>` to the orchestrator instead of changing it.',
+        'If a frozen test is wrong, stop and report `TEST_BUG: <file>:<line> — <why>` to the orchestrator instead of changing it. ' +
+        'This is the gate working as designed, not an error; do not retry the same call.',
     );
     expectDenied(r, 1, 'tests-frozen');
     expectDenied(r, 2, 'tests-frozen', 'read-only in tdd-green');
@@ -233,7 +234,7 @@ describeE2E('gate', (bin) => {
       const res = resultOf(r, 0);
       expect(res.is_error).toBe(true);
       expect(gateReason(res.content)).toBe(
-        `tdd-gate [cli-confirm]: \`${command}\` ends the active TDD cycle (phase tdd-green, SPEC SPEC-001) early. Confirm only if you, the user, want to stop this cycle; it is recorded either way.`,
+        `tdd-gate rule [cli-confirm]: \`${command}\` ends the active TDD cycle (phase tdd-green, SPEC SPEC-001) early. Confirm only if you, the user, want to stop this cycle; it is recorded either way.`,
       );
       const [hook] = hooksOf(r, 'PreToolUse');
       expect(JSON.parse(hook!.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'ask' } });

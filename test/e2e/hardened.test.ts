@@ -103,7 +103,7 @@ describeE2E('hardened mode', (bin) => {
     expect(text(r, 5)).toMatch(/the wall is UP \(a write to \.tdd\/ from this Bash call was refused by the OS\)/);
     expect(text(r, 6)).toMatch(/DEP 42/);
     expect(resultOf(r, 7).is_error).toBe(true);
-    expect(text(r, 7)).toMatch(/tdd-gate \[hardened-cli-call\]: hardened mode: the tdd-gate CLI runs outside the Bash sandbox only as one plain call/);
+    expect(text(r, 7)).toMatch(/tdd-gate rule \[hardened-cli-call\]: hardened mode: the tdd-gate CLI runs outside the Bash sandbox only as one plain call/);
     expect(resultOf(r, 8).is_error, text(r, 8)).toBe(false);
     expect(text(r, 9)).toMatch(/restored \(byte for byte\)/);
 
@@ -186,7 +186,7 @@ describeE2E('hardened mode', (bin) => {
     expect(text(r, 4)).toMatch(/^proceed/);
     // A heredoc keeps the call inside the sandbox on newer clients; the gate says to use the file.
     expect(resultOf(r, 5).is_error).toBe(true);
-    expect(text(r, 5)).toMatch(/tdd-gate \[hardened-result-file\]: hardened mode: hand `result` the child's message in a file/);
+    expect(text(r, 5)).toMatch(/tdd-gate rule \[hardened-result-file\]: hardened mode: hand `result` the child's message in a file/);
     expect(text(r, 6)).toMatch(/the wall is UP/);
     expect(readState(repo).phase).toBe('tdd-plan');
   }, 120_000);

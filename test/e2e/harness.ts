@@ -13,6 +13,22 @@ export type { Script, SessionResult, ToolResult, TurnContext };
 /** Every tool a scenario may call, pre-approved: in -p mode a write the hook passes still needs permission. */
 export const ALLOWED_TOOLS = 'Read,Write,Edit,NotebookEdit,Bash,Agent,Skill,Glob,Grep';
 
+/**
+ * Whether the client `bin` is `version` or newer (x.y.z), for what releases differ in: e.g. the
+ * PreSkillShellCommand event exists from 2.1.332 on (docs/adr/008).
+ */
+export function clientAtLeast(bin: string, version: string): boolean {
+  const raw = claudeVersion(bin).version ?? '';
+  const have = /(\d+)\.(\d+)\.(\d+)/u.exec(raw);
+  const want = /^(\d+)\.(\d+)\.(\d+)$/u.exec(version);
+  if (have === null || want === null) throw new Error(`cannot compare client version "${raw}" with ${version}`);
+  for (let i = 1; i <= 3; i++) if (Number(have[i]) !== Number(want[i])) return Number(have[i]) > Number(want[i]);
+  return true;
+}
+
+/** The first release with the PreSkillShellCommand hook event; older clients do not fire it and reject a hooks file naming it. */
+export const SKILL_SHELL_EVENT_SINCE = '2.1.332';
+
 /** The client version package.json pins. */
 function pinnedVersion(): string {
   const pkg = JSON.parse(readFileSync(path.join(PLUGIN_ROOT, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> };

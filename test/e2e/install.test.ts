@@ -11,7 +11,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { claudeCommand } from '../../scripts/demo/claude.mjs';
 import { MAX_PLUGIN_BYTES } from '../../scripts/plugin-folder.mjs';
 import { state, testRepo } from '../helpers/repo.js';
-import { denied, describeE2E, hooksOf, PLUGIN_ROOT, resultOf, session, throwawayHome } from './harness.js';
+import { SKILL_SHELL_EVENT_SINCE, clientAtLeast, denied, describeE2E, hooksOf, PLUGIN_ROOT, resultOf, session, throwawayHome } from './harness.js';
 
 const FROZEN_TEST = "it('adds', () => expect(1 + 2).toBe(3));\n";
 
@@ -71,7 +71,15 @@ describeE2E('install', (bin) => {
     expect(installLog).toContain('tdd-gate');
     expect(install.stdout).toContain('Successfully installed plugin: tdd-gate@tdd-gate');
     const list = await claudeCommand({ bin, home, args: ['plugin', 'list'] });
-    expect(list.stdout).toMatch(/tdd-gate@tdd-gate[\s\S]*enabled/u);
+    if (clientAtLeast(bin, SKILL_SHELL_EVENT_SINCE)) {
+      expect(list.stdout).toMatch(/tdd-gate@tdd-gate[\s\S]*enabled/u);
+    } else {
+      // An older client rejects hooks/skill-shell.json, which names PreSkillShellCommand, and lists
+      // that as the plugin's status (ADR 008); no other key fails, and the session below shows
+      // hooks/hooks.json loaded and gating.
+      expect(list.stdout).toMatch(/tdd-gate@tdd-gate[\s\S]*failed to load[\s\S]*Hook load failed/u);
+      expect([...list.stdout.matchAll(/"path": \[\s*"hooks",\s*"([A-Za-z]+)"\s*\]/gu)].map((m) => m[1])).toEqual(['PreSkillShellCommand']);
+    }
 
     // What the client copied: plugin/ and nothing else (no sources, tests, package.json, lockfile).
     const installed = JSON.parse(readFileSync(path.join(home, '.claude', 'plugins', 'installed_plugins.json'), 'utf8')) as {
@@ -98,7 +106,7 @@ describeE2E('install', (bin) => {
         ],
       },
     });
-    expect(denied(resultOf(r, 1))).toMatch(/^tdd-gate \[tests-frozen\]: Blocked write to test file /u);
+    expect(denied(resultOf(r, 1))).toMatch(/^tdd-gate rule \[tests-frozen\]: Blocked write to test file /u);
     expect(resultOf(r, 2).is_error).toBe(false);
     expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
     expect(hooksOf(r, 'PreToolUse')).toHaveLength(2);

@@ -56,18 +56,18 @@ describeE2E('roles', (bin) => {
     expect(readFileSync(repo.path('tests/add.test.ts'), 'utf8')).toBe(TEST);
     // A subagent running a state-changing verb: denied.
     const freeze = resultOf(r, 1, 0, 'writer');
-    expect(denied(freeze)).toMatch(/^tdd-gate \[subagent-cli\]: Blocked `node .*freeze --verdict .tdd\/verdict.md`/u);
+    expect(denied(freeze)).toMatch(/^tdd-gate rule \[subagent-cli\]: Blocked `node .*freeze --verdict .tdd\/verdict.md`/u);
     expect(freeze.content).toContain("subagents never run the tdd-gate CLI's state-changing verbs (freeze)");
     expect(freeze.content).toContain('agent tdd-gate:test-writer');
     // implementer in RED: the role rule, though the stub carries the marker.
     const stub = resultOf(r, 0, 0, 'impl');
-    expect(denied(stub)).toMatch(/^tdd-gate \[role\]: Blocked write to source file .*src\/add\.ts \(phase tdd-red, mode standard, agent tdd-gate:implementer\): in standard mode only tdd-gate:test-writer writes tests and sources in tdd-red\./u);
+    expect(denied(stub)).toMatch(/^tdd-gate rule \[role\]: Blocked write to source file .*src\/add\.ts \(phase tdd-red, mode standard, agent tdd-gate:implementer\): in standard mode only tdd-gate:test-writer writes tests and sources in tdd-red\./u);
     expect(existsSync(repo.path('src/add.ts'))).toBe(false);
     const advance = resultOf(r, 1, 0, 'impl');
-    expect(denied(advance)).toMatch(/^tdd-gate \[subagent-cli\]: .*\(phase tdd-red, mode standard, agent tdd-gate:implementer\)/u);
+    expect(denied(advance)).toMatch(/^tdd-gate rule \[subagent-cli\]: .*\(phase tdd-red, mode standard, agent tdd-gate:implementer\)/u);
     // The orchestrator: the role rule names whom to dispatch.
     const own = resultOf(r, 2);
-    expect(denied(own)).toMatch(/^tdd-gate \[role\]: .*As the orchestrator, dispatch the tdd-gate:test-writer subagent/u);
+    expect(denied(own)).toMatch(/^tdd-gate rule \[role\]: .*As the orchestrator, dispatch the tdd-gate:test-writer subagent/u);
     expect(existsSync(repo.path('tests/other.test.ts'))).toBe(false);
     // Both children ended with a valid block: SubagentStop let them stop.
     const stops = hooksOf(r, 'SubagentStop');
@@ -106,8 +106,8 @@ describeE2E('roles', (bin) => {
       },
     });
     expect(resultOf(r, 1, 0, 'impl').is_error, resultOf(r, 1, 0, 'impl').content).toBe(false);
-    expect(denied(resultOf(r, 1, 0, 'ref'))).toMatch(/^tdd-gate \[role\]: Blocked write to source file .*\(phase tdd-green, mode standard, agent tdd-gate:refactorer\): in standard mode only tdd-gate:implementer writes/u);
-    expect(denied(resultOf(r, 0, 0, 'val'))).toMatch(/^tdd-gate \[validator-read-only\]: /u);
+    expect(denied(resultOf(r, 1, 0, 'ref'))).toMatch(/^tdd-gate rule \[role\]: Blocked write to source file .*\(phase tdd-green, mode standard, agent tdd-gate:refactorer\): in standard mode only tdd-gate:implementer writes/u);
+    expect(denied(resultOf(r, 0, 0, 'val'))).toMatch(/^tdd-gate rule \[validator-read-only\]: /u);
     expect(readFileSync(repo.path('src/add.ts'), 'utf8')).toBe(impl);
     expect(existsSync(repo.path('notes.md'))).toBe(false);
   }, 120_000);

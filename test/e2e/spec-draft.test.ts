@@ -99,7 +99,7 @@ describeE2E('spec draft', (bin) => {
     expect(skill).toContain('run_in_background: false');
     const denied = resultOf(r1, 1, 0, 'spec-writer');
     expect(denied.is_error).toBe(true);
-    expect(denied.content).toContain('tdd-gate [spec-writer-scope]');
+    expect(denied.content).toContain('tdd-gate rule [spec-writer-scope]');
     expect(readFileSync(repo.path('src/calc.js'), 'utf8')).toBe(CALC);
     expect(resultOf(r1, 2, 0, 'spec-writer').is_error).toBe(false);
     expect(resultOf(r1, 2).content).toContain('a complete draft, ready to show for approval');

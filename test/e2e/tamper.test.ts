@@ -54,7 +54,7 @@ describeE2E('tamper', (bin) => {
     });
     const denied = resultOf(r, 1);
     expect(denied.is_error, denied.content).toBe(true);
-    expect(denied.content).toMatch(/tdd-gate \[(role|tests-frozen)\]/u);
+    expect(denied.content).toMatch(/tdd-gate rule \[(role|tests-frozen)\]/u);
     expect(readFileSync(l.repo.path('test/add.test.js'), 'utf8')).toBe(ADD_TEST);
     expect(resultOf(r, 2).is_error, resultOf(r, 2).content).toBe(false);
     expect(readFileSync(l.repo.path('notes.md'), 'utf8')).toBe('hello\n');
@@ -107,14 +107,14 @@ describeE2E('tamper', (bin) => {
     });
     const plain = resultOf(r, 0);
     expect(plain.is_error, plain.content).toBe(true);
-    expect(plain.content).toMatch(/tdd-gate \[control-file\]: Blocked write to \.claude\/settings\.local\.json/u);
+    expect(plain.content).toMatch(/tdd-gate rule \[control-file\]: Blocked write to \.claude\/settings\.local\.json/u);
     expect(resultOf(r, 1).is_error, resultOf(r, 1).content).toBe(false);
     const post = hooksOf(r, 'PostToolUse').map((h) => h.stdout).join('\n');
     expect(post).toMatch(/tamper-restored/);
     expect(readFileSync(l.repo.path('.claude/settings.local.json'), 'utf8')).not.toContain('disableAllHooks');
     const denied = resultOf(r, 3);
     expect(denied.is_error, denied.content).toBe(true);
-    expect(denied.content).toMatch(/tdd-gate \[(role|tests-frozen)\]/u);
+    expect(denied.content).toMatch(/tdd-gate rule \[(role|tests-frozen)\]/u);
     expect(readFileSync(l.repo.path('test/add.test.js'), 'utf8')).toBe(ADD_TEST);
   }, 180_000);
 
@@ -136,7 +136,7 @@ describeE2E('tamper', (bin) => {
     expect(resultOf(r, 0).is_error, resultOf(r, 0).content).toBe(false);
     const denied = resultOf(r, 1);
     expect(denied.is_error, denied.content).toBe(true);
-    expect(denied.content).toMatch(/tdd-gate \[state-tampered\]/u);
+    expect(denied.content).toMatch(/tdd-gate rule \[state-tampered\]/u);
     const pre = hooksOf(r, 'PreToolUse').map((h) => JSON.parse(h.stdout || '{}') as { systemMessage?: string });
     expect(pre.some((o) => o.systemMessage?.includes('tdd-gate recover'))).toBe(true);
   }, 180_000);

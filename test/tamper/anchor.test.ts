@@ -33,7 +33,7 @@ describe('the anchor: a cycle cannot be ended by deleting or rewriting its state
     for (const input of [ev.write(l.o(), 'README.md', 'x'), ev.write(l.o(IMPL), 'src/add.js', 'x'), ev.bash(l.o(), 'echo hi > notes.txt')]) {
       const r = l.pre(input);
       expect(r.decision).toBe('deny');
-      expect(r.reason).toMatch(/^tdd-gate \[state-tampered\]/);
+      expect(r.reason).toMatch(/^tdd-gate rule \[state-tampered\]/);
       expect(r.reason).toMatch(/Stop and report this to the user/);
       expect(r.reason).not.toMatch(/script|bash scripts/i);
     }

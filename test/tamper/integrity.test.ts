@@ -18,7 +18,7 @@ describe('one integrity check of the control set, at every gated call and after 
     l.repo.write('.tdd/stack.json', stack.replace('"test/**"', '"nothing/**"'));
     const r = l.pre(ev.write(l.o(WRITER), 'test/add.test.js', ADD_TEST));
     expect(r.decision).toBe('deny');
-    expect(r.reason).toMatch(/^tdd-gate \[tamper-restored\]/);
+    expect(r.reason).toMatch(/^tdd-gate rule \[tamper-restored\]/);
     expect(r.reason).toContain('.tdd/stack.json');
     expect(JSON.parse(r.stdout)).toHaveProperty('systemMessage');
     expect(readFileSync(l.repo.path('.tdd/stack.json'), 'utf8')).toBe(stack);

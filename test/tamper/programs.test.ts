@@ -34,7 +34,7 @@ describe("the plugin's programs, by canonical path and content", () => {
     l.repo.write('tools/.keep', '');
     const r = l.pre(ev.bash(l.o(), command(l)));
     expect(r.decision).toBe('deny');
-    expect(r.reason).toMatch(/^tdd-gate \[hook-feed\]/);
+    expect(r.reason).toMatch(/^tdd-gate rule \[hook-feed\]/);
   });
 
   it.each([
