@@ -6,7 +6,7 @@ import type { Isolation } from './oracle/isolate.js';
 import { reachVerdict } from './oracle/reach.js';
 import { runOracle } from './oracle/run.js';
 import type { Session } from './session.js';
-import { frozenTests, greenVerdict, judgeRedRun, runChecks, runTests } from './testRun.js';
+import { frozenTests, greenVerdict, judgeRedRun, runChecks, runTests, withSetupProblem } from './testRun.js';
 import type { Tree } from './tree.js';
 
 /**
@@ -22,7 +22,7 @@ export interface JudgedRun {
 /** RED as `verify red` judges it: the test command in the work tree, per test against the baseline. */
 export async function redRun(s: Session, stack: CompiledStack, state: CliState, tree: Tree, label: string, command?: string): Promise<JudgedRun> {
   const { run, outcome } = await runTests(s, stack, label, tree, command);
-  return { run, outcome, verdict: judgeRedRun(s, stack, state, tree, run, outcome) };
+  return { run, outcome, verdict: withSetupProblem(run, judgeRedRun(s, stack, state, tree, run, outcome)) };
 }
 
 export interface GreenOptions {
@@ -42,7 +42,7 @@ export interface GreenOptions {
 export async function greenRun(s: Session, stack: CompiledStack, state: CliState, tree: Tree, label: string, opts: GreenOptions): Promise<JudgedRun & { isolation: Isolation; coverage?: number }> {
   const { run, outcome, isolation } = await runOracle(s, stack, state, tree, label, opts.command);
   const frozen = opts.frozen === undefined ? frozenTests(state) : opts.frozen;
-  const judged = reachVerdict(s, stack, tree, greenVerdict(outcome, run.command, frozen), state.baseline?.sources);
+  const judged = withSetupProblem(run, reachVerdict(s, stack, tree, greenVerdict(outcome, run.command, frozen), state.baseline?.sources));
   if (!opts.checks) return { run, outcome, isolation, verdict: judged };
   const { verdict, coverage } = await runChecks(s, stack, judged);
   return { run, outcome, isolation, verdict, ...(coverage !== undefined ? { coverage } : {}) };

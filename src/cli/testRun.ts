@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { appendEvent } from '../io/eventLog.js';
+import { RefusalError } from '../io/errors.js';
 import type { CompiledStack } from '../io/loadStack.js';
 import { runCommand, type RunResult } from '../io/runner.js';
 import type { CliState, Receipt, ReceiptKind } from '../schema/cliState.js';
@@ -17,6 +18,7 @@ import type { Session } from './session.js';
 import { changedFiles, readText, type Tree } from './tree.js';
 import { unassertedTests } from './evidence/jestAsserts.js';
 import { parsePytestOutcomes } from './evidence/pytestOutcomes.js';
+import { missingRunner, setupProblem } from './runnerInstalled.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 
@@ -53,7 +55,14 @@ export function instrumentFor(root: string): (command: string, reportFile: strin
 
 /** The environment every project command runs in (docs/evidence.md). */
 export function testEnv(s: Session, stack: CompiledStack): NodeJS.ProcessEnv {
-  return cleanEnv(s.io.env, s.root, stack.config.test_env_allow ?? []);
+  // npx and `npm exec` never download or prompt during a run: a missing runner fails at once.
+  return { ...cleanEnv(s.io.env, s.root, stack.config.test_env_allow ?? []), npm_config_yes: 'false' };
+}
+
+/** Refuses before a run whose runner is not installed (runnerInstalled.ts): one line, the cause and the fix. */
+export function assertRunnerInstalled(s: Session, command: string, env: NodeJS.ProcessEnv): void {
+  const missing = missingRunner({ command, root: s.root, pathEnv: env.PATH });
+  if (missing !== null) throw new RefusalError(missing);
 }
 
 /** Read what a run says: the facts, the tests by identity, and the text summary beside a machine report. */
@@ -88,12 +97,14 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
 /** One run of the test command (or a narrowed form of it) in the work tree: RED, through judgeRun.ts. */
 export async function runTests(s: Session, stack: CompiledStack, label: string, tree: Tree, command?: string): Promise<{ run: RunResult; outcome: RunOutcome }> {
   const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
+  const env = testEnv(s, stack);
+  assertRunnerInstalled(s, command ?? stack.config.test_command, env);
   const run = await runCommand({
     root: s.root,
     command: command ?? stack.config.test_command,
     label,
     timeoutSeconds,
-    env: testEnv(s, stack),
+    env,
     instrument: instrumentFor(s.root),
     now: s.now(),
     progress: s.io.stderr,
@@ -183,4 +194,11 @@ export function frozenTests(state: CliState): FrozenTests | null {
 
 export function countsText(r: Receipt): string {
   return `${r.counts.total} tests, ${r.counts.failed} failing`;
+}
+
+/** A runner that could not start (not installed for the interpreter, not on PATH) says so in one line. */
+export function withSetupProblem(run: RunResult, verdict: Verdict): Verdict {
+  if (verdict.valid) return verdict;
+  const problem = setupProblem(run.output, run.exitCode, run.command);
+  return problem === null ? verdict : { ...verdict, valid: false, reason: problem };
 }

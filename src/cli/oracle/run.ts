@@ -8,7 +8,7 @@ import type { CliState } from '../../schema/cliState.js';
 import { driftMessage, driftOf } from '../drift.js';
 import type { RunOutcome } from '../evidence/judge.js';
 import type { Session } from '../session.js';
-import { DEFAULT_TIMEOUT_SECONDS, instrumentFor, outcomeOf, testEnv } from '../testRun.js';
+import { assertRunnerInstalled, DEFAULT_TIMEOUT_SECONDS, instrumentFor, outcomeOf, testEnv } from '../testRun.js';
 import { scanTree, type Tree } from '../tree.js';
 import { freshenRustSources } from './freshen.js';
 import { namespaceWorks, prepareCopy, prepareNamespace, SNAPSHOT_MISMATCH_EXIT, type Isolation, type Prepared } from './isolate.js';
@@ -64,6 +64,8 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
   checkSnapshot(s, frozen);
   if (Object.keys(frozen).some((rel) => /[\n\r]/.test(rel))) throw new RefusalError('a frozen path contains a line break; rename it and re-certify in a new cycle');
   checkProcesses(s, stack, state);
+  const env = testEnv(s, stack);
+  assertRunnerInstalled(s, command, env);
   const isolation = chooseIsolation(stack);
   const prepared: Prepared = isolation === 'namespace' ? prepareNamespace(s.root, frozen) : prepareCopy(s.root, listProjectFiles(s.root), frozen);
   const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
@@ -82,10 +84,11 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
       command,
       label,
       timeoutSeconds,
-      env: { ...testEnv(s, stack), ...prepared.env },
+      env: { ...env, ...prepared.env },
       instrument: instrumentFor(s.root),
       now: s.now(),
       progress: s.io.stderr,
+      onStop: prepared.cleanup,
       ...(prepared.wrap ? { wrap: prepared.wrap } : {}),
     });
     if (prepared.isolation === 'copy') {
