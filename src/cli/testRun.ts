@@ -154,9 +154,17 @@ export async function runChecks(s: Session, stack: CompiledStack, verdict: Verdi
   return { verdict };
 }
 
-export function makeReceipt(s: Session, run: RunResult, verdict: Verdict, tree: Tree, coverage?: number): Receipt {
+/** Where a run came from: the digest of its inputs, and the earlier receipt it reuses, if any. */
+export interface RunOrigin {
+  inputs: string;
+  reused: Receipt | null;
+}
+
+export function makeReceipt(s: Session, run: RunResult, verdict: Verdict, tree: Tree, coverage?: number, origin?: RunOrigin): Receipt {
   return {
     at: s.now().toISOString(),
+    ...(origin ? { inputs_sha256: origin.inputs } : {}),
+    ...(origin?.reused ? { reused_from: origin.reused.reused_from ?? origin.reused.at } : {}),
     command: run.command,
     exit_code: run.exitCode,
     valid: verdict.valid,
@@ -190,6 +198,11 @@ export function frozenTests(state: CliState): FrozenTests | null {
   const counts = f?.red_counts ?? red?.counts ?? null;
   if (!tests && !counts) return null;
   return { tests, redTests, counts };
+}
+
+/** What the verbs add to their line when the run of the same inputs was reused. */
+export function reusedNote(reused: Receipt | null): string {
+  return reused ? `; nothing changed since the run at ${reused.reused_from ?? reused.at}, so that run stands` : '';
 }
 
 export function countsText(r: Receipt): string {
