@@ -19,6 +19,7 @@ import { changedFiles, readText, type Tree } from './tree.js';
 import { unassertedTests } from './evidence/jestAsserts.js';
 import { parsePytestOutcomes } from './evidence/pytestOutcomes.js';
 import { missingRunner, setupProblem } from './runnerInstalled.js';
+import { cacheStore, openPyCache, projectScope, usesPython, type PyCacheRun } from './oracle/pyCache.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 
@@ -57,6 +58,30 @@ export function instrumentFor(root: string): (command: string, reportFile: strin
 export function testEnv(s: Session, stack: CompiledStack): NodeJS.ProcessEnv {
   // npx and `npm exec` never download or prompt during a run: a missing runner fails at once.
   return { ...cleanEnv(s.io.env, s.root, stack.config.test_env_allow ?? []), npm_config_yes: 'false' };
+}
+
+/**
+ * Python's bytecode cache for one run (oracle/pyCache.ts), unless the project keeps its own
+ * PYTHONPYCACHEPREFIX (test_env_allow) or the command runs no Python. A cache that cannot be set
+ * up is no cache: the run goes on without one.
+ */
+export function pyCacheFor(s: Session, stack: CompiledStack, command: string, env: NodeJS.ProcessEnv): PyCacheRun | null {
+  if ((stack.config.test_env_allow ?? []).includes('PYTHONPYCACHEPREFIX') || !usesPython(command, s.root)) return null;
+  try {
+    const scope = projectScope(s.root);
+    return openPyCache({ store: cacheStore(s.repo.gitDir, s.root, 'pycache'), command, root: s.root, pathEnv: env.PATH, skipUnder: scope.skipUnder, keepUnder: scope.keepUnder });
+  } catch {
+    return null;
+  }
+}
+
+/** After the run: what it compiled goes into the store (never its own files); a failure there costs only speed. */
+export function keepPyCache(py: PyCacheRun | null): void {
+  try {
+    py?.finish();
+  } catch {
+    py?.discard();
+  }
 }
 
 /** Refuses before a run whose runner is not installed (runnerInstalled.ts): one line, the cause and the fix. */
@@ -98,17 +123,27 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
 export async function runTests(s: Session, stack: CompiledStack, label: string, tree: Tree, command?: string): Promise<{ run: RunResult; outcome: RunOutcome }> {
   const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
   const env = testEnv(s, stack);
-  assertRunnerInstalled(s, command ?? stack.config.test_command, env);
-  const run = await runCommand({
-    root: s.root,
-    command: command ?? stack.config.test_command,
-    label,
-    timeoutSeconds,
-    env,
-    instrument: instrumentFor(s.root),
-    now: s.now(),
-    progress: s.io.stderr,
-  });
+  const cmd = command ?? stack.config.test_command;
+  assertRunnerInstalled(s, cmd, env);
+  const py = pyCacheFor(s, stack, cmd, env);
+  let run: RunResult;
+  try {
+    run = await runCommand({
+      root: s.root,
+      command: cmd,
+      label,
+      timeoutSeconds,
+      env: { ...env, ...py?.env },
+      instrument: instrumentFor(s.root),
+      now: s.now(),
+      progress: s.io.stderr,
+      ...(py ? { onStop: py.discard } : {}),
+    });
+  } catch (err) {
+    py?.discard();
+    throw err;
+  }
+  keepPyCache(py);
   return { run, outcome: outcomeOf(run, s.root, [...Object.keys(tree.tests), ...Object.keys(tree.sources)], timeoutSeconds) };
 }
 

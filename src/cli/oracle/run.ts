@@ -8,7 +8,7 @@ import type { CliState } from '../../schema/cliState.js';
 import { driftMessage, driftOf } from '../drift.js';
 import type { RunOutcome } from '../evidence/judge.js';
 import type { Session } from '../session.js';
-import { assertRunnerInstalled, DEFAULT_TIMEOUT_SECONDS, instrumentFor, outcomeOf, testEnv } from '../testRun.js';
+import { assertRunnerInstalled, DEFAULT_TIMEOUT_SECONDS, instrumentFor, keepPyCache, outcomeOf, pyCacheFor, testEnv } from '../testRun.js';
 import { scanTree, type Tree } from '../tree.js';
 import { freshenRustSources } from './freshen.js';
 import { namespaceWorks, prepareCopy, prepareNamespace, SNAPSHOT_MISMATCH_EXIT, type Isolation, type Prepared } from './isolate.js';
@@ -67,11 +67,13 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
   const env = testEnv(s, stack);
   assertRunnerInstalled(s, command, env);
   const isolation = chooseIsolation(stack);
-  const prepared: Prepared = isolation === 'namespace' ? prepareNamespace(s.root, frozen) : prepareCopy(s.root, listProjectFiles(s.root), frozen);
+  const py = pyCacheFor(s, stack, command, env);
+  const prepared: Prepared = isolation === 'namespace' ? prepareNamespace(s.root, frozen, py?.dir ?? null) : prepareCopy(s.root, listProjectFiles(s.root), frozen);
   const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
   let run: RunResult;
   let outcome: RunOutcome;
   const files = [...Object.keys(tree.tests), ...Object.keys(tree.sources)];
+  if (prepared.isolation === 'copy') py?.skip(prepared.cwd);
   try {
     if (prepared.isolation === 'namespace') freshenRustSources(s.root, Object.keys(tree.sources));
     if (prepared.isolation === 'copy') {
@@ -84,11 +86,14 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
       command,
       label,
       timeoutSeconds,
-      env: { ...env, ...prepared.env },
+      env: { ...env, ...prepared.env, ...py?.env },
       instrument: instrumentFor(s.root),
       now: s.now(),
       progress: s.io.stderr,
-      onStop: prepared.cleanup,
+      onStop: () => {
+        prepared.cleanup();
+        py?.discard();
+      },
       ...(prepared.wrap ? { wrap: prepared.wrap } : {}),
     });
     if (prepared.isolation === 'copy') {
@@ -96,7 +101,9 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
       if (moved.length > 0) throw new RefusalError(`frozen files changed while the tests ran: ${moved.slice(0, 3).map(([r]) => r).join(', ')}; something in the source writes to the tests: remove it and verify again`);
     }
     outcome = outcomeOf(run, prepared.cwd, files, timeoutSeconds);
+    keepPyCache(py);
   } finally {
+    py?.discard();
     prepared.cleanup();
   }
   if (prepared.isolation === 'namespace' && run.exitCode === SNAPSHOT_MISMATCH_EXIT && /frozen snapshot copies do not match/.test(run.output)) {
