@@ -19,7 +19,7 @@ import { changedFiles, readText, type Tree } from './tree.js';
 import { unassertedTests } from './evidence/jestAsserts.js';
 import { parsePytestOutcomes } from './evidence/pytestOutcomes.js';
 import { missingRunner, setupProblem } from './runnerInstalled.js';
-import { cacheStore, openPyCache, projectScope, usesPython, type PyCacheRun } from './oracle/pyCache.js';
+import { cacheDirs, openPyCache, projectScope, usesPython, type PyCacheRun } from './oracle/pyCache.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 
@@ -69,7 +69,8 @@ export function pyCacheFor(s: Session, stack: CompiledStack, command: string, en
   if ((stack.config.test_env_allow ?? []).includes('PYTHONPYCACHEPREFIX') || !usesPython(command, s.root)) return null;
   try {
     const scope = projectScope(s.root);
-    return openPyCache({ store: cacheStore(s.repo.gitDir, s.root, 'pycache'), command, root: s.root, pathEnv: env.PATH, skipUnder: scope.skipUnder, keepUnder: scope.keepUnder });
+    const dirs = cacheDirs(s.repo.gitDir, s.root);
+    return openPyCache({ dir: dirs.pyc, manifest: dirs.pycManifest, command, root: s.root, pathEnv: env.PATH, skipUnder: scope.skipUnder, keepUnder: scope.keepUnder });
   } catch {
     return null;
   }
@@ -137,7 +138,7 @@ export async function runTests(s: Session, stack: CompiledStack, label: string, 
       instrument: instrumentFor(s.root),
       now: s.now(),
       progress: s.io.stderr,
-      ...(py ? { onStop: py.discard } : {}),
+      ...(py ? { onStop: () => py.discard() } : {}),
     });
   } catch (err) {
     py?.discard();

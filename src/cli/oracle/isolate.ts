@@ -21,10 +21,12 @@ root=$1; mnt=$2; cmd=$3; uid=$4; gid=$5; cache=\${6:-}
 mount -t tmpfs -o mode=0700 tdd-gate-oracle "$mnt"
 cat > "$mnt/manifest"
 mkdir "$mnt/f"
+# -p: the frozen bytes keep the time of the freeze, so a build tool that goes by times (cargo)
+# does not rebuild against them at every run; their bytes are checked by hash below.
 while IFS= read -r line; do
   rel=\${line#*  }
   mkdir -p "$mnt/f/$(dirname "$rel")"
-  cp "$root/.tdd/snapshots/frozen/$rel.copy" "$mnt/f/$rel"
+  cp -p "$root/.tdd/snapshots/frozen/$rel.copy" "$mnt/f/$rel"
 done < "$mnt/manifest"
 if [ -d "$root/.tdd/runs" ]; then
   mkdir "$mnt/runs"

@@ -21,7 +21,6 @@ import { simpleCommands } from '../runnerInstalled.js';
 
 /** Files the store keeps at most; past this it starts over. */
 const MAX_FILES = 20_000;
-const MANIFEST = 'manifest.json';
 /** `mod.cpython-312.pyc`, `mod.cpython-312.opt-1.pyc` → the module name and the cache tag. */
 const PYC = /^(.+)\.([a-z]+-\d+)(\.opt-\d+)?\.pyc$/;
 
@@ -39,9 +38,9 @@ for src, cfile in req["items"]:
 
 type Manifest = Record<string, string>;
 
-function readManifest(store: string): Manifest {
+function readManifest(file: string): Manifest {
   try {
-    const m = JSON.parse(readFileSync(path.join(store, MANIFEST), 'utf8')) as unknown;
+    const m = JSON.parse(readFileSync(file, 'utf8')) as unknown;
     return m !== null && typeof m === 'object' && !Array.isArray(m) ? (m as Manifest) : {};
   } catch {
     return {};
@@ -133,8 +132,10 @@ export interface PyCacheRun {
 }
 
 export interface PyCacheOptions {
-  /** The store folder (outside the work tree, outside the run's reach). */
-  store: string;
+  /** The folder the run reads and writes (cacheDirs().pyc). */
+  dir: string;
+  /** The digests of what the CLI compiled into it, where the run cannot write (cacheDirs().pycManifest). */
+  manifest: string;
   command: string;
   root: string;
   pathEnv: string | undefined;
@@ -146,10 +147,9 @@ export interface PyCacheOptions {
 
 /** Sets up one run's bytecode cache; see the module comment. */
 export function openPyCache(opts: PyCacheOptions): PyCacheRun {
-  const { store } = opts;
-  const dir = path.join(store, 'files');
+  const { dir } = opts;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const manifest = readManifest(store);
+  const manifest = readManifest(opts.manifest);
   // Only what the CLI compiled and recorded stays; anything else (a run's own writes, a file
   // changed since) is removed before the run can read it.
   const kept: Manifest = {};
@@ -220,9 +220,9 @@ function compileNew(opts: PyCacheOptions, dir: string, kept: Manifest): void {
   } finally {
     rmSync(out, { recursive: true, force: true });
     // rename: a reader sees the old manifest or the new one
-    const tmp = path.join(opts.store, `${MANIFEST}.${process.pid}.tmp`);
+    const tmp = `${opts.manifest}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(kept));
-    renameSync(tmp, path.join(opts.store, MANIFEST));
+    renameSync(tmp, opts.manifest);
   }
 }
 
@@ -231,9 +231,15 @@ export function usesPython(command: string, root: string): boolean {
   return /python|pytest|py\.test|\btox\b|\bnox\b|\buv\b|\bpoetry\b|\bhatch\b|\bpdm\b/.test(command) || existsSync(path.join(root, 'conftest.py'));
 }
 
-/** Where one work tree's caches live: the git common directory's tdd-gate store (ADR 006), which the hook guards. */
-export function cacheStore(gitDir: string, root: string, what: string): string {
-  return path.join(gitCommonDir(gitDir), ANCHOR_DIR, 'cache', shortName(root), what);
+/**
+ * Where one work tree's caches live: the git common directory's tdd-gate store (ADR 006), which
+ * the hook guards. `rw` is the one folder the oracle's run may write (its namespace keeps it
+ * writable); the records of what the CLI itself put there lie beside it, out of the run's reach.
+ */
+export function cacheDirs(gitDir: string, root: string): { base: string; rw: string; pyc: string; pycManifest: string; cargoTarget: string; cargoSources: string } {
+  const base = path.join(gitCommonDir(gitDir), ANCHOR_DIR, 'cache', shortName(root));
+  const rw = path.join(base, 'rw');
+  return { base, rw, pyc: path.join(rw, 'pyc'), pycManifest: path.join(base, 'pyc-manifest.json'), cargoTarget: path.join(rw, 'cargo-target'), cargoSources: path.join(base, 'cargo-sources.json') };
 }
 
 /**

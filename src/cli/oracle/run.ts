@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { platform } from 'node:os';
 import { RefusalError } from '../../io/errors.js';
 import type { CompiledStack } from '../../io/loadStack.js';
@@ -10,7 +11,8 @@ import type { RunOutcome } from '../evidence/judge.js';
 import type { Session } from '../session.js';
 import { assertRunnerInstalled, DEFAULT_TIMEOUT_SECONDS, instrumentFor, keepPyCache, outcomeOf, pyCacheFor, testEnv } from '../testRun.js';
 import { scanTree, type Tree } from '../tree.js';
-import { freshenRustSources } from './freshen.js';
+import { forgetRustSources, freshenChangedRustSources, freshenRustSources, recordRustSources } from './freshen.js';
+import { cacheDirs } from './pyCache.js';
 import { namespaceWorks, prepareCopy, prepareNamespace, SNAPSHOT_MISMATCH_EXIT, type Isolation, type Prepared } from './isolate.js';
 import { strayProcesses } from './processes.js';
 
@@ -68,14 +70,22 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
   assertRunnerInstalled(s, command, env);
   const isolation = chooseIsolation(stack);
   const py = pyCacheFor(s, stack, command, env);
-  const prepared: Prepared = isolation === 'namespace' ? prepareNamespace(s.root, frozen, py?.dir ?? null) : prepareCopy(s.root, listProjectFiles(s.root), frozen);
+  const dirs = cacheDirs(s.repo.gitDir, s.root);
+  // cargo builds into a target folder of the oracle's own (unless the project names its own in test_env_allow)
+  const cargo = isolation === 'namespace' && /(^|[\s/;&|(])cargo(\s|$)/.test(command) && !(stack.config.test_env_allow ?? []).includes('CARGO_TARGET_DIR');
+  if (cargo) mkdirSync(dirs.cargoTarget, { recursive: true, mode: 0o700 });
+  const writable = py !== null || cargo ? dirs.rw : null;
+  const prepared: Prepared = isolation === 'namespace' ? prepareNamespace(s.root, frozen, writable) : prepareCopy(s.root, listProjectFiles(s.root), frozen);
   const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
   let run: RunResult;
   let outcome: RunOutcome;
   const files = [...Object.keys(tree.tests), ...Object.keys(tree.sources)];
   if (prepared.isolation === 'copy') py?.skip(prepared.cwd);
   try {
-    if (prepared.isolation === 'namespace') freshenRustSources(s.root, Object.keys(tree.sources));
+    if (cargo) {
+      freshenChangedRustSources(s.root, tree.sources, dirs.cargoSources);
+      forgetRustSources(dirs.cargoSources);
+    } else if (prepared.isolation === 'namespace') freshenRustSources(s.root, Object.keys(tree.sources));
     if (prepared.isolation === 'copy') {
       const bad = Object.entries(frozen).filter(([rel, h]) => hashFile(prepared.cwd, rel) !== h);
       if (bad.length > 0) throw new RefusalError('the frozen files changed while the private copy was made; verify again');
@@ -86,7 +96,7 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
       command,
       label,
       timeoutSeconds,
-      env: { ...env, ...prepared.env, ...py?.env },
+      env: { ...env, ...prepared.env, ...py?.env, ...(cargo ? { CARGO_TARGET_DIR: dirs.cargoTarget } : {}) },
       instrument: instrumentFor(s.root),
       now: s.now(),
       progress: s.io.stderr,
@@ -102,6 +112,8 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
     }
     outcome = outcomeOf(run, prepared.cwd, files, timeoutSeconds);
     keepPyCache(py);
+    // Only what held still for the whole run counts as built from (a source changed meanwhile is freshened next time).
+    if (cargo && !run.timedOut) recordRustSources(Object.fromEntries(Object.entries(tree.sources).filter(([rel, h]) => !rel.endsWith('.rs') || hashFile(s.root, rel) === h)), dirs.cargoSources);
   } finally {
     py?.discard();
     prepared.cleanup();
