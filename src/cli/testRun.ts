@@ -70,7 +70,7 @@ export function pyCacheFor(s: Session, stack: CompiledStack, command: string, en
   try {
     const scope = projectScope(s.root);
     const dirs = cacheDirs(s.repo.gitDir, s.root);
-    return openPyCache({ dir: dirs.pyc, manifest: dirs.pycManifest, command, root: s.root, pathEnv: env.PATH, skipUnder: scope.skipUnder, keepUnder: scope.keepUnder });
+    return openPyCache({ dir: dirs.pyc, manifest: dirs.pycManifest, command, root: s.root, pathEnv: env.PATH, env, skipUnder: scope.skipUnder, keepUnder: scope.keepUnder });
   } catch {
     return null;
   }

@@ -21,13 +21,31 @@ import { simpleCommands } from '../runnerInstalled.js';
 
 /** Files the store keeps at most; past this it starts over. */
 const MAX_FILES = 20_000;
-/** `mod.cpython-312.pyc`, `mod.cpython-312.opt-1.pyc` → the module name and the cache tag. */
-const PYC = /^(.+)\.([a-z]+-\d+)(\.opt-\d+)?\.pyc$/;
+/**
+ * `mod.cpython-312.pyc`, `mod.cpython-312.opt-1.pyc` → the module name and the cache tag; pytest
+ * keeps the modules it rewrites (plugins) as `mod.cpython-312-pytest-9.0.3.pyc`.
+ */
+const PYC = /^(.+)\.([a-z]+-\d+(?:-pytest-[\w.]+)?)(\.opt-\d+)?\.pyc$/;
 
 const COMPILE = `
-import json, sys, py_compile
+import json, sys
 req = json.load(sys.stdin)
-if sys.implementation.cache_tag != req["tag"]:
+tag = req["tag"]
+if "-pytest-" in tag:
+    from pathlib import Path
+    from _pytest.assertion import rewrite
+    if rewrite.PYTEST_TAG != tag:
+        sys.exit(3)
+    for src, cfile in req["items"]:
+        try:
+            st, co = rewrite._rewrite_test(Path(src), None)
+            with open(cfile, "wb") as fp:
+                rewrite._write_pyc_fp(fp, st, co)
+        except Exception:
+            pass
+    sys.exit(0)
+import py_compile
+if sys.implementation.cache_tag != tag:
     sys.exit(3)
 for src, cfile in req["items"]:
     try:
@@ -63,11 +81,29 @@ function walk(dir: string, rel = '', out: string[] = []): string[] {
 }
 
 /** The source a prefix-cache file stands for: the prefix mirrors the source's absolute folder. */
-function sourceOf(rel: string): { source: string; tag: string } | null {
+function sourceOf(rel: string): { source: string; tag: string; pytest: boolean } | null {
   const m = PYC.exec(path.posix.basename(rel));
   if (!m) return null;
   const dir = path.posix.dirname(rel);
-  return { source: `/${dir === '.' ? '' : `${dir}/`}${m[1]!}.py`, tag: m[2]! };
+  return { source: `/${dir === '.' ? '' : `${dir}/`}${m[1]!}.py`, tag: m[2]!, pytest: m[2]!.includes('-pytest-') };
+}
+
+function safeDigest(abs: string, src: { source: string; pytest: boolean }): string | null {
+  try {
+    return entryDigest(abs, src);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What the manifest records of a cached file: its digest, and for pytest's rewritten modules,
+ * which pytest checks by the source's size and time only, the digest of the source it was
+ * compiled from too (a source changed since, whatever its time, drops it). Throws when a file is gone.
+ */
+function entryDigest(abs: string, src: { source: string; pytest: boolean }): string {
+  const own = sha256Hex(readFileSync(abs));
+  return src.pytest ? `${own}:${sha256Hex(readFileSync(src.source))}` : own;
 }
 
 function isFile(p: string): boolean {
@@ -139,6 +175,8 @@ export interface PyCacheOptions {
   command: string;
   root: string;
   pathEnv: string | undefined;
+  /** The run's environment: the interpreter is found as the run finds it (pyenv's shims read HOME and PYENV_*). */
+  env?: NodeJS.ProcessEnv;
   /** Sources under these folders are not kept (a private copy made afresh for each run). */
   skipUnder?: readonly string[];
   /** …except under these (the project's own virtualenvs). */
@@ -158,7 +196,7 @@ export function openPyCache(opts: PyCacheOptions): PyCacheRun {
     const src = sourceOf(rel);
     let ok = false;
     try {
-      ok = src !== null && manifest[rel] !== undefined && manifest[rel] === sha256Hex(readFileSync(abs)) && isFile(src.source);
+      ok = src !== null && manifest[rel] !== undefined && manifest[rel] === entryDigest(abs, src);
     } catch {
       ok = false;
     }
@@ -183,7 +221,8 @@ function compileNew(opts: PyCacheOptions, dir: string, kept: Manifest): void {
     const abs = path.join(dir, rel);
     // kept and untouched: Python found it valid; anything else the run wrote is dropped, and
     // compiled by the CLI when it is worth keeping
-    if (rel in kept && sha256Hex(readFileSync(abs)) === kept[rel]) continue;
+    const known = sourceOf(rel);
+    if (rel in kept && known !== null && safeDigest(abs, known) === kept[rel]) continue;
     rmSync(abs, { force: true });
     delete kept[rel];
     const src = sourceOf(rel);
@@ -205,17 +244,20 @@ function compileNew(opts: PyCacheOptions, dir: string, kept: Manifest): void {
     for (const [tag, items] of byTag) {
       const input = JSON.stringify({ tag, items: items.map(([source, rel]) => [source, path.join(out, rel)]) });
       for (const python of candidates) {
-        const r = spawnSync(python, ['-I', '-S', '-c', COMPILE], { input, cwd: out, stdio: ['pipe', 'ignore', 'ignore'], timeout: 120_000, env: { PATH: opts.pathEnv ?? '' } });
+        // -I: no PYTHON* variable, no user site, not the current folder; -S: no site (no .pth runs)
+        // pytest's rewriter lives in site-packages: only its items are compiled with site
+        const r = spawnSync(python, tag.includes('-pytest-') ? ['-I', '-c', COMPILE] : ['-I', '-S', '-c', COMPILE], { input, cwd: out, stdio: ['pipe', 'ignore', 'ignore'], timeout: 120_000, env: { ...(opts.env ?? {}), PATH: opts.pathEnv ?? '' } });
         if (r.status === 0) break;
       }
     }
     for (const rel of walk(out)) {
       const bytes = readFileSync(path.join(out, rel));
       // checked-hash pycs only (flags 0b11 after the magic): Python checks them against the source
-      if (bytes.length < 16 || bytes.readUInt32LE(4) !== 3) continue;
+      const src = sourceOf(rel);
+      if (src === null || bytes.length < 16 || bytes.readUInt32LE(4) !== (src.pytest ? 0 : 3)) continue;
       mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
       writeFileSync(path.join(dir, rel), bytes);
-      kept[rel] = sha256Hex(bytes);
+      kept[rel] = entryDigest(path.join(dir, rel), src);
     }
   } finally {
     rmSync(out, { recursive: true, force: true });
