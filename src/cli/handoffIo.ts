@@ -110,9 +110,11 @@ export async function rerun(s: Session, cycle: HandoffCycle, command: string, la
   const state = validateCliState(cycle.state, s.statePath);
   const tree = scanTree(s.root, stack);
   const whole = command.trim() === stack.config.test_command.trim();
+  // What `verify` just ran on the same inputs is not run again (the receipts it recorded).
+  const r = state.receipts ?? {};
   const { run, verdict } =
     judge === 'red'
-      ? await redRun(s, stack, state, tree, label, command)
-      : await greenRun(s, stack, state, tree, label, { checks: whole, command, frozen: frozenFor(state, stack, tree, command) });
+      ? await redRun(s, stack, state, tree, label, command, [r.red])
+      : await greenRun(s, stack, state, tree, label, { checks: whole, command, frozen: frozenFor(state, stack, tree, command), reuse: whole ? [r.refactor, r.green] : [] });
   return { command: run.command, exitCode: run.exitCode, output: run.output, timedOut: run.timedOut, problem: verdict.valid ? null : (verdict.reason ?? 'the run does not hold') };
 }

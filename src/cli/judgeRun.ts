@@ -1,12 +1,13 @@
 import type { CompiledStack } from '../io/loadStack.js';
 import type { RunResult } from '../io/runner.js';
-import type { CliState } from '../schema/cliState.js';
-import type { FrozenTests, RunOutcome, Verdict } from './evidence/judge.js';
+import type { CliState, Receipt } from '../schema/cliState.js';
+import type { FrozenTests, Verdict } from './evidence/judge.js';
 import type { Isolation } from './oracle/isolate.js';
 import { reachVerdict } from './oracle/reach.js';
-import { runOracle } from './oracle/run.js';
+import { checkDrift, runOracle } from './oracle/run.js';
+import { reusable, runInputs, runOfReceipt, verdictOfReceipt } from './runInputs.js';
 import type { Session } from './session.js';
-import { frozenTests, greenVerdict, judgeRedRun, runChecks, runTests } from './testRun.js';
+import { frozenTests, greenVerdict, judgeRedRun, runChecks, runTests, testEnv, withSetupProblem } from './testRun.js';
 import type { Tree } from './tree.js';
 
 /**
@@ -15,14 +16,24 @@ import type { Tree } from './tree.js';
  */
 export interface JudgedRun {
   run: RunResult;
-  outcome: RunOutcome;
   verdict: Verdict;
+  /** Digest of everything the run depended on (runInputs.ts), for the receipt. */
+  inputs: string;
+  /** The receipt whose run this one reuses (same inputs, valid), instead of running again. */
+  reused: Receipt | null;
 }
 
+/** Receipts of runs this CLI made that a run of the same inputs may reuse (only valid ones count). */
+export type ReuseCandidates = readonly (Receipt | undefined)[];
+
 /** RED as `verify red` judges it: the test command in the work tree, per test against the baseline. */
-export async function redRun(s: Session, stack: CompiledStack, state: CliState, tree: Tree, label: string, command?: string): Promise<JudgedRun> {
+export async function redRun(s: Session, stack: CompiledStack, state: CliState, tree: Tree, label: string, command?: string, reuse: ReuseCandidates = []): Promise<JudgedRun> {
+  const cmd = command ?? stack.config.test_command;
+  const inputs = runInputs(s.root, stack, state, tree, 'red', cmd, testEnv(s, stack));
+  const prior = reusable(reuse, inputs);
+  if (prior) return { run: runOfReceipt(s.root, prior), verdict: verdictOfReceipt(prior), inputs, reused: prior };
   const { run, outcome } = await runTests(s, stack, label, tree, command);
-  return { run, outcome, verdict: judgeRedRun(s, stack, state, tree, run, outcome) };
+  return { run, verdict: withSetupProblem(run, judgeRedRun(s, stack, state, tree, run, outcome)), inputs, reused: null };
 }
 
 export interface GreenOptions {
@@ -32,18 +43,29 @@ export interface GreenOptions {
   command?: string;
   /** What the run is held to; every test frozen at the freeze by default. */
   frozen?: FrozenTests | null;
+  /** Receipts of earlier oracle runs: one of the same inputs that held is reused, not re-run. */
+  reuse?: ReuseCandidates;
 }
 
 /**
  * GREEN as `verify green` judges it: the frozen bytes run out of the agent's reach (runOracle),
  * every frozen test run and passed, a readable count of at least one, the report and the text
  * summary agreeing, no source written this cycle reaching into the runner, then the checks.
+ * A run of exactly the inputs of an earlier valid oracle run (same files, settings, toolchain,
+ * environment, freeze) is that run: its receipt is reused (the oracle must still be where it was).
  */
 export async function greenRun(s: Session, stack: CompiledStack, state: CliState, tree: Tree, label: string, opts: GreenOptions): Promise<JudgedRun & { isolation: Isolation; coverage?: number }> {
+  const command = opts.command ?? stack.config.test_command;
+  const inputs = runInputs(s.root, stack, state, tree, 'green', command, testEnv(s, stack));
+  const prior = reusable(opts.reuse ?? [], inputs);
+  if (prior && (prior.oracle === 'namespace' || prior.oracle === 'copy')) {
+    checkDrift(s, state, stack, tree, '');
+    return { run: runOfReceipt(s.root, prior), verdict: verdictOfReceipt(prior), inputs, reused: prior, isolation: prior.oracle, ...(prior.coverage !== undefined ? { coverage: prior.coverage } : {}) };
+  }
   const { run, outcome, isolation } = await runOracle(s, stack, state, tree, label, opts.command);
   const frozen = opts.frozen === undefined ? frozenTests(state) : opts.frozen;
-  const judged = reachVerdict(s, stack, tree, greenVerdict(outcome, run.command, frozen), state.baseline?.sources);
-  if (!opts.checks) return { run, outcome, isolation, verdict: judged };
+  const judged = withSetupProblem(run, reachVerdict(s, stack, tree, greenVerdict(outcome, run.command, frozen), state.baseline?.sources));
+  if (!opts.checks) return { run, isolation, verdict: judged, inputs, reused: null };
   const { verdict, coverage } = await runChecks(s, stack, judged);
-  return { run, outcome, isolation, verdict, ...(coverage !== undefined ? { coverage } : {}) };
+  return { run, isolation, verdict, inputs, reused: null, ...(coverage !== undefined ? { coverage } : {}) };
 }

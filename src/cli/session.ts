@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { appendEvent } from '../io/eventLog.js';
 import { GateError, RefusalError } from '../io/errors.js';
-import { compileStack, readStack, type CompiledStack } from '../io/loadStack.js';
+import { compileStack, readStack, STACK_REL, type CompiledStack } from '../io/loadStack.js';
 import { envProbe } from '../io/envProbe.js';
 import { isCaseInsensitive } from '../io/canonicalPath.js';
 import { findRepo, type Repo } from '../io/repo.js';
@@ -89,6 +89,10 @@ export function requirePhase(state: CliState | null, phases: readonly Phase[], v
 }
 
 export function loadStack(s: Session): CompiledStack {
+  if (!existsSync(path.join(s.root, STACK_REL))) {
+    // Nothing to do with a cycle: the project has not been set up yet.
+    throw new RefusalError(`there is no ${STACK_REL} in this project (it names the test command and which files are tests and sources); create it with \`tdd-gate stack detect --write\` (in Claude Code: /tdd-gate:setup), then run this command again`);
+  }
   try {
     return compileStack(readStack(s.root), isCaseInsensitive(s.root), envProbe(s.root));
   } catch (err) {

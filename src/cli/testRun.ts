@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { appendEvent } from '../io/eventLog.js';
+import { RefusalError } from '../io/errors.js';
 import type { CompiledStack } from '../io/loadStack.js';
 import { runCommand, type RunResult } from '../io/runner.js';
 import type { CliState, Receipt, ReceiptKind } from '../schema/cliState.js';
@@ -17,6 +18,8 @@ import type { Session } from './session.js';
 import { changedFiles, readText, type Tree } from './tree.js';
 import { unassertedTests } from './evidence/jestAsserts.js';
 import { parsePytestOutcomes } from './evidence/pytestOutcomes.js';
+import { missingRunner, setupProblem } from './runnerInstalled.js';
+import { cacheDirs, openPyCache, projectScope, usesPython, type PyCacheRun } from './oracle/pyCache.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 
@@ -53,7 +56,39 @@ export function instrumentFor(root: string): (command: string, reportFile: strin
 
 /** The environment every project command runs in (docs/evidence.md). */
 export function testEnv(s: Session, stack: CompiledStack): NodeJS.ProcessEnv {
-  return cleanEnv(s.io.env, s.root, stack.config.test_env_allow ?? []);
+  // npx and `npm exec` never download or prompt during a run: a missing runner fails at once.
+  return { ...cleanEnv(s.io.env, s.root, stack.config.test_env_allow ?? []), npm_config_yes: 'false' };
+}
+
+/**
+ * Python's bytecode cache for one run (oracle/pyCache.ts), unless the project keeps its own
+ * PYTHONPYCACHEPREFIX (test_env_allow) or the command runs no Python. A cache that cannot be set
+ * up is no cache: the run goes on without one.
+ */
+export function pyCacheFor(s: Session, stack: CompiledStack, command: string, env: NodeJS.ProcessEnv): PyCacheRun | null {
+  if ((stack.config.test_env_allow ?? []).includes('PYTHONPYCACHEPREFIX') || !usesPython(command, s.root)) return null;
+  try {
+    const scope = projectScope(s.root);
+    const dirs = cacheDirs(s.repo.gitDir, s.root);
+    return openPyCache({ dir: dirs.pyc, manifest: dirs.pycManifest, command, root: s.root, pathEnv: env.PATH, env, skipUnder: scope.skipUnder, keepUnder: scope.keepUnder });
+  } catch {
+    return null;
+  }
+}
+
+/** After the run: what it compiled goes into the store (never its own files); a failure there costs only speed. */
+export function keepPyCache(py: PyCacheRun | null): void {
+  try {
+    py?.finish();
+  } catch {
+    py?.discard();
+  }
+}
+
+/** Refuses before a run whose runner is not installed (runnerInstalled.ts): one line, the cause and the fix. */
+export function assertRunnerInstalled(s: Session, command: string, env: NodeJS.ProcessEnv): void {
+  const missing = missingRunner({ command, root: s.root, pathEnv: env.PATH });
+  if (missing !== null) throw new RefusalError(missing);
 }
 
 /** Read what a run says: the facts, the tests by identity, and the text summary beside a machine report. */
@@ -88,16 +123,28 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
 /** One run of the test command (or a narrowed form of it) in the work tree: RED, through judgeRun.ts. */
 export async function runTests(s: Session, stack: CompiledStack, label: string, tree: Tree, command?: string): Promise<{ run: RunResult; outcome: RunOutcome }> {
   const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
-  const run = await runCommand({
-    root: s.root,
-    command: command ?? stack.config.test_command,
-    label,
-    timeoutSeconds,
-    env: testEnv(s, stack),
-    instrument: instrumentFor(s.root),
-    now: s.now(),
-    progress: s.io.stderr,
-  });
+  const env = testEnv(s, stack);
+  const cmd = command ?? stack.config.test_command;
+  assertRunnerInstalled(s, cmd, env);
+  const py = pyCacheFor(s, stack, cmd, env);
+  let run: RunResult;
+  try {
+    run = await runCommand({
+      root: s.root,
+      command: cmd,
+      label,
+      timeoutSeconds,
+      env: { ...env, ...py?.env },
+      instrument: instrumentFor(s.root),
+      now: s.now(),
+      progress: s.io.stderr,
+      ...(py ? { onStop: () => py.discard() } : {}),
+    });
+  } catch (err) {
+    py?.discard();
+    throw err;
+  }
+  keepPyCache(py);
   return { run, outcome: outcomeOf(run, s.root, [...Object.keys(tree.tests), ...Object.keys(tree.sources)], timeoutSeconds) };
 }
 
@@ -143,9 +190,17 @@ export async function runChecks(s: Session, stack: CompiledStack, verdict: Verdi
   return { verdict };
 }
 
-export function makeReceipt(s: Session, run: RunResult, verdict: Verdict, tree: Tree, coverage?: number): Receipt {
+/** Where a run came from: the digest of its inputs, and the earlier receipt it reuses, if any. */
+export interface RunOrigin {
+  inputs: string;
+  reused: Receipt | null;
+}
+
+export function makeReceipt(s: Session, run: RunResult, verdict: Verdict, tree: Tree, coverage?: number, origin?: RunOrigin): Receipt {
   return {
     at: s.now().toISOString(),
+    ...(origin ? { inputs_sha256: origin.inputs } : {}),
+    ...(origin?.reused ? { reused_from: origin.reused.reused_from ?? origin.reused.at } : {}),
     command: run.command,
     exit_code: run.exitCode,
     valid: verdict.valid,
@@ -181,6 +236,18 @@ export function frozenTests(state: CliState): FrozenTests | null {
   return { tests, redTests, counts };
 }
 
+/** What the verbs add to their line when the run of the same inputs was reused. */
+export function reusedNote(reused: Receipt | null): string {
+  return reused ? `; nothing changed since the run at ${reused.reused_from ?? reused.at}, so that run stands` : '';
+}
+
 export function countsText(r: Receipt): string {
   return `${r.counts.total} tests, ${r.counts.failed} failing`;
+}
+
+/** A runner that could not start (not installed for the interpreter, not on PATH) says so in one line. */
+export function withSetupProblem(run: RunResult, verdict: Verdict): Verdict {
+  if (verdict.valid) return verdict;
+  const problem = setupProblem(run.output, run.exitCode, run.command);
+  return problem === null ? verdict : { ...verdict, valid: false, reason: problem };
 }

@@ -17,6 +17,7 @@ import { frozenPartChange, partFileOf } from './frozenParts.js';
 // Bash-only checks that run before the analysis, here so the Write path's part does not carry them.
 export { hardenedBashCheck } from '../io/sandboxGate.js';
 export { gatePluginPrograms } from './pluginPrograms.js';
+export { isPlainRead } from './plainRead.js';
 
 /**
  * Bash: analyse the command (pure), gather what the policy asks of the disk, decide (pure).

@@ -12,6 +12,8 @@ import { ROLE } from '../core/roles.js';
 import { integrityDecision } from './integrityGate.js';
 import { gateMcpTool, isMcpTool } from './mcpGate.js';
 import { candidateDirs } from './projectDirs.js';
+import { findRepo } from '../io/repo.js';
+import { homedir } from 'node:os';
 import type * as BashGateModule from './bashGate.js';
 
 /** The Bash gate, which the build keeps out of the part loaded for the other tools (bashPreToolUse.ts). */
@@ -59,7 +61,7 @@ export function preToolUse(input: unknown, env: NodeJS.ProcessEnv, bash: BashGat
     );
   }
   const event = checked.value;
-  const loaded = cyclesOf(event, env);
+  const loaded = cyclesOf(event, env, bash);
   if (!Array.isArray(loaded)) return settle(loaded);
   const cycles = loaded;
   const tool = source?.label ?? event.tool_name;
@@ -126,23 +128,27 @@ export function record(cycle: ActiveCycle, decision: Decision, tool: string, tar
 }
 
 /**
- * The cycles a call can touch, or the decision when one of them cannot be loaded. A state the
- * anchor does not recognise blocks everything but the CLI's read-only verbs and `recover`.
+ * The cycles a call can touch, or the decision when one of them cannot be loaded. While the gate
+ * fails closed (a state the anchor does not recognise, a broken stack.json or state file), plain
+ * reads and the CLI's read-only verbs still run: they are how the model finds out what is wrong
+ * (isPlainRead); `recover` is the person's to confirm; everything else is blocked.
  */
-export function cyclesOf(event: { cwd: string; tool_name: string; tool_input: object }, env: NodeJS.ProcessEnv): ActiveCycle[] | Decision {
+export function cyclesOf(event: { cwd: string; tool_name: string; tool_input: object }, env: NodeJS.ProcessEnv, bash: BashGate | null): ActiveCycle[] | Decision {
   try {
     return loadCycles(candidateDirs(event, env), env);
   } catch (err) {
     if (!(err instanceof GateError)) throw err;
+    const command = (event.tool_input as { command?: unknown }).command;
+    const shell = (event.tool_name === 'Bash' || event.tool_name === 'Monitor') && typeof command === 'string' ? command : null;
+    if (shell !== null && bash !== null && bash.isPlainRead(shell, event.cwd, findRepo(event.cwd)?.root ?? event.cwd, env.HOME ?? homedir(), env)) return [];
     if (err.ruleId === 'state-tampered') {
-      const command = (event.tool_input as { command?: unknown }).command;
-      const verb = event.tool_name === 'Bash' && typeof command === 'string' ? bareCliVerb(command) : null;
+      const verb = event.tool_name === 'Bash' && shell !== null ? bareCliVerb(shell) : null;
       const subagent = (event as { agent_type?: unknown }).agent_type !== undefined;
       if (verb === 'recover' && !subagent) return ask('cli-confirm', `\`tdd-gate recover\` restores the TDD state and the control files from the anchor kept outside the work tree. ${err.message} Confirm only if you, the user, want the cycle restored; it is recorded either way.`);
       if (verb === 'status' || verb === 'log') return [];
-      return deny(err.ruleId, `${err.message} (${event.tool_name} blocked: the gate fails closed.)`, `the TDD state of this branch was deleted or rewritten outside the tdd-gate CLI; run \`tdd-gate recover\` to restore it (or \`tdd-gate abort\` to end the cycle).`);
+      return deny(err.ruleId, `${err.message} (${event.tool_name} blocked: the gate fails closed; plain reads such as \`ls\`, \`cat\` and \`tdd-gate status\` still run.)`, `the TDD state of this branch was deleted or rewritten outside the tdd-gate CLI; run \`tdd-gate recover\` to restore it (or \`tdd-gate abort\` to end the cycle).`);
     }
-    return deny(err.ruleId, `${err.message} (${event.tool_name} blocked: the gate fails closed.)`);
+    return deny(err.ruleId, `${err.message} (${event.tool_name} blocked: the gate fails closed; plain reads such as \`ls\`, \`cat\` and \`tdd-gate stack check\` still run.)`);
   }
 }
 
@@ -159,7 +165,7 @@ function otherTool(input: unknown, env: NodeJS.ProcessEnv, bash: BashGate | null
     return deny('bad-input', `the PreToolUse input could not be understood (${checked.issues}), so the call is blocked to stay safe. Retry the tool call with complete arguments.`);
   }
   const event = checked.value;
-  const loaded = cyclesOf(event, env);
+  const loaded = cyclesOf(event, env, bash);
   if (!Array.isArray(loaded)) return loaded;
   for (const cycle of loaded) {
     const broken = integrityDecision(cycle, event.tool_name);

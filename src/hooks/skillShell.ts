@@ -51,7 +51,7 @@ function skillOf(name: unknown): string {
 function unreadableShell(fields: Record<string, unknown>, shell: string, where: string, env: NodeJS.ProcessEnv): Decision {
   if (fields.agent_type === ROLE.specWriter) return decideSpecWriterTool(shell);
   const event = { cwd: fields.cwd as string, tool_name: shell, tool_input: fields.tool_input as object, ...(typeof fields.agent_type === 'string' ? { agent_type: fields.agent_type } : {}) };
-  const cycles = cyclesOf(event, env);
+  const cycles = cyclesOf(event, env, null);
   if (!Array.isArray(cycles)) return cycles.kind === 'ask' ? deny(cycles.ruleId, cycles.reason) : cycles;
   const cycle = cycles[0];
   if (cycle === undefined) return PASS;

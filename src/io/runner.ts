@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants as osConstants, tmpdir } from 'node:os';
 import path from 'node:path';
 import { composeRun, type EnvAddition } from '../core/envCompose.js';
 import { execa } from 'execa';
@@ -12,6 +12,8 @@ import { walledSpawn } from './sandbox.js';
 export const HEAD_BYTES = 256 * 1024;
 export const TAIL_BYTES = 768 * 1024;
 const KILL_GRACE_MS = 2_000;
+/** When the CLI is stopped: how long the runs get to end on SIGTERM before SIGKILL. */
+const STOP_GRACE_MS = 500;
 /** Run logs kept in `.tdd/runs/`; older ones are pruned (receipts name their log, evidence keeps the digests). */
 export const KEEP_RUNS = 200;
 
@@ -90,6 +92,8 @@ export interface RunOptions {
   now?: Date;
   /** Run the (instrumented) command through this program instead of a plain shell: the oracle's sandbox. */
   wrap?: RunWrap;
+  /** Called when the CLI is stopped while this run goes on: remove what the caller set up for it. */
+  onStop?: () => void;
   /** Where to show that a long run is still going (what runs, for how long). */
   progress?: { write(s: string): unknown; isTTY?: boolean };
 }
@@ -162,6 +166,41 @@ function startProgress(out: RunOptions['progress'], label: string, command: stri
   };
 }
 
+/** The process groups of the runs going on now, and what to remove if the CLI is stopped. */
+interface LiveRun {
+  kill: (signal: NodeJS.Signals) => void;
+  cleanup: () => void;
+}
+const LIVE = new Set<LiveRun>();
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** Set once the CLI is being stopped: a run that ends now records nothing. */
+let stopping = false;
+
+/**
+ * Stopping the CLI (Ctrl-C, SIGTERM, the terminal closing) stops every process it started: each
+ * run's whole process group (the shell, the runner, `npm exec`'s children, whatever they started
+ * in the group), then the CLI exits as the signal says (128 + its number).
+ */
+function onStop(signal: NodeJS.Signals): void {
+  if (stopping) return;
+  stopping = true;
+  for (const r of LIVE) r.kill('SIGTERM');
+  setTimeout(() => {
+    for (const r of LIVE) r.kill('SIGKILL');
+    for (const r of LIVE) r.cleanup();
+    process.exit(128 + (osConstants.signals[signal] ?? 15));
+  }, STOP_GRACE_MS);
+}
+
+function track(run: LiveRun): () => void {
+  if (LIVE.size === 0) for (const sig of STOP_SIGNALS) process.on(sig, onStop);
+  LIVE.add(run);
+  return () => {
+    LIVE.delete(run);
+    if (LIVE.size === 0 && !stopping) for (const sig of STOP_SIGNALS) process.off(sig, onStop);
+  };
+}
+
 function pruneRuns(dir: string): void {
   try {
     const logs = readdirSync(dir).filter((f) => f.endsWith('.log')).sort();
@@ -188,13 +227,13 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
   const plan: Instrumentation = opts.instrument ? opts.instrument(opts.command, reportFile) : { command: opts.command, kind: 'none' };
   const pyModule = plan.pythonModule ? writePythonModule(plan.pythonModule) : null;
   try {
-    return await runPlanned(opts, plan, pyModule?.dir ?? null, started, base, runsDir, reportFile);
+    return await runPlanned(opts, plan, pyModule?.dir ?? null, started, base, runsDir, reportFile, () => pyModule?.cleanup());
   } finally {
     pyModule?.cleanup();
   }
 }
 
-async function runPlanned(opts: RunOptions, plan: Instrumentation, pyDir: string | null, started: Date, base: string, runsDir: string, reportFile: string): Promise<RunResult> {
+async function runPlanned(opts: RunOptions, plan: Instrumentation, pyDir: string | null, started: Date, base: string, runsDir: string, reportFile: string, cleanup: () => void): Promise<RunResult> {
   // The gate's additions compose with the project's, in the environment and in the command's own
   // assignments (`PYTHONPATH=src python3 -m pytest`): node:test's reporter goes in through
   // NODE_OPTIONS after the project's options; the plugin's folder goes first on PYTHONPATH.
@@ -243,10 +282,22 @@ async function runPlanned(opts: RunOptions, plan: Instrumentation, pyDir: string
     killGroup('SIGTERM');
     setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
   }, opts.timeoutSeconds * 1000);
+  const untrack = track({
+    kill: killGroup,
+    cleanup: () => {
+      cleanup();
+      opts.onStop?.();
+      rmSync(reportFile, { force: true });
+      rmSync(`${reportFile}.cache`, { recursive: true, force: true });
+    },
+  });
   const stopProgress = startProgress(opts.progress, opts.label, opts.command);
   const result = await child;
   stopProgress();
   clearTimeout(timer);
+  // Stopped: the process exits from onStop; nothing of this run is recorded.
+  if (stopping) await new Promise<never>(() => undefined);
+  untrack();
   // A grandchild that outlived the shell still belongs to the group.
   killGroup('SIGKILL');
 

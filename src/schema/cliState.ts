@@ -35,6 +35,10 @@ export const receiptSchema = z.looseObject({
   red_tests: z.optional(z.array(z.string())),
   /** Where the tests ran: `namespace` (frozen bytes, read-only), `copy` (a private copy), `tree` (the work tree). */
   oracle: z.optional(z.string()),
+  /** Digest of everything the run depended on (src/cli/runInputs.ts): a later run of the same inputs reuses this one. */
+  inputs_sha256: z.optional(z.string()),
+  /** This receipt reuses the run recorded at that time (same inputs), instead of running again. */
+  reused_from: z.optional(z.string()),
 });
 
 const snapshotSchema = z.looseObject({ at: iso(), files: fileHashes });

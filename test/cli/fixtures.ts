@@ -47,6 +47,16 @@ export const CARGO_STACK = {
   build_error_pattern: 'error\\[E\\d+\\]|could not compile',
 };
 
+/** pytest through the interpreter on PATH, no cache folder in the project. */
+export const PYTEST_STACK = {
+  language: 'python',
+  test_command: 'python3 -m pytest -q -p no:cacheprovider',
+  test_file_glob: 'tests/**|conftest.py',
+  source_file_glob: 'src/**',
+  red_confirm: 'AssertionError|assert ',
+  build_error_pattern: 'SyntaxError|IndentationError|ModuleNotFoundError|ImportError',
+};
+
 /** jest 30, called as a plain node script (CommonJS tests, no transform). */
 export const JEST = path.join(NODE_MODULES, 'jest', 'bin', 'jest.js');
 

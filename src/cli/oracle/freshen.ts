@@ -1,4 +1,4 @@
-import { utimesSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -18,4 +18,39 @@ export function freshenRustSources(root: string, sources: readonly string[], now
       // gone meanwhile: the run reports what it finds
     }
   }
+}
+
+/**
+ * The oracle's own cargo target folder (cacheDirs().cargoTarget) is built only by the oracle's
+ * runs, so a crate need not be rebuilt when nothing changed: only the Rust sources whose bytes
+ * differ from the ones the last oracle run built from (recorded in `record`, out of the run's
+ * reach) get the present time. A source put back with an old time after a build from other bytes
+ * is one of them, since its bytes differ from the last run's; a build of other bytes by anyone
+ * else went to another folder.
+ */
+export function freshenChangedRustSources(root: string, sources: Readonly<Record<string, string>>, record: string, now: Date = new Date()): void {
+  let last: Record<string, string> = {};
+  try {
+    last = JSON.parse(readFileSync(record, 'utf8')) as Record<string, string>;
+  } catch {
+    last = {};
+  }
+  freshenRustSources(
+    root,
+    Object.keys(sources).filter((rel) => last[rel] !== sources[rel]),
+    now,
+  );
+}
+
+/** After an oracle run: the bytes it built from. Written before the run's result is read; a run that ends badly leaves no record (everything is freshened next time). */
+export function recordRustSources(sources: Readonly<Record<string, string>>, record: string): void {
+  const rs = Object.fromEntries(Object.entries(sources).filter(([rel]) => rel.endsWith('.rs')));
+  mkdirSync(path.dirname(record), { recursive: true });
+  const tmp = `${record}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(rs));
+  renameSync(tmp, record);
+}
+
+export function forgetRustSources(record: string): void {
+  rmSync(record, { force: true });
 }

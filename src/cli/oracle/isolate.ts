@@ -13,21 +13,28 @@ export type Isolation = 'namespace' | 'copy';
  * (checked against the freeze's hashes after it is made read-only), each frozen path in the
  * project is bind-mounted read-only from there, and the test command runs in a nested user
  * namespace, where those mounts are locked (it cannot remount them writable).
- * Arguments: $1 project root, $2 mount point, $3 command, $4 uid, $5 gid; stdin: the manifest.
+ * Arguments: $1 project root, $2 mount point, $3 command, $4 uid, $5 gid, $6 a cache folder the
+ * run may write (or nothing); stdin: the manifest.
  */
 const SCRIPT = `set -eu
-root=$1; mnt=$2; cmd=$3; uid=$4; gid=$5
+root=$1; mnt=$2; cmd=$3; uid=$4; gid=$5; cache=\${6:-}
 mount -t tmpfs -o mode=0700 tdd-gate-oracle "$mnt"
 cat > "$mnt/manifest"
 mkdir "$mnt/f"
+# -p: the frozen bytes keep the time of the freeze, so a build tool that goes by times (cargo)
+# does not rebuild against them at every run; their bytes are checked by hash below.
 while IFS= read -r line; do
   rel=\${line#*  }
   mkdir -p "$mnt/f/$(dirname "$rel")"
-  cp "$root/.tdd/snapshots/frozen/$rel.copy" "$mnt/f/$rel"
+  cp -p "$root/.tdd/snapshots/frozen/$rel.copy" "$mnt/f/$rel"
 done < "$mnt/manifest"
 if [ -d "$root/.tdd/runs" ]; then
   mkdir "$mnt/runs"
   mount --bind "$root/.tdd/runs" "$mnt/runs"
+fi
+if [ -n "$cache" ] && [ -d "$cache" ]; then
+  mkdir "$mnt/cache"
+  mount --bind "$cache" "$mnt/cache"
 fi
 mount -o remount,bind,ro "$mnt"
 if [ -s "$mnt/manifest" ] && ! (cd "$mnt/f" && sha256sum -c --quiet --strict "$mnt/manifest" >/dev/null 2>&1); then
@@ -48,6 +55,11 @@ for d in .tdd .git .claude; do
 done
 if [ -d "$mnt/runs" ]; then
   mount --bind "$mnt/runs" "$root/.tdd/runs"
+fi
+# The run's bytecode folder (in the git directory's tdd-gate store) stays writable: what the run
+# writes there is checked by digest and dropped before any later run reads it (pyCache.ts).
+if [ -d "$mnt/cache" ]; then
+  mount --bind "$mnt/cache" "$cache"
 fi
 cd "$root"
 if unshare -U -m --map-user="$uid" --map-group="$gid" true 2>/dev/null; then
@@ -126,7 +138,7 @@ function manifestOf(frozen: Record<string, string>): string {
 }
 
 /** The namespace run: the project as it is, the frozen paths replaced by read-only frozen bytes. */
-export function prepareNamespace(root: string, frozen: Record<string, string>): Prepared {
+export function prepareNamespace(root: string, frozen: Record<string, string>, cache: string | null = null): Prepared {
   const mnt = mkdtempSync(path.join(os.tmpdir(), 'tdd-gate-oracle-'));
   const uid = String(process.getuid?.() ?? 0);
   const gid = String(process.getgid?.() ?? 0);
@@ -134,7 +146,7 @@ export function prepareNamespace(root: string, frozen: Record<string, string>): 
     isolation: 'namespace',
     cwd: root,
     env: {},
-    wrap: (command) => ({ file: 'unshare', args: [...unshareArgs(pidNamespaceWorks()), 'sh', '-c', SCRIPT, 'tdd-gate-oracle', root, mnt, command, uid, gid], input: manifestOf(frozen) }),
+    wrap: (command) => ({ file: 'unshare', args: [...unshareArgs(pidNamespaceWorks()), 'sh', '-c', SCRIPT, 'tdd-gate-oracle', root, mnt, command, uid, gid, cache ?? ''], input: manifestOf(frozen) }),
     cleanup: () => rmSync(mnt, { recursive: true, force: true }),
   };
 }

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { platform } from 'node:os';
 import { RefusalError } from '../../io/errors.js';
 import type { CompiledStack } from '../../io/loadStack.js';
@@ -8,9 +9,10 @@ import type { CliState } from '../../schema/cliState.js';
 import { driftMessage, driftOf } from '../drift.js';
 import type { RunOutcome } from '../evidence/judge.js';
 import type { Session } from '../session.js';
-import { DEFAULT_TIMEOUT_SECONDS, instrumentFor, outcomeOf, testEnv } from '../testRun.js';
+import { assertRunnerInstalled, DEFAULT_TIMEOUT_SECONDS, instrumentFor, keepPyCache, outcomeOf, pyCacheFor, testEnv } from '../testRun.js';
 import { scanTree, type Tree } from '../tree.js';
-import { freshenRustSources } from './freshen.js';
+import { forgetRustSources, freshenChangedRustSources, freshenRustSources, recordRustSources } from './freshen.js';
+import { cacheDirs } from './pyCache.js';
 import { namespaceWorks, prepareCopy, prepareNamespace, SNAPSHOT_MISMATCH_EXIT, type Isolation, type Prepared } from './isolate.js';
 import { strayProcesses } from './processes.js';
 
@@ -64,14 +66,26 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
   checkSnapshot(s, frozen);
   if (Object.keys(frozen).some((rel) => /[\n\r]/.test(rel))) throw new RefusalError('a frozen path contains a line break; rename it and re-certify in a new cycle');
   checkProcesses(s, stack, state);
+  const env = testEnv(s, stack);
+  assertRunnerInstalled(s, command, env);
   const isolation = chooseIsolation(stack);
-  const prepared: Prepared = isolation === 'namespace' ? prepareNamespace(s.root, frozen) : prepareCopy(s.root, listProjectFiles(s.root), frozen);
+  const py = pyCacheFor(s, stack, command, env);
+  const dirs = cacheDirs(s.repo.gitDir, s.root);
+  // cargo builds into a target folder of the oracle's own (unless the project names its own in test_env_allow)
+  const cargo = isolation === 'namespace' && /(^|[\s/;&|(])cargo(\s|$)/.test(command) && !(stack.config.test_env_allow ?? []).includes('CARGO_TARGET_DIR');
+  if (cargo) mkdirSync(dirs.cargoTarget, { recursive: true, mode: 0o700 });
+  const writable = py !== null || cargo ? dirs.rw : null;
+  const prepared: Prepared = isolation === 'namespace' ? prepareNamespace(s.root, frozen, writable) : prepareCopy(s.root, listProjectFiles(s.root), frozen);
   const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
   let run: RunResult;
   let outcome: RunOutcome;
   const files = [...Object.keys(tree.tests), ...Object.keys(tree.sources)];
+  if (prepared.isolation === 'copy') py?.skip(prepared.cwd);
   try {
-    if (prepared.isolation === 'namespace') freshenRustSources(s.root, Object.keys(tree.sources));
+    if (cargo) {
+      freshenChangedRustSources(s.root, tree.sources, dirs.cargoSources);
+      forgetRustSources(dirs.cargoSources);
+    } else if (prepared.isolation === 'namespace') freshenRustSources(s.root, Object.keys(tree.sources));
     if (prepared.isolation === 'copy') {
       const bad = Object.entries(frozen).filter(([rel, h]) => hashFile(prepared.cwd, rel) !== h);
       if (bad.length > 0) throw new RefusalError('the frozen files changed while the private copy was made; verify again');
@@ -82,10 +96,14 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
       command,
       label,
       timeoutSeconds,
-      env: { ...testEnv(s, stack), ...prepared.env },
+      env: { ...env, ...prepared.env, ...py?.env, ...(cargo ? { CARGO_TARGET_DIR: dirs.cargoTarget } : {}) },
       instrument: instrumentFor(s.root),
       now: s.now(),
       progress: s.io.stderr,
+      onStop: () => {
+        prepared.cleanup();
+        py?.discard();
+      },
       ...(prepared.wrap ? { wrap: prepared.wrap } : {}),
     });
     if (prepared.isolation === 'copy') {
@@ -93,7 +111,11 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
       if (moved.length > 0) throw new RefusalError(`frozen files changed while the tests ran: ${moved.slice(0, 3).map(([r]) => r).join(', ')}; something in the source writes to the tests: remove it and verify again`);
     }
     outcome = outcomeOf(run, prepared.cwd, files, timeoutSeconds);
+    keepPyCache(py);
+    // Only what held still for the whole run counts as built from (a source changed meanwhile is freshened next time).
+    if (cargo && !run.timedOut) recordRustSources(Object.fromEntries(Object.entries(tree.sources).filter(([rel, h]) => !rel.endsWith('.rs') || hashFile(s.root, rel) === h)), dirs.cargoSources);
   } finally {
+    py?.discard();
     prepared.cleanup();
   }
   if (prepared.isolation === 'namespace' && run.exitCode === SNAPSHOT_MISMATCH_EXIT && /frozen snapshot copies do not match/.test(run.output)) {

@@ -39,9 +39,11 @@ export const done: Verb = {
     const stubs = filesWithStubs(s.root, Object.keys(tree.sources));
     if (stubs.length > 0) throw new RefusalError(`${STUB_MARKER} markers are left in ${stubs.join(', ')}; implement the stubs (GREEN) and verify again`);
 
-    // The last word is the oracle's own: the frozen tests, run once more out of reach.
-    const { run, verdict, isolation } = await greenRun(s, stack, state, tree, 'done', { checks: false });
-    const final = { ...makeReceipt(s, run, verdict, tree), oracle: isolation };
+    // The last word is the oracle's own: the frozen tests run out of reach, on exactly these inputs.
+    // When the fresh receipt's run had these very inputs, that run is the last word (not run twice).
+    const judged = await greenRun(s, stack, state, tree, 'done', { checks: false, reuse: [fresh] });
+    const { run, verdict, isolation } = judged;
+    const final = { ...makeReceipt(s, run, verdict, tree, undefined, judged), oracle: isolation };
     recordReceiptEvent(s, 'final', final);
     if (!verdict.valid) throw new RefusalError(`the final run of the frozen tests does not hold: ${verdict.reason ?? 'unknown'} (log: ${run.log})`);
     const red = receipts.red;

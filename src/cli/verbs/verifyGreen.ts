@@ -2,7 +2,7 @@ import { RefusalError } from '../../io/errors.js';
 import { parseFlags } from '../args.js';
 import { greenRun } from '../judgeRun.js';
 import { loadStack, loadCheckedState, openSession, out, requirePhase, updateState } from '../session.js';
-import { countsText, makeReceipt, recordReceiptEvent } from '../testRun.js';
+import { countsText, makeReceipt, recordReceiptEvent, reusedNote } from '../testRun.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
 
@@ -19,8 +19,10 @@ export const verifyGreen: Verb = {
     const state = requirePhase(loadCheckedState(s), ['tdd-green'], 'verify green');
     const stack = loadStack(s);
     const tree = scanTree(s.root, stack);
-    const { run, verdict, coverage, isolation } = await greenRun(s, stack, state, tree, 'green', { checks: true });
-    const receipt = { ...makeReceipt(s, run, verdict, tree, coverage), oracle: isolation };
+    // Nothing changed since the last GREEN run that held: that run stands (no second run of the same inputs).
+    const judged = await greenRun(s, stack, state, tree, 'green', { checks: true, reuse: [state.receipts?.green] });
+    const { run, verdict, coverage, isolation } = judged;
+    const receipt = { ...makeReceipt(s, run, verdict, tree, coverage, judged), oracle: isolation };
     await updateState(s, (current) => {
       const now = requirePhase(current, ['tdd-green'], 'verify green');
       if (now.started_at !== state.started_at) throw new RefusalError('the cycle was restarted while the tests ran; run `tdd-gate verify green` again');
@@ -30,7 +32,7 @@ export const verifyGreen: Verb = {
     if (values.json) out(s, JSON.stringify({ kind: 'green', ...receipt }));
     if (!verdict.valid) throw new RefusalError(`not GREEN: ${verdict.reason ?? 'unknown'} (log: ${run.log})`);
     if (!values.json) {
-      out(s, `tdd-gate: GREEN (${countsText(receipt)}${coverage !== undefined ? `, coverage ${coverage}%` : ''}). Log: ${run.log}`);
+      out(s, `tdd-gate: GREEN (${countsText(receipt)}${coverage !== undefined ? `, coverage ${coverage}%` : ''})${reusedNote(judged.reused)}. Log: ${run.log}`);
       out(s, 'next: `tdd-gate advance refactor` to clean up, or `tdd-gate done`');
     }
     return 0;

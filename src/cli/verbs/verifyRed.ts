@@ -2,7 +2,7 @@ import { RefusalError } from '../../io/errors.js';
 import { parseFlags } from '../args.js';
 import { loadStack, loadCheckedState, openSession, out, requirePhase, updateState } from '../session.js';
 import { redRun } from '../judgeRun.js';
-import { countsText, makeReceipt, recordReceiptEvent } from '../testRun.js';
+import { countsText, makeReceipt, recordReceiptEvent, reusedNote } from '../testRun.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
 
@@ -20,9 +20,10 @@ export const verifyRed: Verb = {
     const stack = loadStack(s);
     const tree = scanTree(s.root, stack);
     // Per test: its declaration block against the baseline (tests, and sources for inline test modules).
-    const { run, verdict } = await redRun(s, stack, state, tree, 'red');
+    const judged = await redRun(s, stack, state, tree, 'red', undefined, [state.receipts?.red]);
+    const { run, verdict } = judged;
     // The toolchain the run resolved: `freeze` names what moved when it differs (another PATH).
-    const receipt = { ...makeReceipt(s, run, verdict, tree), toolchain: tree.toolchain };
+    const receipt = { ...makeReceipt(s, run, verdict, tree, undefined, judged), toolchain: tree.toolchain };
     // The run took time: record it only if the cycle is still where it was.
     await updateState(s, (current) => {
       const now = requirePhase(current, ['tdd-red'], 'verify red');
@@ -34,7 +35,7 @@ export const verifyRed: Verb = {
     if (!verdict.valid) throw new RefusalError(`invalid RED: ${verdict.reason ?? 'unknown'} (log: ${run.log})`);
     if (!values.json) {
       const which = verdict.redTests ? `failing: ${verdict.redTests.slice(0, 5).join(', ')}${verdict.redTests.length > 5 ? ` and ${verdict.redTests.length - 5} more` : ''}` : `failing in ${verdict.failingFiles.join(', ')}`;
-      out(s, `tdd-gate: valid RED (${countsText(receipt)}; ${which}). Log: ${run.log}`);
+      out(s, `tdd-gate: valid RED (${countsText(receipt)}; ${which})${reusedNote(judged.reused)}. Log: ${run.log}`);
       out(s, 'next: have the test-validator review the tests, then `tdd-gate freeze --verdict <file>`');
     }
     return 0;

@@ -6,7 +6,7 @@ import { parseFlags } from '../args.js';
 import { greenRun } from '../judgeRun.js';
 import { checkDrift } from '../oracle/run.js';
 import { loadStack, loadCheckedState, openSession, out, requirePhase, updateState } from '../session.js';
-import { countsText, makeReceipt, recordReceiptEvent } from '../testRun.js';
+import { countsText, makeReceipt, recordReceiptEvent, reusedNote } from '../testRun.js';
 import { scanTree } from '../tree.js';
 import type { Verb } from '../verb.js';
 
@@ -31,8 +31,10 @@ export const verifyRefactor: Verb = {
     const stashes = gitStashCount(s.root);
     if (stashes !== base.stash_count) throw new RefusalError(`the git stash changed during REFACTOR (${base.stash_count} → ${stashes} entries); restore it before verifying`);
 
-    const { run, verdict, isolation } = await greenRun(s, stack, state, tree, 'refactor', { checks: true });
-    const receipt = { ...makeReceipt(s, run, verdict, tree), oracle: isolation };
+    // A refactor step that changed nothing since the last verified run (GREEN's or a refactor's) is that run.
+    const judged = await greenRun(s, stack, state, tree, 'refactor', { checks: true, reuse: [state.receipts?.refactor, state.receipts?.green] });
+    const { run, verdict, isolation } = judged;
+    const receipt = { ...makeReceipt(s, run, verdict, tree, undefined, judged), oracle: isolation };
     let reverted: { restored: string[]; deleted: string[] } | null = null;
     if (!verdict.valid && values.revert) reverted = restoreSnapshot(s.root, 'refactor', base.files, Object.keys(tree.sources));
     if (verdict.valid) writeSnapshot(s.root, 'refactor', Object.keys(tree.sources));
@@ -53,7 +55,7 @@ export const verifyRefactor: Verb = {
       throw new RefusalError(`refactor broke the suite: ${verdict.reason ?? 'unknown'}${undo} (log: ${run.log})`);
     }
     if (!values.json) {
-      out(s, `tdd-gate: refactor verified (${countsText(receipt)}). Log: ${run.log}`);
+      out(s, `tdd-gate: refactor verified (${countsText(receipt)})${reusedNote(judged.reused)}. Log: ${run.log}`);
       out(s, 'next: refactor more and verify again, or `tdd-gate done`');
     }
     return 0;

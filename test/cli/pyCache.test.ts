@@ -1,0 +1,74 @@
+// Python's bytecode kept between runs (src/cli/oracle/pyCache.ts): only what the CLI compiled
+// itself, checked by digest, is ever read again; what a run writes into the folder never is.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { openPyCache } from '../../src/cli/oracle/pyCache.js';
+
+const hasPython = spawnSync('python3', ['-c', 'import py_compile'], { encoding: 'utf8' }).status === 0;
+
+function files(dir: string, rel = ''): string[] {
+  return readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(dir, `${rel}${d.name}/`) : [`${rel}${d.name}`]));
+}
+
+describe.skipIf(!hasPython)('the bytecode cache', () => {
+  it('keeps checked-hash bytecode the CLI compiled; drops what a run or anyone else wrote', () => {
+    const work = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-pyc-test-')));
+    onTestFinished(() => rmSync(work, { recursive: true, force: true }));
+    const lib = path.join(work, 'lib');
+    mkdirSync(lib);
+    writeFileSync(path.join(lib, 'mod.py'), 'X = 1\n');
+    const opts = { dir: path.join(work, 'store', 'rw', 'pyc'), manifest: path.join(work, 'store', 'manifest.json'), command: 'python3 -m pytest', root: path.join(work, 'project'), pathEnv: process.env.PATH };
+    /** A "run": python importing mod with the cache folder as its prefix; prints X. */
+    const run = (dir: string, code = 'import mod; print(mod.X)') => spawnSync('python3', ['-c', code], { env: { PATH: process.env.PATH, PYTHONPATH: lib, PYTHONPYCACHEPREFIX: dir }, encoding: 'utf8' });
+
+    const first = openPyCache(opts);
+    expect(run(first.dir).stdout).toBe('1\n');
+    first.finish();
+    const kept = files(opts.dir).filter((f) => f.includes('mod.'));
+    expect(kept).toHaveLength(1);
+    const pyc = path.join(opts.dir, kept[0]!);
+    // checked-hash (flags 0b11), recorded by digest
+    expect(readFileSync(pyc).readUInt32LE(4)).toBe(3);
+    expect(Object.keys(JSON.parse(readFileSync(opts.manifest, 'utf8')) as object)).toContain(kept[0]);
+
+    // a run writes its own bytecode for mod (compiled from X = 2) into the folder: never read later
+    const second = openPyCache(opts);
+    const evil = path.join(work, 'evil');
+    mkdirSync(evil);
+    writeFileSync(path.join(evil, 'mod.py'), 'X = 2\n');
+    const compiled = spawnSync('python3', ['-c', `import py_compile; py_compile.compile(${JSON.stringify(path.join(evil, 'mod.py'))}, cfile=${JSON.stringify(pyc)}, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)`]);
+    expect(compiled.status).toBe(0);
+    second.finish();
+    expect(run(openPyCache(opts).dir).stdout).toBe('1\n');
+    expect(readFileSync(pyc).readUInt32LE(4)).toBe(3);
+
+    // the same bytes written between runs (past the hook): dropped before the next run reads them
+    spawnSync('python3', ['-c', `import py_compile; py_compile.compile(${JSON.stringify(path.join(evil, 'mod.py'))}, cfile=${JSON.stringify(pyc)}, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)`]);
+    const third = openPyCache(opts);
+    expect(run(third.dir).stdout).toBe('1\n');
+    third.finish();
+
+    // the source changes: Python checks the hash, runs the new bytes; the CLI recompiles it
+    writeFileSync(path.join(lib, 'mod.py'), 'X = 3\n');
+    const fourth = openPyCache(opts);
+    expect(run(fourth.dir).stdout).toBe('3\n');
+    fourth.finish();
+    expect(run(openPyCache(opts).dir).stdout).toBe('3\n');
+  });
+
+  it('keeps no bytecode of the project’s own sources', () => {
+    const work = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-pyc-test-')));
+    onTestFinished(() => rmSync(work, { recursive: true, force: true }));
+    const root = path.join(work, 'project');
+    mkdirSync(path.join(root, 'src'), { recursive: true });
+    writeFileSync(path.join(root, 'src', 'calc.py'), 'Y = 1\n');
+    const opts = { dir: path.join(work, 'rw'), manifest: path.join(work, 'm.json'), command: 'python3 -m pytest', root, pathEnv: process.env.PATH, skipUnder: [root] };
+    const c = openPyCache(opts);
+    spawnSync('python3', ['-c', 'import calc'], { env: { PATH: process.env.PATH, PYTHONPATH: path.join(root, 'src'), PYTHONPYCACHEPREFIX: c.dir } });
+    c.finish();
+    expect(files(opts.dir).filter((f) => f.includes('calc.'))).toEqual([]);
+  });
+});
