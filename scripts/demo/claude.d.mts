@@ -1,5 +1,5 @@
 // Types for claude.mjs.
-import type { FakeApi, Script } from './fakeApi.mjs';
+import type { FakeApi, Script, TurnEvent } from './fakeApi.mjs';
 
 export const PLUGIN_ROOT: string;
 
@@ -54,4 +54,5 @@ export function runSession(options: {
   args?: string[];
   env?: Record<string, string>;
   timeoutMs?: number;
+  onTurn?: (event: TurnEvent) => void;
 }): Promise<SessionResult>;

@@ -29,7 +29,13 @@ export function findClaude() {
 
 /** `claude --version`, or null with the reason when the binary cannot run here. */
 export function claudeVersion(bin) {
-  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000, env: cleanEnv(mkHomeDir()) });
+  const home = mkHomeDir();
+  let r;
+  try {
+    r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000, env: cleanEnv(home) });
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
   if (r.status !== 0) return { version: null, error: (r.error?.message ?? r.stderr ?? '').trim() || `exit ${r.status}` };
   return { version: r.stdout.trim(), error: null };
 }
@@ -131,11 +137,11 @@ export async function claudeCommand({ bin, home, cwd, args, env: extraEnv = {}, 
 }
 
 /**
- * One `claude -p` session against a fake API playing `script`.
+ * One `claude -p` session against a fake API playing `script` (`onTurn`: see startFakeApi).
  * Returns the client's exit code and output with the fake API's records (requests, toolResults,
  * failures). The prompt must carry the main conversation's marker.
  */
-export async function runSession({ bin, home, cwd, prompt, script, args = [], env: extraEnv = {}, timeoutMs = 90_000 }) {
+export async function runSession({ bin, home, cwd, prompt, script, args = [], env: extraEnv = {}, timeoutMs = 90_000, onTurn }) {
   const iso = isolation();
   const scratch = mkdtempSync(path.join(tmpdir(), 'tdd-gate-e2e-sock-'));
   let api;
@@ -144,7 +150,7 @@ export async function runSession({ bin, home, cwd, prompt, script, args = [], en
   let command;
   try {
     if (iso.kind === 'proxy-sink') {
-      api = await startFakeApi({ script });
+      api = await startFakeApi({ script, onTurn });
       sink = await refusingSink();
       const proxy = `http://127.0.0.1:${sink.address().port}`;
       Object.assign(env, {
@@ -159,7 +165,7 @@ export async function runSession({ bin, home, cwd, prompt, script, args = [], en
       command = [bin];
     } else {
       const socket = path.join(scratch, 'api.sock');
-      api = await startFakeApi({ script, listen: { path: socket } });
+      api = await startFakeApi({ script, listen: { path: socket }, onTurn });
       env.ANTHROPIC_BASE_URL = `http://127.0.0.1:${NETNS_PORT}`;
       command = [...iso.prefix, process.execPath, BRIDGE, socket, String(NETNS_PORT), '--', bin];
     }
