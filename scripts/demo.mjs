@@ -177,7 +177,6 @@ async function main() {
       prompt: `${COMMAND} [[e2e:main]] specs/SPEC-001.md`,
       script,
       args: ['--plugin-dir', PLUGIN_ROOT, '--allowedTools', 'Read,Write,Edit,Bash,Agent'],
-      timeoutMs: 180_000,
       onTurn,
     });
   } finally {

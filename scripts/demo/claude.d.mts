@@ -2,6 +2,8 @@
 import type { FakeApi, Script, TurnEvent } from './fakeApi.mjs';
 
 export const PLUGIN_ROOT: string;
+/** How long a client run may go without output or an API request before it counts as hung. */
+export const IDLE_MS: number;
 
 export type IsolationKind = 'netns' | 'userns' | 'proxy-sink';
 

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { describeE2E, PLUGIN_ROOT } from './harness.js';
+import { describeE2E, E2E_TIMEOUT, PLUGIN_ROOT } from './harness.js';
 
 function runDemo(bin: string): Promise<{ code: number | null; out: string; ms: number }> {
   return new Promise((resolve) => {
@@ -70,5 +70,5 @@ describeE2E('demo', (bin) => {
     expect(steps.length).toBeGreaterThan(30);
     // Paths are shown relative to the project; the client's wrapping of a deny is not shown.
     expect(r.out).not.toMatch(/hook error:/u);
-  }, 240_000);
+  }, E2E_TIMEOUT);
 });
