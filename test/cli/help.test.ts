@@ -133,6 +133,7 @@ describe('the documented verb lists are the registry', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const section = /^## The CLI\n([\s\S]*?)^## /mu.exec(readme)?.[1] ?? '';
     const items = section
+      .replace(/\n {2}(?=\S)/gu, ' ') // a bullet's continuation lines
       .split('\n')
       .filter((l) => l.startsWith('- '))
       .flatMap((l) => [...l.matchAll(/`([^`]+)`/gu)].map((m) => m[1]!));
