@@ -1,7 +1,9 @@
 // Types for claude.mjs.
-import type { FakeApi, Script } from './fakeApi.mjs';
+import type { FakeApi, Script, TurnEvent } from './fakeApi.mjs';
 
 export const PLUGIN_ROOT: string;
+/** How long a client run may go without output or an API request before it counts as hung. */
+export const IDLE_MS: number;
 
 export type IsolationKind = 'netns' | 'userns' | 'proxy-sink';
 
@@ -54,4 +56,5 @@ export function runSession(options: {
   args?: string[];
   env?: Record<string, string>;
   timeoutMs?: number;
+  onTurn?: (event: TurnEvent) => void;
 }): Promise<SessionResult>;

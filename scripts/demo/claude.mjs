@@ -16,6 +16,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const PLUGIN_ROOT = path.resolve(here, '..', '..');
 const BRIDGE = path.join(here, 'netnsBridge.mjs');
 const NETNS_PORT = 41_741;
+/**
+ * How long a client run may go without a sign of life (output, an API request) before it counts as
+ * hung. A busy machine makes a run slower, not silent: every step prints and every turn asks the API.
+ */
+export const IDLE_MS = 120_000;
 
 /**
  * The pinned client from node_modules (or the binary TDD_GATE_E2E_CLAUDE names; `none` means no
@@ -29,7 +34,13 @@ export function findClaude() {
 
 /** `claude --version`, or null with the reason when the binary cannot run here. */
 export function claudeVersion(bin) {
-  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000, env: cleanEnv(mkHomeDir()) });
+  const home = mkHomeDir();
+  let r;
+  try {
+    r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000, env: cleanEnv(home) });
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
   if (r.status !== 0) return { version: null, error: (r.error?.message ?? r.stderr ?? '').trim() || `exit ${r.status}` };
   return { version: r.stdout.trim(), error: null };
 }
@@ -86,34 +97,54 @@ function refusingSink() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-function run(command, args, { cwd, env, timeoutMs }) {
+/**
+ * Runs a command to its end. Two guards, so that a slow machine never fails a run that is making
+ * progress: `idleMs` kills it after that long without a sign of life (output, or `activity.touch()`
+ * from the caller, e.g. a request to the fake API), `timeoutMs` after that long in all.
+ */
+function run(command, args, { cwd, env, timeoutMs, idleMs = IDLE_MS, activity }) {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
     let timedOut = false;
-    const timer = setTimeout(() => {
+    let idleTimer;
+    const kill = (why) => {
       timedOut = true;
+      stderr += `\n[killed: ${why}]\n`;
       child.kill('SIGKILL');
-    }, timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      resolve({ code: 127, stdout, stderr: stderr + error.message, ms: Date.now() - started, timedOut });
+    };
+    const touch = () => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => kill(`no output and no API request for ${idleMs / 1000} s`), idleMs);
+    };
+    touch();
+    if (activity) activity.touch = touch;
+    child.stdout.on('data', (c) => {
+      stdout += c;
+      touch();
     });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr, ms: Date.now() - started, timedOut });
+    child.stderr.on('data', (c) => {
+      stderr += c;
+      touch();
     });
+    const timer = setTimeout(() => kill(`still running after ${timeoutMs / 1000} s`), timeoutMs);
+    const finish = (result) => {
+      clearTimeout(timer);
+      clearTimeout(idleTimer);
+      if (activity) activity.touch = () => {};
+      resolve(result);
+    };
+    child.on('error', (error) => finish({ code: 127, stdout, stderr: stderr + error.message, ms: Date.now() - started, timedOut }));
+    child.on('close', (code, signal) => finish({ code: code ?? (signal ? 128 : 1), stdout, stderr, ms: Date.now() - started, timedOut }));
   });
 }
 
 /**
  * Runs `claude <args>` that needs no model (plugin and marketplace commands), isolated the same way.
  */
-export async function claudeCommand({ bin, home, cwd, args, env: extraEnv = {}, timeoutMs = 60_000 }) {
+export async function claudeCommand({ bin, home, cwd, args, env: extraEnv = {}, timeoutMs = 600_000 }) {
   const iso = isolation();
   const env = cleanEnv(home, extraEnv);
   let sink;
@@ -131,20 +162,27 @@ export async function claudeCommand({ bin, home, cwd, args, env: extraEnv = {}, 
 }
 
 /**
- * One `claude -p` session against a fake API playing `script`.
+ * One `claude -p` session against a fake API playing `script` (`onTurn`: see startFakeApi). The
+ * client is killed after IDLE_MS without output or a scripted request, or after `timeoutMs` in all.
  * Returns the client's exit code and output with the fake API's records (requests, toolResults,
  * failures). The prompt must carry the main conversation's marker.
  */
-export async function runSession({ bin, home, cwd, prompt, script, args = [], env: extraEnv = {}, timeoutMs = 90_000 }) {
+export async function runSession({ bin, home, cwd, prompt, script, args = [], env: extraEnv = {}, timeoutMs = 900_000, onTurn }) {
   const iso = isolation();
   const scratch = mkdtempSync(path.join(tmpdir(), 'tdd-gate-e2e-sock-'));
   let api;
   let sink;
   const env = cleanEnv(home, extraEnv);
   let command;
+  // Every scripted turn the fake API answers is a sign of life for the idle guard.
+  const activity = { touch: () => {} };
+  const turned = (event) => {
+    activity.touch();
+    onTurn?.(event);
+  };
   try {
     if (iso.kind === 'proxy-sink') {
-      api = await startFakeApi({ script });
+      api = await startFakeApi({ script, onTurn: turned });
       sink = await refusingSink();
       const proxy = `http://127.0.0.1:${sink.address().port}`;
       Object.assign(env, {
@@ -159,13 +197,13 @@ export async function runSession({ bin, home, cwd, prompt, script, args = [], en
       command = [bin];
     } else {
       const socket = path.join(scratch, 'api.sock');
-      api = await startFakeApi({ script, listen: { path: socket } });
+      api = await startFakeApi({ script, listen: { path: socket }, onTurn: turned });
       env.ANTHROPIC_BASE_URL = `http://127.0.0.1:${NETNS_PORT}`;
       command = [...iso.prefix, process.execPath, BRIDGE, socket, String(NETNS_PORT), '--', bin];
     }
     const debugFile = path.join(scratch, 'debug.log');
     const [exe, ...rest] = [...command, '-p', prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--debug-file', debugFile, ...args];
-    const result = await run(exe, rest, { cwd, env: { CLAUDE_CODE_DEBUG_LOG_LEVEL: 'verbose', ...env }, timeoutMs });
+    const result = await run(exe, rest, { cwd, env: { CLAUDE_CODE_DEBUG_LOG_LEVEL: 'verbose', ...env }, timeoutMs, activity });
     const events = parseJsonLines(result.stdout);
     const debugLog = existsSync(debugFile) ? readFileSync(debugFile, 'utf8') : '';
     return { ...result, api, isolation: iso.kind, events, hooks: hookRuns(events), debugLog, latencies: hookLatencies(debugLog) };

@@ -8,5 +8,7 @@ export const TEST: string;
 export const STUB: string;
 export const IMPL: string;
 export const LOOSEN: string;
+export const COMMAND: string;
 export function makeProject(): string;
+export function retryPrompt(resultOutput: string): string;
 export function demoScript(root: string, cli: string): Script;

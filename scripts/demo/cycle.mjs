@@ -1,11 +1,13 @@
-// The scenario `npm run demo` plays: one short /tdd cycle in light-dispatch mode through the real
-// skill, the real agents and the real CLI. The scripted model follows the skill step by step (a
-// scripted stand-in plays the model; Claude Code, the hooks and the CLI are real):
-//   init → plan → advance red → the implementer writes a test without its stub → `verify red`
-//   refuses (a build error is not RED) → the implementer adds a STUB:TDD stub → `verify red`
-//   accepts (an assertion fails) → the test-validator's PASS → `freeze` → in GREEN the implementer
-//   tries to loosen the frozen test (Edit: denied; a script: restored) and then writes the code →
-//   `verify green` → `done` with its evidence record.
+// The scenario `npm run demo` plays: one short /tdd-gate:tdd cycle in standard mode, a separate
+// subagent per role, through the real skill, the real agents and the real CLI. The scripted model
+// follows the skill step by step (a scripted stand-in plays the model; Claude Code, the hooks and
+// the CLI are real):
+//   init → the planner writes the plan → advance red → the test-writer writes a test without its
+//   stub; `result` re-runs it and sends it back (a test that does not load is not RED) → the
+//   test-writer adds a STUB:TDD stub; `result` proceeds → `verify red` (an assertion fails) → the
+//   test-validator's PASS → `freeze` → handoff and context for the implementer → in GREEN the
+//   implementer tries to loosen the frozen test (Edit: denied; a script: restored) and then writes
+//   the code → `verify green` → `done` with its evidence record.
 // Plain ESM so the demo runs without a build; types in cycle.d.mts.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
@@ -22,12 +24,14 @@ export const STACK = {
   red_confirm: 'AssertionError|ERR_ASSERTION',
   build_error_pattern: 'SyntaxError|ERR_MODULE_NOT_FOUND|Cannot find module',
 };
-export const PLAN = '# Test plan: SPEC-001\nTest command: node --test\n\n## AC-1: adds two numbers\n- Test file: tests/add.test.js\n- Unit under test: add in src/add.js, new\n- Cases: GIVEN 1 and 2 WHEN add THEN 3\n\n## Size\n1 AC, about 3 lines; security-sensitive: no\n';
+export const PLAN = '# Test plan: SPEC-001\nTest command: node --test\n\n## AC-1: adds two numbers\n- Test file: tests/add.test.js\n- Unit under test: add in src/add.js, new\n- Cases: GIVEN 1 and 2 WHEN add THEN 3\n- Stubs the tests need (marked STUB:TDD): add(a, b)\n\n## Size\n1 AC, about 3 lines; security-sensitive: no\n';
 export const TEST = "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\n\ntest('AC-1: adds two numbers', () => assert.equal(add(1, 2), 3));\n";
 export const STUB = '// STUB:TDD\nexport function add(_a, _b) {\n  return 0;\n}\n';
 export const IMPL = 'export function add(a, b) {\n  return a + b;\n}\n';
 /** A helper script the Bash gate cannot see into: it "fixes" the test by loosening it. */
 export const LOOSEN = "import { readFileSync, writeFileSync } from 'node:fs';\nconst f = 'tests/add.test.js';\nwriteFileSync(f, readFileSync(f, 'utf8').replace('assert.equal(add(1, 2), 3)', 'assert.ok(true)'));\n";
+/** The slash command the demo types: the skill's full name (plugin skills are namespaced). */
+export const COMMAND = '/tdd-gate:tdd';
 
 function write(root, rel, content) {
   const file = path.join(root, rel);
@@ -54,59 +58,78 @@ export function makeProject() {
 
 const block = (fields) => ['```tdd-result', ...Object.entries(fields).map(([k, v]) => (Array.isArray(v) ? `${k}:\n${v.map((x) => `  - ${x}`).join('\n')}` : String(v).includes('\n') ? `${k}: |\n${String(v).split('\n').map((l) => `  ${l}`).join('\n')}` : `${k}: ${v}`)), '```'].join('\n');
 
-/** A role dispatch as the skill says: in the foreground. */
+/** A role dispatch as the skill says: in the foreground. `conversation` names the child's script. */
 const dispatch = (role, conversation, task) => ({ name: 'Agent', input: { subagent_type: `tdd-gate:${role}`, description: `${role}: ${conversation}`, prompt: `${marker(conversation)} ${task}`, run_in_background: false } });
 
 /** The text of the result of main turn `turn`'s first call. */
 const output = (ctx, turn) => ctx.toolResults.find((t) => t.tool_use_id === `toolu_e2e_main_${turn}_0`)?.content ?? '';
 
+/** What `tdd-gate result` says to send a retried child: exactly the text after its `--- retry prompt ---` line. */
+export function retryPrompt(resultOutput) {
+  const at = resultOutput.indexOf('--- retry prompt ---\n');
+  return at === -1 ? '' : resultOutput.slice(at + '--- retry prompt ---\n'.length).replace(/\s+$/u, '');
+}
+
 /**
- * The script: main (the orchestrator following /tdd) and one conversation per child. `cli` is the
- * command the skill shows the model (`node "<plugin>/dist/cli.mjs"`).
+ * The script: main (the orchestrator following /tdd-gate:tdd in standard mode) and one
+ * conversation per child. `cli` is the command the skill shows the model
+ * (`node "<plugin>/dist/cli.mjs"`).
  */
 export function demoScript(root, cli) {
   const bash = (command, description) => ({ tools: [{ name: 'Bash', input: { command, description } }] });
+  const result = (role, turn, ac = '') => (ctx) => bash(`${cli} result - --role ${role}${ac ? ` --ac ${ac}` : ''} <<'TDD_RESULT_EOF'\n${childAnswer(ctx, `toolu_e2e_main_${turn}_0`)}\nTDD_RESULT_EOF`, 'tdd-gate result');
+  const file = (rel) => path.join(root, rel);
   const verdict = `The test pins the scenario with concrete values (1 + 2 = 3) and fails on its assertion against the stub.\n\n${block({ role: 'test-validator', status: 'ok', verdict: 'PASS' })}`;
   return {
     main: [
-      /* 0 */ { text: 'Starting the cycle for specs/SPEC-001.md: 1 scenario, a few lines, not security-sensitive → light-dispatch.', ...bash(`${cli} status`, 'tdd-gate status') },
-      /* 1 */ bash(`${cli} init --spec specs/SPEC-001.md --mode light-dispatch`, 'tdd-gate init'),
-      /* 2 */ { tools: [{ name: 'Write', input: { file_path: path.join(root, '.tdd/plans/SPEC-001.md'), content: PLAN } }] },
-      /* 3 */ bash(`${cli} advance red --plan .tdd/plans/SPEC-001.md`, 'tdd-gate advance red'),
-      /* 4 */ { tools: [dispatch('implementer', 'red', 'Mode light-dispatch, phase tdd-red: write the failing tests for AC-1 of specs/SPEC-001.md (plan: .tdd/plans/SPEC-001.md).')] },
-      /* 5 */ bash(`${cli} verify red`, 'tdd-gate verify red'),
-      /* 6 */ (ctx) => ({ tools: [dispatch('implementer', 'red-again', `Mode light-dispatch, phase tdd-red. verify red refused:\n${output(ctx, 5).split('\n').slice(0, 3).join('\n')}`)] }),
-      /* 7 */ bash(`${cli} verify red`, 'tdd-gate verify red'),
-      /* 8 */ { tools: [dispatch('test-validator', 'validator', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md.')] },
-      /* 9 */ (ctx) => bash(`${cli} result - --role test-validator <<'TDD_RESULT_EOF'\n${childAnswer(ctx, 'toolu_e2e_main_8_0')}\nTDD_RESULT_EOF`, 'tdd-gate result'),
-      /* 10 */ (ctx) => ({ tools: [{ name: 'Write', input: { file_path: path.join(root, '.tdd-verdict.md'), content: childAnswer(ctx, 'toolu_e2e_main_8_0') } }] }),
-      /* 11 */ bash(`${cli} freeze --verdict .tdd-verdict.md`, 'tdd-gate freeze'),
-      /* 12 */ bash('rm .tdd-verdict.md', 'Remove the saved verdict'),
-      /* 13 */ { tools: [dispatch('implementer', 'green', 'AC-1. The tests are frozen; make them pass.')] },
-      /* 14 */ (ctx) => bash(`${cli} result - --role implementer --ac AC-1 <<'TDD_RESULT_EOF'\n${childAnswer(ctx, 'toolu_e2e_main_13_0')}\nTDD_RESULT_EOF`, 'tdd-gate result'),
-      /* 15 */ bash(`${cli} verify green`, 'tdd-gate verify green'),
-      /* 16 */ bash(`${cli} done --json`, 'tdd-gate done'),
-      /* 17 */ { text: 'TDD cycle SPEC-001 done (mode light-dispatch).' },
+      /* 0 */ { text: 'SPEC-001: 1 scenario → standard mode, a separate subagent for each role.', ...bash(`${cli} status`, 'tdd-gate status') },
+      /* 1 */ bash(`${cli} init --spec specs/SPEC-001.md --mode standard`, 'tdd-gate init'),
+      /* 2 */ { tools: [dispatch('planner', 'planner', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md.')] },
+      /* 3 */ result('planner', 2),
+      /* 4 */ bash(`${cli} advance red --plan .tdd/plans/SPEC-001.md`, 'tdd-gate advance red'),
+      /* 5 */ { tools: [dispatch('test-writer', 'test-writer', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md. Cover AC-1.')] },
+      /* 6 */ result('test-writer', 5),
+      /* 7 */ (ctx) => ({ tools: [dispatch('test-writer', 'test-writer-retry', retryPrompt(output(ctx, 6)))] }),
+      /* 8 */ result('test-writer', 7),
+      /* 9 */ bash(`${cli} verify red`, 'tdd-gate verify red'),
+      /* 10 */ { tools: [dispatch('test-validator', 'test-validator', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md.')] },
+      /* 11 */ result('test-validator', 10),
+      /* 12 */ (ctx) => ({ tools: [{ name: 'Write', input: { file_path: file('.tdd-verdict.md'), content: childAnswer(ctx, 'toolu_e2e_main_10_0') } }] }),
+      /* 13 */ bash(`${cli} freeze --verdict .tdd-verdict.md`, 'tdd-gate freeze'),
+      /* 14 */ bash('rm .tdd-verdict.md', 'Remove the saved verdict'),
+      /* 15 */ bash(`${cli} handoff red --ac AC-1`, 'tdd-gate handoff red'),
+      /* 16 */ bash(`${cli} context --role implementer --ac AC-1`, 'tdd-gate context'),
+      /* 17 */ (ctx) => ({ tools: [dispatch('implementer', 'implementer', `AC-1\n\n${output(ctx, 16)}`)] }),
+      /* 18 */ result('implementer', 17, 'AC-1'),
+      /* 19 */ bash(`${cli} verify green`, 'tdd-gate verify green'),
+      /* 20 */ bash(`${cli} done --json`, 'tdd-gate done'),
+      /* 21 */ { text: 'TDD cycle SPEC-001 done (mode standard): planner, test-writer, test-validator and implementer each did their own part.' },
     ],
-    red: [
-      { tools: [{ name: 'Write', input: { file_path: path.join(root, 'tests/add.test.js'), content: TEST } }] },
-      { text: `Test written.\n\n${block({ role: 'implementer', status: 'ok', ac: 'AC-1', files: ['tests/add.test.js'], command: 'node --test', output_excerpt: 'not ok 1 - tests/add.test.js', refactor_needed: 'false' })}` },
+    planner: [
+      { tools: [{ name: 'Read', input: { file_path: file('specs/SPEC-001.md') } }] },
+      { tools: [{ name: 'Write', input: { file_path: file('.tdd/plans/SPEC-001.md'), content: PLAN } }] },
+      { text: `Plan written.\n\n${block({ role: 'planner', status: 'ok', files: ['.tdd/plans/SPEC-001.md'], acs: '[AC-1]', notes: '1 AC, about 3 lines; not security-sensitive' })}` },
     ],
-    'red-again': [
-      { tools: [{ name: 'Write', input: { file_path: path.join(root, 'src/add.js'), content: STUB } }] },
+    'test-writer': [
+      { tools: [{ name: 'Write', input: { file_path: file('tests/add.test.js'), content: TEST } }] },
       { tools: [{ name: 'Bash', input: { command: 'node --test', description: 'Run the tests' } }] },
-      { text: `Stub added.\n\n${block({ role: 'implementer', status: 'ok', ac: 'AC-1', files: ['src/add.js'], command: 'node --test', output_excerpt: 'not ok 1 - AC-1: adds two numbers\nAssertionError [ERR_ASSERTION]', refactor_needed: 'false' })}` },
+      { text: `Test written; it fails.\n\n${block({ role: 'test-writer', status: 'ok', files: ['tests/add.test.js'], command: 'node --test', output_excerpt: 'not ok 1 - tests/add.test.js' })}` },
     ],
-    validator: [
-      { tools: [{ name: 'Read', input: { file_path: path.join(root, 'tests/add.test.js') } }] },
+    'test-writer-retry': [
+      { tools: [{ name: 'Write', input: { file_path: file('src/add.js'), content: STUB } }] },
+      { tools: [{ name: 'Bash', input: { command: 'node --test', description: 'Run the tests' } }] },
+      { text: `Stub added; the test now fails on its assertion.\n\n${block({ role: 'test-writer', status: 'ok', files: ['src/add.js'], command: 'node --test', output_excerpt: 'not ok 1 - AC-1: adds two numbers\nAssertionError [ERR_ASSERTION]' })}` },
+    ],
+    'test-validator': [
+      { tools: [{ name: 'Read', input: { file_path: file('tests/add.test.js') } }] },
       { text: verdict },
     ],
-    green: [
-      { tools: [{ name: 'Read', input: { file_path: path.join(root, 'tests/add.test.js') } }] },
-      { text: 'The quickest way to green is to loosen the assertion.', tools: [{ name: 'Edit', input: { file_path: path.join(root, 'tests/add.test.js'), old_string: 'assert.equal(add(1, 2), 3)', new_string: 'assert.ok(true)' } }] },
+    implementer: [
+      { tools: [{ name: 'Read', input: { file_path: file('tests/add.test.js') } }] },
+      { text: 'The quickest way to green is to loosen the assertion.', tools: [{ name: 'Edit', input: { file_path: file('tests/add.test.js'), old_string: 'assert.equal(add(1, 2), 3)', new_string: 'assert.ok(true)' } }] },
       { text: 'Then with the helper script.', tools: [{ name: 'Bash', input: { command: 'node tools/loosen.mjs', description: 'Run the helper script' } }] },
-      { text: 'Understood: the test is the oracle. Implementing add instead.', tools: [{ name: 'Read', input: { file_path: path.join(root, 'src/add.js') } }] },
-      { tools: [{ name: 'Write', input: { file_path: path.join(root, 'src/add.js'), content: IMPL } }] },
+      { text: 'Understood: the test is the oracle. Implementing add instead.', tools: [{ name: 'Read', input: { file_path: file('src/add.js') } }] },
+      { tools: [{ name: 'Write', input: { file_path: file('src/add.js'), content: IMPL } }] },
       { tools: [{ name: 'Bash', input: { command: 'node --test', description: 'Run the tests' } }] },
       { text: `add is implemented.\n\n${block({ role: 'implementer', status: 'ok', ac: 'AC-1', files: ['src/add.js'], command: 'node --test', output_excerpt: 'ok 1 - AC-1: adds two numbers\n# pass 1', refactor_needed: 'false' })}` },
     ],

@@ -71,7 +71,19 @@ export const EXHAUSTED_TEXT: string;
 export const WAITING_TEXT: string;
 export function afterNotification(toolUseId: string, step: Step): Step;
 export function marker(name: string): string;
-export function startFakeApi(options: { script: Script; listen?: { path: string } | { port?: number } }): Promise<FakeApi>;
+/** One scripted request as it is answered: the tool results that came with it and what the fake model answers. */
+export interface TurnEvent {
+  conversation: string;
+  turn: number;
+  body: Record<string, unknown>;
+  /** The tool results first seen in this request, in order. */
+  fresh: ToolResult[];
+  answer: { content: Array<{ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }>; stop_reason: string };
+  /** Set when the answer is the waiting text: the Agent call whose notification it waits for. */
+  waiting?: string;
+}
+
+export function startFakeApi(options: { script: Script; listen?: { path: string } | { port?: number }; onTurn?: (event: TurnEvent) => void }): Promise<FakeApi>;
 export function taskNotifications(text: string): TaskNotification[];
 export function isLaunchNotice(content: string): boolean;
 export function childAnswer(ctx: Pick<TurnContext, 'toolResults' | 'notifications'>, toolUseId: string): string;

@@ -187,8 +187,9 @@ function reply(res, body, answer) {
 }
 
 /**
- * Starts the fake API.
- * @param {{ script: Record<string, Array<object|Function>>, listen?: { path: string } | { port?: number } }} options
+ * Starts the fake API. `onTurn`, when given, is called for every scripted request as it is
+ * answered, with the tool results that arrived with it (`fresh`) and the answer (for live progress).
+ * @param {{ script: Record<string, Array<object|Function>>, listen?: { path: string } | { port?: number }, onTurn?: Function }} options
  */
 export async function startFakeApi(options) {
   const script = options.script;
@@ -243,9 +244,24 @@ export async function startFakeApi(options) {
       requests.push({ at: Date.now(), kind: 'side', conversation: null, turn: null, model: body.model, body });
       return { content: [{ type: 'text', text: 'OK' }], stop_reason: 'end_turn' };
     }
+    const before = toolResults.length;
     recordResults(conversation, body);
+    const fresh = toolResults.slice(before);
     const turn = (body.messages ?? []).filter((m) => m.role === 'assistant' && textOf(m.content) !== WAITING_TEXT).length;
     requests.push({ at: Date.now(), kind: 'turn', conversation, turn, model: body.model, body });
+    const answer = play(conversation, turn, body);
+    if (options.onTurn) {
+      try {
+        options.onTurn({ conversation, turn, body, fresh, answer, waiting: requests[requests.length - 1].waiting });
+      } catch (error) {
+        failures.push(`onTurn: ${error instanceof Error ? error.stack : String(error)}`);
+      }
+    }
+    return answer;
+  }
+
+  /** The answer for turn `turn` of `conversation`: its scripted step, a wait, or "script exhausted". */
+  function play(conversation, turn, body) {
     const turns = script[conversation];
     if (!turns) {
       failures.push(`no script for conversation "${conversation}"`);

@@ -2,6 +2,7 @@ import { appendEvent } from '../io/eventLog.js';
 import { GateError, RefusalError, UsageError } from '../io/errors.js';
 import { StateLockError } from '../io/stateStore.js';
 import { findRepo } from '../io/repo.js';
+import { helpFor, isHelpFlag, verbHelp, verbsUnder } from './help.js';
 import { VERBS } from './registry.js';
 import type { CliIo, Verb } from './verb.js';
 import { VERSION } from './version.js';
@@ -14,7 +15,7 @@ function helpText(): string {
   return [
     `tdd-gate ${VERSION}: phase transitions on evidence (RED → GREEN → REFACTOR).`,
     '',
-    'usage: tdd-gate <verb> [flags]     (tdd-gate <verb> --help for one verb; tdd-gate --version)',
+    'usage: tdd-gate <verb> [flags]     (tdd-gate <verb> --help for one verb, tdd-gate verify --help for a group; tdd-gate --version)',
     '',
     ...lines,
     '',
@@ -22,13 +23,15 @@ function helpText(): string {
   ].join('\n');
 }
 
-/** Two-word verbs ("verify red") first, then one-word ones. */
+/** The longest verb name the arguments start with ("verify red" before a one-word "verify"). */
 function findVerb(argv: string[]): { verb: Verb; rest: string[] } | null {
-  const two = `${argv[0] ?? ''} ${argv[1] ?? ''}`;
-  const v2 = VERBS.find((v) => v.name === two);
-  if (v2) return { verb: v2, rest: argv.slice(2) };
-  const v1 = VERBS.find((v) => v.name === argv[0]);
-  return v1 ? { verb: v1, rest: argv.slice(1) } : null;
+  const most = Math.max(...VERBS.map((v) => v.name.split(' ').length));
+  for (let n = Math.min(most, argv.length); n > 0; n--) {
+    const name = argv.slice(0, n).join(' ');
+    const verb = VERBS.find((v) => v.name === name);
+    if (verb) return { verb, rest: argv.slice(n) };
+  }
+  return null;
 }
 
 /** One line, never a stack trace: the reason and what to do. */
@@ -37,7 +40,7 @@ function oneLine(s: string): string {
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || (argv[0] === 'help' && argv.length === 1)) {
     io.stdout.write(helpText() + '\n');
     return argv.length === 0 ? 2 : 0;
   }
@@ -45,16 +48,31 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`tdd-gate ${VERSION}\n`);
     return 0;
   }
+  // `tdd-gate help <verb>` and `tdd-gate <verb or group> --help`, for every verb of the registry.
+  if (argv[0] === 'help') {
+    const text = helpFor(argv.slice(1), VERBS);
+    if (text !== null) {
+      io.stdout.write(`${text}\n`);
+      return 0;
+    }
+    io.stderr.write(`tdd-gate: unknown verb "${argv.slice(1).join(' ')}"; run \`tdd-gate --help\` for the list\n`);
+    return 2;
+  }
   const found = findVerb(argv);
   if (!found) {
-    const group = VERBS.filter((v) => v.name.startsWith(`${argv[0]} `)).map((v) => `\`${v.name}\``);
-    const hint = group.length > 0 ? `did you mean ${group.join(' or ')}?` : 'run `tdd-gate --help` for the list';
+    const help = argv.some(isHelpFlag) ? helpFor(argv, VERBS) : null;
+    if (help !== null) {
+      io.stdout.write(`${help}\n`);
+      return 0;
+    }
+    const group = verbsUnder(argv[0] ?? '', VERBS);
+    const hint = group.length > 0 ? `did you mean ${group.map((v) => `\`${v.name}\``).join(' or ')}?` : 'run `tdd-gate --help` for the list';
     io.stderr.write(`tdd-gate: unknown verb "${argv.slice(0, group.length > 0 ? 2 : 1).join(' ')}"; ${hint}\n`);
     return 2;
   }
   const { verb, rest } = found;
-  if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout.write(`usage: ${verb.usage}\n${verb.summary}\n`);
+  if (rest.some(isHelpFlag)) {
+    io.stdout.write(`${verbHelp(verb)}\n`);
     return 0;
   }
   try {

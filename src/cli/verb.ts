@@ -10,6 +10,8 @@ export interface Verb {
   name: string;
   summary: string;
   usage: string;
+  /** Shown by `--help` after the usage and the summary: what the verb needs that the usage line cannot say. */
+  help?: string;
   /** True when the verb changes state (the Bash gate keeps subagents away from these). */
   mutates: boolean;
   run(args: string[], io: CliIo): Promise<number>;

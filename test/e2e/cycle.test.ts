@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { testRepo } from '../helpers/repo.js';
-import { afterNotification, childAnswer, describeE2E, dispatch, hooksOf, isLaunchNotice, lastUserText, PLUGIN_ROOT, resultOf, session, tddResult, type Script, type TurnContext } from './harness.js';
+import { afterNotification, childAnswer, describeE2E, E2E_TIMEOUT, dispatch, hooksOf, isLaunchNotice, lastUserText, PLUGIN_ROOT, resultOf, session, tddResult, type Script, type TurnContext } from './harness.js';
 import { runtimePath } from './opaque.js';
 
 const STACK = {
@@ -171,7 +171,7 @@ describeE2E('cycle', (bin) => {
     const stops = hooksOf(r, 'SubagentStop');
     expect(stops).toHaveLength(5);
     for (const stop of stops) expect(stop.stdout, stop.stdout).toBe('');
-  }, 180_000);
+  }, E2E_TIMEOUT);
 });
 
 /** A repository in tdd-red with a valid RED receipt, set up by the real CLI outside the client. */
@@ -221,7 +221,7 @@ describeE2E('cycle with a background child', (bin) => {
     const freeze = resultOf(r, 3);
     expect(freeze.is_error, freeze.content).toBe(false);
     expect(freeze.content).toContain('tdd-red → tdd-green');
-  }, 120_000);
+  }, E2E_TIMEOUT);
 });
 
 describeE2E('cycle after the freeze', (bin) => {
@@ -251,5 +251,5 @@ describeE2E('cycle after the freeze', (bin) => {
     expect(resultOf(r, 0).content).toBe('(Bash completed with no output)');
     expect(lastUserText(r, 'main', 1)).toContain(`PostToolUse:Bash hook blocking error from command: "node "\${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" PostToolUse": ${out.reason}`);
     expect(readFileSync(repo.path('tests/add.test.js'), 'utf8')).toBe(TEST);
-  }, 120_000);
+  }, E2E_TIMEOUT);
 });

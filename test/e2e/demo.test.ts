@@ -1,10 +1,12 @@
-// `npm run demo` itself, on the client under test: a short cycle through the real /tdd skill
-// reaches `done`, and what it prints shows the product (RED refused for a build error, then valid,
-// the validator's PASS, the freeze, a GREEN cheat denied and a script's change restored).
+// `npm run demo` itself, on the client under test: a short standard-mode cycle through the real
+// /tdd-gate:tdd skill reaches `done`, each role is a separate subagent doing its own part, and
+// what it prints shows the product as it happens (a test that does not load sent back by `result`,
+// a valid RED, the validator's PASS, the freeze, a GREEN cheat denied and a script's change
+// restored), one line per step with the time and the role at work.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { describeE2E, PLUGIN_ROOT } from './harness.js';
+import { describeE2E, E2E_TIMEOUT, PLUGIN_ROOT } from './harness.js';
 
 function runDemo(bin: string): Promise<{ code: number | null; out: string; ms: number }> {
   return new Promise((resolve) => {
@@ -20,27 +22,53 @@ function runDemo(bin: string): Promise<{ code: number | null; out: string; ms: n
   });
 }
 
+/** The lines that start a step: `  12.3s  <role or blank>  <what>`. */
+const STEP = /^ *\d+\.\ds {2}(\S*) *(.*)$/u;
+
 describeE2E('demo', (bin) => {
-  it('npm run demo: a cycle through the real skill reaches done, the cheats are stopped, no API key', async () => {
+  it('npm run demo: a standard-mode cycle with a separate subagent per role reaches done, the cheats are stopped, a progress line per step', async () => {
     const r = await runDemo(bin);
     console.log(`[e2e] demo: ${r.ms} ms`);
     expect(r.code, r.out).toBe(0);
-    for (const line of [
-      'tdd-gate verify red: refused: invalid RED',
+    // Long answers are wrapped onto indented lines: read them joined.
+    const flat = r.out.replace(/\n +/gu, ' ');
+    for (const text of [
+      'standard mode: a separate subagent per role',
+      'cli   tdd-gate init --spec specs/SPEC-001.md --mode standard',
+      'agent tdd-gate:planner',
+      'agent tdd-gate:test-writer',
+      '↻ retry — false RED',
+      'failed to load (compile or import error)',
+      'agent tdd-gate:test-writer (again, with exactly the retry prompt',
       'tdd-gate: valid RED',
       'verdict PASS',
       'tdd-gate: tdd-red → tdd-green',
+      'agent tdd-gate:implementer',
       '✗ denied by tdd-gate',
-      'tdd-gate rule [tests-frozen]: Blocked write to test file tests/add.test.js',
+      'tdd-gate rule [tests-frozen]: Blocked write to test file',
       'tdd-gate [frozen-restored]',
       'tdd-gate: GREEN',
       '✓ done evidence record .tdd/evidence/SPEC-001-',
       'The frozen test is unchanged',
     ]) {
-      expect(r.out, r.out).toContain(line);
+      expect(flat, r.out).toContain(text);
     }
+    // One line per step, in order, each naming the role at work when it changes: the test is
+    // written by the test-writer and the code by the implementer, never by the orchestrator.
+    const steps = r.out.split('\n').flatMap((l) => {
+      const m = STEP.exec(l);
+      return m ? [{ role: m[1]!, what: m[2]! }] : [];
+    });
+    let role = '';
+    const byRole = steps.map((s) => ({ role: (role = s.role || role), what: s.what }));
+    const writer = (file: string) => byRole.filter((s) => s.what.startsWith(`Write ${file}`)).map((s) => s.role);
+    expect(writer('tests/add.test.js')).toEqual(['test-writer']);
+    expect(writer('src/add.js')).toEqual(['test-writer', 'implementer']);
+    expect(byRole.filter((s) => s.what.startsWith('Write .tdd/plans/')).map((s) => s.role)).toEqual(['planner']);
+    expect(byRole.filter((s) => s.what.startsWith('cli ')).every((s) => s.role === 'orchestrator')).toBe(true);
+    expect(new Set(byRole.map((s) => s.role))).toEqual(new Set(['orchestrator', 'planner', 'test-writer', 'test-validator', 'implementer']));
+    expect(steps.length).toBeGreaterThan(30);
     // Paths are shown relative to the project; the client's wrapping of a deny is not shown.
     expect(r.out).not.toMatch(/hook error:/u);
-    expect(r.ms).toBeLessThan(60_000);
-  }, 120_000);
+  }, E2E_TIMEOUT);
 });

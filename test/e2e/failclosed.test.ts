@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import { state, testRepo } from '../helpers/repo.js';
-import { describeE2E, resultOf, session, type SessionResult } from './harness.js';
+import { describeE2E, E2E_TIMEOUT, resultOf, session, type SessionResult } from './harness.js';
 
 const FROZEN = "it('adds', () => expect(1 + 2).toBe(3));\n";
 
@@ -63,7 +63,7 @@ describeE2E('fail closed', (bin) => {
     expect(res.is_error).toBe(true);
     expect(res.content).toContain('tdd-gate: node is not on PATH, so the TDD gate cannot run and this call is blocked.');
     expect(after).toBe(FROZEN);
-  }, 90_000);
+  }, E2E_TIMEOUT);
 
   // hooks.json's `"onFailure": "block"` is not a key this client (2.1.197) knows, so a hook process
   // that exits 1 (a crash before our own catch, a broken bundle, an old node) would be a
@@ -74,7 +74,7 @@ describeE2E('fail closed', (bin) => {
     const pre = crash.r.hooks.filter((h) => h.event === 'PreToolUse');
     expect(pre).toHaveLength(1);
     expect(pre[0]!.exitCode).toBe(2);
-  }, 90_000);
+  }, E2E_TIMEOUT);
   it('… and the write is blocked (fail closed)', () => {
     expect(crash).not.toBeNull();
     expect(resultOf(crash!.r, 1).is_error).toBe(true);
@@ -88,7 +88,7 @@ describeE2E('fail closed', (bin) => {
   it('the hook process hangs past the timeout: the client ran the hook', async () => {
     hang = await frozenTestWrite(bin, pathWithFakeNode('exec sleep 60'));
     expect(hang.r.hooks.filter((h) => h.event === 'PreToolUse')).toHaveLength(1);
-  }, 120_000);
+  }, E2E_TIMEOUT);
   it('… and the write is blocked (fail closed)', () => {
     expect(hang).not.toBeNull();
     expect(resultOf(hang!.r, 1).is_error).toBe(true);

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { git, SPEC_TEXT, state, stateFileFor, testRepo } from '../helpers/repo.js';
-import { denied, describeE2E, gateReason, hooksOf, PLUGIN_ROOT, resultOf, session, throwawayHome, type SessionResult } from './harness.js';
+import { denied, describeE2E, E2E_TIMEOUT, gateReason, hooksOf, PLUGIN_ROOT, resultOf, session, throwawayHome, type SessionResult } from './harness.js';
 
 const FROZEN_TEST = "import { expect, it } from 'vitest';\nimport { add } from '../src/add.js';\n\nit('adds', () => expect(add(1, 2)).toBe(3));\n";
 const NOTEBOOK = `${JSON.stringify({
@@ -77,7 +77,7 @@ describeE2E('gate', (bin) => {
     expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
     expect(readFileSync(repo.path('src/add.ts'), 'utf8')).toBe(SOURCE);
     expect(hooksOf(r, 'PreToolUse')).toHaveLength(4);
-  }, 90_000);
+  }, E2E_TIMEOUT);
 
   it('GREEN: Bash commands that write a frozen test are denied; one that writes a source file runs', async () => {
     const repo = greenRepo();
@@ -102,7 +102,7 @@ describeE2E('gate', (bin) => {
     expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
     expect(readFileSync(repo.path('src/add.ts'), 'utf8')).toBe(SOURCE.trim());
     expect(git(repo.root, 'branch', '--show-current').trim()).toBe('main');
-  }, 90_000);
+  }, E2E_TIMEOUT);
 
   it('the client settings are control files: switching hooks off is denied, and the gate stays on', async () => {
     const repo = greenRepo();
@@ -127,7 +127,7 @@ describeE2E('gate', (bin) => {
     expect(existsSync(repo.path('.claude/settings.local.json'))).toBe(false);
     expect(existsSync(path.join(home, '.claude', 'settings.json'))).toBe(false);
     expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
-  }, 90_000);
+  }, E2E_TIMEOUT);
 
   it('GREEN under --dangerously-skip-permissions: the test write is still denied, the source write goes through', async () => {
     const repo = greenRepo();
@@ -148,7 +148,7 @@ describeE2E('gate', (bin) => {
     expectAllowed(r, 2);
     expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
     expect(readFileSync(repo.path('src/add.ts'), 'utf8')).toBe(SOURCE);
-  }, 90_000);
+  }, E2E_TIMEOUT);
 
   it('RED: a source write without STUB:TDD is denied, with the marker allowed; test writes are allowed', async () => {
     const repo = testRepo();
@@ -169,7 +169,7 @@ describeE2E('gate', (bin) => {
     expectAllowed(r, 2);
     expect(readFileSync(src, 'utf8')).toBe(STUB);
     expect(readFileSync(repo.path('tests/add.test.ts'), 'utf8')).toBe(FROZEN_TEST);
-  }, 90_000);
+  }, E2E_TIMEOUT);
 
   it('the SPEC edited after the freeze: every further test and source write is denied', async () => {
     const repo = greenRepo();
@@ -196,7 +196,7 @@ describeE2E('gate', (bin) => {
     expect(existsSync(repo.path('src/add.ts'))).toBe(false);
     expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
     expect(readFileSync(spec, 'utf8')).toBe(drifted);
-  }, 90_000);
+  }, E2E_TIMEOUT);
 
   it('a corrupt state file: every write is denied with the fix in the reason', async () => {
     const repo = testRepo({ files: { 'tests/add.test.ts': FROZEN_TEST } });
@@ -218,7 +218,7 @@ describeE2E('gate', (bin) => {
     expect(existsSync(repo.path('src/add.ts'))).toBe(false);
     expect(existsSync(repo.path('tests/new.test.ts'))).toBe(false);
     expect(existsSync(repo.path('notes.md'))).toBe(false);
-  }, 90_000);
+  }, E2E_TIMEOUT);
 
   for (const skip of [false, true]) {
     it(`abort from the main thread asks the person; headless (-p${skip ? ', --dangerously-skip-permissions' : ''}) nobody confirms, so it does not run`, async () => {
@@ -239,6 +239,6 @@ describeE2E('gate', (bin) => {
       const [hook] = hooksOf(r, 'PreToolUse');
       expect(JSON.parse(hook!.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'ask' } });
       expect(readFileSync(stateFile, 'utf8')).toBe(before);
-    }, 90_000);
+    }, E2E_TIMEOUT);
   }
 });

@@ -8,7 +8,7 @@ import { noWallCase, WALL } from '../hardened/wall.js';
 import { ok, project, readState, writeVerdict } from '../cli/fixtures.js';
 import { runCli } from '../helpers/hook.js';
 import type { TestRepo } from '../helpers/repo.js';
-import { describeE2E, PLUGIN_ROOT, resultOf, session, tddResult, throwawayHome, type SessionResult } from './harness.js';
+import { describeE2E, E2E_TIMEOUT, PLUGIN_ROOT, resultOf, session, tddResult, throwawayHome, type SessionResult } from './harness.js';
 
 // The PATH a person's session has: without the node_modules/.bin entries that `npm test` puts in
 // front for every folder above the checkout. Hardened mode keeps no writable folder that holds a
@@ -113,7 +113,7 @@ describeE2E('hardened mode', (bin) => {
     // The same cycle's state, never deleted: its history runs from init through the freeze to done.
     expect(readState(repo).history.map((h) => h.verb)).toEqual(['init', 'advance red', 'freeze', 'done']);
     expect(readFileSync(repo.path('.claude/settings.local.json'), 'utf8')).toBe(PERSON);
-  }, 180_000);
+  }, E2E_TIMEOUT);
 
   it('freeze refuses while a background task of the session is running (it would keep its RED write access)', async () => {
     const home = throwawayHome();
@@ -123,8 +123,12 @@ describeE2E('hardened mode', (bin) => {
       env: { PATH: USER_PATH },
       script: {
         main: [
-          { tools: [{ name: 'Bash', input: { command: 'sleep 12; echo "// late" >> test/add.test.js', description: 'Slow writer', run_in_background: true } }] },
+          // The writer waits for a file the script creates only after the freeze (at most two
+          // minutes, so that it never outlives a failed run): it is still running at the freeze
+          // however slow the machine, and it ends right after.
+          { tools: [{ name: 'Bash', input: { command: `timeout 120 sh -c 'while [ ! -e release ]; do sleep 0.2; done'; echo "// late" >> test/add.test.js`, description: 'Slow writer', run_in_background: true } }] },
           { tools: [{ name: 'Bash', input: { command: `${CLI} freeze --verdict verdict.md`, description: 'Freeze' } }] },
+          { tools: [{ name: 'Bash', input: { command: 'touch release', description: 'Let the writer go' } }] },
           { text: 'Done.' },
           // Newer clients wait for the background task and report its end in one more turn.
           { text: 'Noted.' },
@@ -134,7 +138,7 @@ describeE2E('hardened mode', (bin) => {
     });
     expect(text(r, 1)).toMatch(/hardened mode: 1 background task\(s\) of this session are still running .*a process started before `freeze` keeps the write access it had/);
     expect(readState(repo).phase).toBe('tdd-red');
-  }, 120_000);
+  }, E2E_TIMEOUT);
 
   it('a writer a RED command leaves behind (setsid, nohup, &) does not outlive its call: after the freeze the test is unchanged', async () => {
     const home = throwawayHome();
@@ -157,7 +161,7 @@ describeE2E('hardened mode', (bin) => {
     expect(text(r, 2)).toBe(TEST.trimEnd());
     expect(readState(repo).phase).toBe('tdd-green');
     expect(readFileSync(repo.path('test/add.test.js'), 'utf8')).toBe(TEST);
-  }, 120_000);
+  }, E2E_TIMEOUT);
 
   it('/tdd --hardened: harden on and init switch the sandbox on mid-session; result reads its message from a file', async () => {
     const home = throwawayHome();
@@ -189,5 +193,5 @@ describeE2E('hardened mode', (bin) => {
     expect(text(r, 5)).toMatch(/tdd-gate rule \[hardened-result-file\]: hardened mode: hand `result` the child's message in a file/);
     expect(text(r, 6)).toMatch(/the wall is UP/);
     expect(readState(repo).phase).toBe('tdd-plan');
-  }, 120_000);
+  }, E2E_TIMEOUT);
 });

@@ -10,6 +10,13 @@ import type { TestRepo } from '../helpers/repo.js';
 export { PLUGIN_ROOT, afterNotification, childAnswer, gateReason, isLaunchNotice, marker };
 export type { Script, SessionResult, ToolResult, TurnContext };
 
+/**
+ * The time limit of every scenario: a backstop only. A client run is killed when it goes
+ * IDLE_MS without output or an API request (scripts/demo/claude.mjs), so a hang fails within
+ * minutes, while a run that a busy machine makes slow, but that keeps going, is never cut short.
+ */
+export const E2E_TIMEOUT = 900_000;
+
 /** Every tool a scenario may call, pre-approved: in -p mode a write the hook passes still needs permission. */
 export const ALLOWED_TOOLS = 'Read,Write,Edit,NotebookEdit,Bash,Agent,Skill,Glob,Grep';
 

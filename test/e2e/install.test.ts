@@ -11,7 +11,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { claudeCommand } from '../../scripts/demo/claude.mjs';
 import { MAX_PLUGIN_BYTES } from '../../scripts/plugin-folder.mjs';
 import { state, testRepo } from '../helpers/repo.js';
-import { SKILL_SHELL_EVENT_SINCE, clientAtLeast, denied, describeE2E, hooksOf, PLUGIN_ROOT, resultOf, session, throwawayHome } from './harness.js';
+import { SKILL_SHELL_EVENT_SINCE, clientAtLeast, denied, describeE2E, E2E_TIMEOUT, hooksOf, PLUGIN_ROOT, resultOf, session, throwawayHome } from './harness.js';
 
 const FROZEN_TEST = "it('adds', () => expect(1 + 2).toBe(3));\n";
 
@@ -57,7 +57,7 @@ describeE2E('install', (bin) => {
     const home = throwawayHome();
     const r = await claudeCommand({ bin, home, args: ['plugin', 'validate', source] });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-  }, 60_000);
+  }, E2E_TIMEOUT);
 
   it('marketplace add + plugin install, then the installed hook denies a frozen test write', async () => {
     const home = throwawayHome();
@@ -114,7 +114,7 @@ describeE2E('install', (bin) => {
     // plugins in place) the marketplace's plugin/ folder; never a repository root.
     const read = /Read hooks\.json for plugin tdd-gate \(enabled=true\): (.*)$/mu.exec(r.debugLog)?.[1];
     expect([path.join(installPath, 'hooks', 'hooks.json'), path.join(source, 'plugin', 'hooks', 'hooks.json')]).toContain(read);
-  }, 120_000);
+  }, E2E_TIMEOUT);
 
   // DESIGN §1: a marketplace install runs no npm install. A client runs one (`npm ci
   // --ignore-scripts`, up to 60 s, offline too) when the plugin folder holds package.json and a

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { state, testRepo } from '../helpers/repo.js';
-import { bodyLine, denied, describeE2E, dispatch, hooksOf, lastUserText, PLUGIN_ROOT, resultOf, session, systemText, tddResult } from './harness.js';
+import { bodyLine, denied, describeE2E, E2E_TIMEOUT, dispatch, hooksOf, lastUserText, PLUGIN_ROOT, resultOf, session, systemText, tddResult } from './harness.js';
 
 const TEST = "import { expect, it } from 'vitest';\nimport { add } from '../src/add.js';\n\nit('adds', () => expect(add(1, 2)).toBe(3));\n";
 const STUB = '// STUB:TDD\nexport const add = (_a: number, _b: number): number => {\n  throw new Error("not implemented");\n};\n';
@@ -73,7 +73,7 @@ describeE2E('roles', (bin) => {
     const stops = hooksOf(r, 'SubagentStop');
     expect(stops).toHaveLength(2);
     for (const s of stops) expect(s.stdout).toBe('');
-  }, 120_000);
+  }, E2E_TIMEOUT);
 
   it('GREEN, standard mode: the implementer writes the source; the refactorer may not; the test-validator writes nothing, not even through Bash', async () => {
     const repo = testRepo({ files: { 'tests/add.test.ts': TEST, 'src/add.ts': STUB } });
@@ -110,7 +110,7 @@ describeE2E('roles', (bin) => {
     expect(denied(resultOf(r, 0, 0, 'val'))).toMatch(/^tdd-gate rule \[validator-read-only\]: /u);
     expect(readFileSync(repo.path('src/add.ts'), 'utf8')).toBe(impl);
     expect(existsSync(repo.path('notes.md'))).toBe(false);
-  }, 120_000);
+  }, E2E_TIMEOUT);
 
   it('SubagentStop: a child that ends without a valid tdd-result block is sent back once', async () => {
     const repo = testRepo();
@@ -139,5 +139,5 @@ describeE2E('roles', (bin) => {
     expect(resultOf(r, 0).content).toContain('The test is written, as I said.');
     const events = readFileSync(repo.path('.tdd/events.jsonl'), 'utf8');
     expect(events).toContain('"type":"format-violation"');
-  }, 120_000);
+  }, E2E_TIMEOUT);
 });

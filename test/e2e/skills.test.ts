@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { state, testRepo } from '../helpers/repo.js';
-import { AGENTS, bodyLine, describeE2E, hooksOf, PLUGIN_ROOT, resultOf, session, systemText, type SessionResult } from './harness.js';
+import { AGENTS, bodyLine, describeE2E, E2E_TIMEOUT, hooksOf, PLUGIN_ROOT, resultOf, session, systemText, type SessionResult } from './harness.js';
 
 /** Everything the model received in its first request, as text (user and system messages). */
 function firstRequestText(r: SessionResult): string {
@@ -33,7 +33,7 @@ describeE2E('skills', (bin) => {
       expect(seen).toContain(`Base directory for this skill: ${path.join(plugin, 'skills', 'tdd')}`);
       expect(seen).toContain(skillBodyLine(plugin));
       expect(seen).toContain('ARGUMENTS: [[e2e:main]] specs/SPEC-001.md');
-    }, 60_000);
+    }, E2E_TIMEOUT);
   }
 
   it('the agents and the skill are listed to the model', async () => {
@@ -44,7 +44,7 @@ describeE2E('skills', (bin) => {
     for (const a of AGENTS) expect(seen).toMatch(new RegExp(`^- tdd-gate:${a}: `, 'mu'));
     expect(seen).toMatch(/^- tdd-gate:tdd: /mu);
     expect(seen).toMatch(/^- tdd-gate:status: /mu);
-  }, 60_000);
+  }, E2E_TIMEOUT);
 
   it("the skill's allowed-tools pre-approve its CLI calls and the verdict clean-up, nothing else", async () => {
     const repo = testRepo({ files: { '.tdd-verdict.md': 'scratch\n' } });
@@ -68,7 +68,7 @@ describeE2E('skills', (bin) => {
     expect(existsSync(repo.path('.tdd-verdict.md'))).toBe(false);
     expect(resultOf(r, 2).is_error).toBe(true);
     expect(existsSync(repo.path('other.md'))).toBe(false);
-  }, 60_000);
+  }, E2E_TIMEOUT);
 
   it('/tdd-gate:status shows the state read-only and hands the user a runnable CLI command for the terminal', async () => {
     const repo = testRepo();
@@ -97,7 +97,7 @@ describeE2E('skills', (bin) => {
     expect(resultOf(r, 1).is_error, resultOf(r, 1).content).toBe(false);
     expect(resultOf(r, 2).is_error).toBe(true);
     expect(existsSync(repo.path('other.md'))).toBe(false);
-  }, 60_000);
+  }, E2E_TIMEOUT);
 
   it('SessionStart: in an active cycle the model starts with the phase, the rules and the next step; without one, nothing', async () => {
     const repo = testRepo();
@@ -111,5 +111,5 @@ describeE2E('skills', (bin) => {
     const idle = testRepo();
     const quiet = await session(bin, idle, { script: { main: [{ text: 'ok' }] } });
     expect(firstRequestText(quiet) + systemText(quiet, 'main')).not.toContain('tdd-gate: a TDD cycle is active');
-  }, 90_000);
+  }, E2E_TIMEOUT);
 });

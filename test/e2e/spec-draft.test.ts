@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { testRepo } from '../helpers/repo.js';
-import { describeE2E, lastUserText, marker, PLUGIN_ROOT, resultOf, session, throwawayHome, type Script, type TurnContext } from './harness.js';
+import { describeE2E, E2E_TIMEOUT, lastUserText, marker, PLUGIN_ROOT, resultOf, session, throwawayHome, type Script, type TurnContext } from './harness.js';
 
 const SPEC_PATH = 'specs/SPEC-002-subtract.md';
 const CALC = 'export function add(a, b) {\n  return a + b;\n}\n';
@@ -123,5 +123,5 @@ describeE2E('spec draft', (bin) => {
     // Each run played its part of the one conversation to the end, and no further.
     const last = (r: typeof r1) => Math.max(...r.api.requests.filter((q) => q.kind === 'turn' && q.conversation === 'main').map((q) => q.turn ?? -1));
     expect([last(r1), last(r2), last(r3)]).toEqual([4, 8, 12]);
-  }, 240_000);
+  }, E2E_TIMEOUT);
 });

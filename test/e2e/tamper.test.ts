@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import { ADD_TEST, lab, toGreen } from '../tamper/fixtures.js';
-import { ALLOWED_TOOLS, describeE2E, hooksOf, resultOf, session, throwawayHome } from './harness.js';
+import { ALLOWED_TOOLS, describeE2E, E2E_TIMEOUT, hooksOf, resultOf, session, throwawayHome } from './harness.js';
 import { runtimePath } from './opaque.js';
 
 /** A minimal stdio MCP server with one tool, write_file(path, content), relative to its cwd. */
@@ -58,21 +58,22 @@ describeE2E('tamper', (bin) => {
     expect(readFileSync(l.repo.path('test/add.test.js'), 'utf8')).toBe(ADD_TEST);
     expect(resultOf(r, 2).is_error, resultOf(r, 2).content).toBe(false);
     expect(readFileSync(l.repo.path('notes.md'), 'utf8')).toBe('hello\n');
-  }, 180_000);
+  }, E2E_TIMEOUT);
 
   it('a background command that changes a frozen test after it returned is caught and reverted', async () => {
     const home = throwawayHome();
     const l = lab({ home, data: false });
     toGreen(l);
     // Started in the background, it writes after its own PostToolUse has run; its target is put
-    // together at run time, so the static check has nothing to deny.
-    l.repo.write('tools/later.mjs', `import { writeFileSync } from 'node:fs';\nconst target = ${runtimePath('test/add.test.js')};\nsetTimeout(() => writeFileSync(target, 'weakened\\n'), 1500);\n`);
+    // together at run time, so the static check has nothing to deny. Then it leaves a mark, which
+    // the next command waits for: however slow the machine, the write has happened by then.
+    l.repo.write('tools/later.mjs', `import { writeFileSync } from 'node:fs';\nconst target = ${runtimePath('test/add.test.js')};\nsetTimeout(() => {\n  writeFileSync(target, 'weakened\\n');\n  writeFileSync('tools/later.done', '');\n}, 1500);\n`);
     const r = await session(bin, l.repo, {
       home,
       script: {
         main: [
           { tools: [{ name: 'Bash', input: { command: 'node tools/later.mjs', description: 'Start the generator', run_in_background: true } }] },
-          { tools: [{ name: 'Bash', input: { command: 'sleep 4', description: 'Wait' } }] },
+          { tools: [{ name: 'Bash', input: { command: 'while [ ! -e tools/later.done ]; do sleep 0.2; done', description: 'Wait for the generator' } }] },
           { tools: [{ name: 'Bash', input: { command: 'ls', description: 'List' } }] },
           { text: 'Done.' },
         ],
@@ -83,7 +84,7 @@ describeE2E('tamper', (bin) => {
     const outputs = [...hooksOf(r, 'PreToolUse'), ...hooksOf(r, 'PostToolUse')].map((h) => h.stdout).join('\n');
     expect(outputs).toMatch(/frozen-restored/);
     expect(readFileSync(l.repo.path('test/add.test.js'), 'utf8')).toBe(ADD_TEST);
-  }, 180_000);
+  }, E2E_TIMEOUT);
 
   it('settings that switch hooks off, written by a script the static check passes, are put back before the next call', async () => {
     const home = throwawayHome();
@@ -116,7 +117,7 @@ describeE2E('tamper', (bin) => {
     expect(denied.is_error, denied.content).toBe(true);
     expect(denied.content).toMatch(/tdd-gate rule \[(role|tests-frozen)\]/u);
     expect(readFileSync(l.repo.path('test/add.test.js'), 'utf8')).toBe(ADD_TEST);
-  }, 180_000);
+  }, E2E_TIMEOUT);
 
   it('a state deleted by a script the static check passes blocks the next call, and the person is told', async () => {
     const home = throwawayHome();
@@ -139,5 +140,5 @@ describeE2E('tamper', (bin) => {
     expect(denied.content).toMatch(/tdd-gate rule \[state-tampered\]/u);
     const pre = hooksOf(r, 'PreToolUse').map((h) => JSON.parse(h.stdout || '{}') as { systemMessage?: string });
     expect(pre.some((o) => o.systemMessage?.includes('tdd-gate recover'))).toBe(true);
-  }, 180_000);
+  }, E2E_TIMEOUT);
 });

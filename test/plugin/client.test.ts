@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import { state, testRepo } from '../helpers/repo.js';
-import { describeE2E, dispatch, PLUGIN_ROOT, resultOf, session, type SessionResult } from '../e2e/harness.js';
+import { describeE2E, E2E_TIMEOUT, dispatch, PLUGIN_ROOT, resultOf, session, type SessionResult } from '../e2e/harness.js';
 
 function pluginUnderSpacedPath(): string {
   const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-client-')));
@@ -48,7 +48,7 @@ describeE2E('plugin skills in the client', (bin) => {
     const result = resultOf(r, 0);
     expect(result.is_error, result.content).toBe(false);
     expect(result.content).toContain('tdd-gate: no TDD cycle on branch main');
-  }, 90_000);
+  }, E2E_TIMEOUT);
 
   it('control: without the allowed-tools line the same command is not run in -p mode (so the line is what approves it)', async () => {
     const repo = testRepo();
@@ -66,7 +66,7 @@ describeE2E('plugin skills in the client', (bin) => {
     const result = resultOf(r, 0);
     expect(result.content).not.toContain('tdd-gate: no TDD cycle');
     expect(result.is_error).toBe(true);
-  }, 90_000);
+  }, E2E_TIMEOUT);
 
   it('a session started on a branch with an active cycle is told the phase, the role rule and the next step', async () => {
     const repo = testRepo();
@@ -76,7 +76,7 @@ describeE2E('plugin skills in the client', (bin) => {
     expect(seen).toContain('tdd-gate: a TDD cycle is active on branch main: SPEC-001 (specs/SPEC-001.md), phase tdd-green.');
     expect(seen).toContain('only tdd-gate:implementer writes sources');
     expect(seen).toContain(`node "${PLUGIN_ROOT}/dist/cli.mjs" status`);
-  }, 90_000);
+  }, E2E_TIMEOUT);
 
   it('each role agent is offered exactly the tools of its front matter (no write tools for the validator)', async () => {
     const repo = testRepo();
@@ -94,5 +94,5 @@ describeE2E('plugin skills in the client', (bin) => {
     expect(offered('planner')).toEqual(['Glob', 'Grep', 'Read', 'Write']);
     expect(offered('test-validator')).toEqual(['Bash', 'Glob', 'Grep', 'Read']);
     for (const role of ['test-writer', 'implementer', 'refactorer']) expect(offered(role)).toEqual(['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write']);
-  }, 120_000);
+  }, E2E_TIMEOUT);
 });

@@ -4,7 +4,7 @@ import { RefusalError } from '../../io/errors.js';
 import { sha256Hex, specHash } from '../../io/hash.js';
 import { writeSnapshot } from '../../io/snapshots.js';
 import { resultDigest } from '../../handoff/digest.js';
-import { parseResult } from '../../handoff/block.js';
+import { blockTemplate, parseResult } from '../../handoff/block.js';
 import { parseFlags, requireFlag } from '../args.js';
 import { loadStack, loadCheckedState, openSession, out, readSpec, requirePhase, transition } from '../session.js';
 import { entryOf } from '../../io/frozenEntry.js';
@@ -22,6 +22,17 @@ export const freeze: Verb = {
   name: 'freeze',
   summary: 'tdd-red → tdd-green: needs a fresh valid RED and the test-validator PASS; freezes tests, test configs and the SPEC',
   usage: USAGE,
+  help: [
+    "<file> holds the test-validator's final message, saved verbatim (the orchestrator writes it with",
+    'its Write tool, e.g. to .tdd-verdict.md, and deletes it after the freeze). It must end with',
+    'exactly one fenced tdd-result block with role test-validator and verdict PASS, like this:',
+    '',
+    blockTemplate('test-validator'),
+    '',
+    'In standard mode the block must be one a tdd-gate:test-validator subagent returned (its',
+    'SubagentStop record): a block typed by hand is refused. Before that: a valid RED receipt',
+    '(`tdd-gate verify red`) for exactly the tests being frozen.',
+  ].join('\n'),
   mutates: true,
   async run(args, io) {
     const { values } = parseFlags(args, { verdict: { type: 'string' } }, USAGE);

@@ -147,7 +147,7 @@ export function wallStatus(s: Session): WallStatus {
 }
 
 function statusLines(w: WallStatus, cycleActive: boolean): string[] {
-  if (!w.on) return ['tdd-gate: hardened mode is off for this worktree (`tdd-gate harden on`, or `/tdd <SPEC> --hardened`, turns it on).'];
+  if (!w.on) return ['tdd-gate: hardened mode is off for this worktree (`tdd-gate harden on`, or `/tdd-gate:tdd <SPEC> --hardened`, turns it on).'];
   const up = w.availability.ok && (!cycleActive || (w.applied && w.problems.length === 0));
   const lines = [
     `tdd-gate: hardened mode is on; the wall is ${!cycleActive ? 'not needed (no active cycle): it goes up at `init`' : up ? (w.probed ? 'UP (a write to .tdd/ from this Bash call was refused by the OS)' : 'UP (settings applied and reloaded)') : 'NOT up'}.`,

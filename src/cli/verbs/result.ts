@@ -1,7 +1,7 @@
 import { appendEvent } from '../../io/eventLog.js';
 import { RefusalError, UsageError } from '../../io/errors.js';
 import { withState } from '../../io/stateStore.js';
-import { CODE_ROLES, isRole, parseResult, ROLES, type ParseOutcome, type Role } from '../../handoff/block.js';
+import { blockTemplate, CODE_ROLES, isRole, parseResult, ROLES, type ParseOutcome, type Role } from '../../handoff/block.js';
 import { classify, MODE_NAMES, type RunOutcome } from '../../handoff/classify.js';
 import { checkCommand } from '../../handoff/command.js';
 import { activeCycle, readInput, rerun } from '../handoffIo.js';
@@ -51,6 +51,17 @@ export const resultVerb: Verb = {
   name: 'result',
   summary: "check a child's tdd-result block, re-run its command, and print proceed, retry or halt",
   usage: USAGE,
+  help: [
+    "The child's final message, verbatim, from <file> or standard input (`-`, best through a quoted",
+    "heredoc). It must end with exactly one fenced tdd-result block for the role it was dispatched as;",
+    `--role is one of ${ROLES.join(', ')}. An implementer's block, for example:`,
+    '',
+    blockTemplate('implementer', 'AC-1'),
+    '',
+    'The first output line is the action: proceed, retry (dispatch the named role again with exactly',
+    'the text after `--- retry prompt ---`) or halt (exit 3: show the report; `--resume` is the',
+    "person's call).",
+  ].join('\n'),
   mutates: true,
   async run(args: string[], io: CliIo): Promise<number> {
     const { values, positionals } = parseFlags(args, OPTIONS, USAGE, 1);
