@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { state, testRepo } from '../helpers/repo.js';
-import { describeE2E, marker, PLUGIN_ROOT, resultOf, session } from './harness.js';
+import { describeE2E, E2E_TIMEOUT, marker, PLUGIN_ROOT, resultOf, session } from './harness.js';
 
 const CLI = `node "${path.join(PLUGIN_ROOT, 'dist', 'cli.mjs')}"`;
 const bash = (command: string) => ({ name: 'Bash', input: { command, description: 'tdd-gate doctor' } });
@@ -32,7 +32,7 @@ describeE2E('doctor', (bin) => {
     expect(report.content).toContain('ok    hooks: PreToolUse fires in the main thread, PostToolUse too');
     expect(report.content).toContain('ok    hooks: PreToolUse fires in a subagent (agent_type general-purpose)');
     expect(report.content).toContain('tdd-gate doctor: healthy');
-  }, 120_000);
+  }, E2E_TIMEOUT);
 
   it('hooks turned off (disableAllHooks): the probe is not seen and the report names the setting, exit 1', async () => {
     const repo = testRepo({ files: { '.claude/settings.local.json': JSON.stringify({ disableAllHooks: true }) } });
@@ -46,7 +46,7 @@ describeE2E('doctor', (bin) => {
     expect(report.content).toContain('FAIL  hooks: the probe ran in the main thread');
     expect(report.content).toContain('something is wrong');
     expect(r.hooks.filter((h) => h.event === 'PreToolUse')).toEqual([]);
-  }, 120_000);
+  }, E2E_TIMEOUT);
 
   it('the canary stays quiet when the client runs the gate: an allowed Write and Edit in a cycle reach PostToolUse with their record', async () => {
     const repo = testRepo({ files: { 'src/a.ts': 'export const a = 0;\n' } });
@@ -67,5 +67,5 @@ describeE2E('doctor', (bin) => {
     const log = existsSync(repo.path('.tdd/events.jsonl')) ? readFileSync(repo.path('.tdd/events.jsonl'), 'utf8') : '';
     expect(log).not.toContain('gate-skipped');
     expect(readFileSync(repo.path('src/a.ts'), 'utf8')).toBe('export const a = 1;\n');
-  }, 120_000);
+  }, E2E_TIMEOUT);
 });

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { SPEC_TEXT, state, testRepo } from '../helpers/repo.js';
-import { SKILL_SHELL_EVENT_SINCE, clientAtLeast, denied, describeE2E, gateReason, hooksOf, lastUserText, resultOf, session, type SessionResult } from './harness.js';
+import { SKILL_SHELL_EVENT_SINCE, clientAtLeast, denied, describeE2E, E2E_TIMEOUT, gateReason, hooksOf, lastUserText, resultOf, session, type SessionResult } from './harness.js';
 
 const FROZEN = "it('adds', () => expect(1 + 2).toBe(3));\n";
 const SOURCE = 'export const add = (a, b) => a + b;\n';
@@ -94,5 +94,5 @@ describeE2E('skill shell commands', (bin) => {
     expect(denied(resultOf(r, 3))).toMatch(/^tdd-gate rule \[tests-frozen\]: Blocked write to test file /u);
     expect(gateReason(resultOf(r, 3).content)).toContain('This is the gate working as designed, not an error; do not retry the same call.');
     expect(hooksOf(r, 'PreToolUse').length).toBeGreaterThanOrEqual(2);
-  }, 120_000);
+  }, E2E_TIMEOUT);
 });
