@@ -40,7 +40,7 @@ describe('refusals exit 1 with one line and leave the state as it was', () => {
     repo.write('specs/draft.md', '---\nstatus: draft\n---\n#### Scenario: a\n');
     expect(ok(cli(repo, 'init', '--spec', 'specs/draft.md'), 1).stderr).toMatch(/status "draft"/);
     rmSync(repo.path('.tdd/stack.json'));
-    expect(ok(cli(repo, 'init', '--spec', 'specs/SPEC-001.md'), 1).stderr).toMatch(/stack\.json is missing.*stack detect --write/);
+    expect(ok(cli(repo, 'init', '--spec', 'specs/SPEC-001.md'), 1).stderr).toMatch(/there is no \.tdd\/stack\.json in this project.*stack detect --write/);
     expect(readdirSync(repo.path('.tdd')).filter((f) => f.startsWith('state-'))).toEqual([]);
   });
 
