@@ -1,0 +1,179 @@
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { specHash } from '../io/hash.js';
+import { compileStack, readStack, type CompiledStack } from '../io/loadStack.js';
+import { isCaseInsensitive } from '../io/canonicalPath.js';
+import { classifyFiles, hashFile, listProjectFiles } from '../io/projectFiles.js';
+import { runCommand } from '../io/runner.js';
+import { sha256Hex } from '../io/sha256.js';
+import type { RunOutcome } from '../cli/evidence/judge.js';
+import { cleanEnv } from '../cli/oracle/cleanEnv.js';
+import { oracleParts } from '../cli/oracle/runnerParts.js';
+import { filesWithStubs } from '../cli/stubs.js';
+import { DEFAULT_TIMEOUT_SECONDS, instrumentFor, outcomeOf } from '../cli/testRun.js';
+import { readText } from '../cli/tree.js';
+import { addedRecords, addWorktree, AuditCannotRun, changedPaths, mergeBase, resolveCommit, type AddedRecord } from './git.js';
+import {
+  consistency,
+  fail,
+  frozenAtHead,
+  headExpectations,
+  partsAtHead,
+  redReplay,
+  shapeProblem,
+  sourcesInCycles,
+  specAtHead,
+  stubsAtHead,
+  testsAtHead,
+  type Check,
+} from './rules/checks.js';
+import { BLOBS_DIR, type CycleRecord } from './rules/record.js';
+import { statusOf, type AuditReport, type CycleReport } from './rules/report.js';
+import { runnerVersion } from './runnerVersion.js';
+
+export interface AuditOptions {
+  root: string;
+  base: string | null;
+  head: string;
+  requireCycles: boolean;
+  env: NodeJS.ProcessEnv;
+  progress?: { write(s: string): unknown };
+}
+
+function stackAt(dir: string, commit: string): CompiledStack {
+  try {
+    return compileStack(readStack(dir), isCaseInsensitive(dir));
+  } catch (err) {
+    throw new AuditCannotRun(`.tdd/stack.json at ${commit.slice(0, 12)} cannot be read (${(err as Error).message.split('\n')[0] ?? ''}); commit a valid one`, { cause: err });
+  }
+}
+
+/** The test command in a replay folder, through the CLI's own runner, read by the CLI's own per-test identity. */
+async function runIn(dir: string, stack: CompiledStack, label: string, opts: AuditOptions): Promise<RunOutcome> {
+  const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
+  const run = await runCommand({
+    root: dir,
+    command: stack.config.test_command,
+    label,
+    timeoutSeconds,
+    env: cleanEnv(opts.env, dir, stack.config.test_env_allow ?? []),
+    instrument: instrumentFor(dir),
+    now: new Date(),
+    ...(opts.progress ? { progress: opts.progress } : {}),
+  });
+  const { tests, sources } = classifyFiles(stack, listProjectFiles(dir));
+  const outcome = outcomeOf(run, dir, [...tests, ...sources], timeoutSeconds);
+  if (outcome.exitCode === 127) throw new AuditCannotRun(`the test command \`${stack.config.test_command}\` was not found here (exit 127); install the runner (the lockfile's dependencies) before the audit`);
+  return outcome;
+}
+
+function parseRecord(dir: string, rel: string): { record: CycleRecord | null; problem: string | null } {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path.join(dir, rel), 'utf8'));
+  } catch (err) {
+    return { record: null, problem: `it is not readable JSON (${(err as Error).message.split('\n')[0] ?? ''})` };
+  }
+  const problem = shapeProblem(value);
+  return problem === null ? { record: value as CycleRecord, problem: null } : { record: null, problem };
+}
+
+/** One record: consistent with the commit that added it, then RED rebuilt there and run. */
+async function auditCycle(added: AddedRecord, opts: AuditOptions, seen: Map<string, string>): Promise<{ report: CycleReport; record: CycleRecord | null }> {
+  const wt = addWorktree(opts.root, added.commit);
+  try {
+    const { record, problem } = parseRecord(wt.dir, added.path);
+    if (record === null) {
+      return { report: { record: added.path, commit: added.commit, spec_id: null, runner: null, checks: [fail('record-consistent', `record ${added.path} is not a cycle record: ${problem ?? ''}`)] }, record: null };
+    }
+    const checks: Check[] = [];
+    const key = `${record.spec_id}\0${record.started_at}`;
+    const twin = seen.get(key);
+    if (twin !== undefined) checks.push(fail('record-unique', `record copied from another cycle: ${twin} records the same cycle (${record.spec_id}, started ${record.started_at})`));
+    seen.set(key, added.path);
+    const stack = stackAt(wt.dir, added.commit);
+    const consistent = consistency(added.path, record, {
+      commit: added.commit,
+      hash: (rel) => hashFile(wt.dir, rel),
+      specHash: (rel) => {
+        const text = readText(wt.dir, rel);
+        return text === null ? null : specHash(text);
+      },
+      testCommand: stack.config.test_command,
+      shortFor: (specId, startedAt) => sha256Hex(`${specId}\0${startedAt}`).slice(0, 8),
+    });
+    checks.push(consistent);
+    if (!consistent.ok) {
+      checks.push(fail('red-replayed', 'not replayed: the record does not match the commit that added it'));
+    } else {
+      // RED = the sources at this commit, the files the cycle touched put back as they were at RED, the frozen tests.
+      for (const [rel, h] of Object.entries(record.red_sources)) {
+        const dest = path.join(wt.dir, rel);
+        if (h === null) rmSync(dest, { force: true });
+        else {
+          mkdirSync(path.dirname(dest), { recursive: true });
+          copyFileSync(path.join(wt.dir, BLOBS_DIR, h), dest);
+        }
+      }
+      opts.progress?.write(`tdd-gate audit: rebuilding RED of ${added.path}\n`);
+      const outcome = await runIn(wt.dir, stack, 'audit-red', opts);
+      checks.push(redReplay(record, outcome, { redConfirm: stack.redConfirm, buildError: stack.buildError, root: wt.dir }));
+    }
+    return { report: { record: added.path, commit: added.commit, spec_id: record.spec_id, runner: record.runner.version ?? null, checks }, record };
+  } finally {
+    wt.remove();
+  }
+}
+
+/** The head: the frozen files, settings and SPECs as frozen (the last freeze of each), no stub, every frozen test passing. */
+async function auditHead(head: string, cycles: { path: string; record: CycleRecord }[], changed: string[], opts: AuditOptions): Promise<{ checks: Check[]; runner: string | null }> {
+  const wt = addWorktree(opts.root, head);
+  try {
+    const stack = stackAt(wt.dir, head);
+    const { sources } = classifyFiles(stack, listProjectFiles(wt.dir));
+    const checks: Check[] = [];
+    if (cycles.length > 0) {
+      const exp = headExpectations(cycles);
+      checks.push(frozenAtHead(exp, (rel) => hashFile(wt.dir, rel), (rel) => exp.specs.has(rel)));
+      checks.push(specAtHead(exp, (rel) => {
+        const text = readText(wt.dir, rel);
+        return text === null ? null : specHash(text);
+      }));
+      checks.push(partsAtHead(exp, oracleParts((rel) => readText(wt.dir, rel), stack.config.test_command, sources)));
+    }
+    checks.push(stubsAtHead(filesWithStubs(wt.dir, sources)));
+    if (opts.requireCycles) {
+      const changedSources = classifyFiles(stack, changed.filter((rel) => !rel.startsWith('.tdd/'))).sources;
+      checks.push(sourcesInCycles(changedSources, cycles.map((c) => c.record)));
+    }
+    if (cycles.length > 0) {
+      opts.progress?.write('tdd-gate audit: running the frozen tests at the head\n');
+      const outcome = await runIn(wt.dir, stack, 'audit-head', opts);
+      checks.push(testsAtHead(headExpectations(cycles), outcome, stack.config.test_command));
+    }
+    return { checks, runner: runnerVersion(wt.dir, stack.config.test_command, cleanEnv(opts.env, wt.dir, stack.config.test_env_allow ?? [])) };
+  } finally {
+    wt.remove();
+  }
+}
+
+/** The whole audit of base..head (docs/audit.md). Throws AuditCannotRun when it cannot run. */
+export async function audit(opts: AuditOptions): Promise<AuditReport> {
+  const head = resolveCommit(opts.root, opts.head);
+  const base = opts.base === null ? null : mergeBase(opts.root, resolveCommit(opts.root, opts.base), head);
+  const added = addedRecords(opts.root, base, head);
+  const cycles: CycleReport[] = [];
+  const records: { path: string; record: CycleRecord }[] = [];
+  const seen = new Map<string, string>();
+  for (const a of added) {
+    const { report, record } = await auditCycle(a, opts, seen);
+    cycles.push(report);
+    if (record !== null) records.push({ path: a.path, record });
+  }
+  // In order: the commit that added each record, then when the cycle ended.
+  const order = new Map(added.map((a, i) => [a.path, i]));
+  records.sort((x, y) => (order.get(x.path)! - order.get(y.path)!) || x.record.finished_at.localeCompare(y.record.finished_at));
+  const changed = changedPaths(opts.root, base, head);
+  const { checks, runner } = await auditHead(head, records, changed, opts);
+  return { status: statusOf(cycles, checks), base, head, cycles, head_checks: checks, runner_here: runner };
+}
