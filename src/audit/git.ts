@@ -64,6 +64,22 @@ export function changedPaths(root: string, base: string | null, head: string): s
   return out.split('\0').filter(Boolean).sort();
 }
 
+/** Cycle records and their copies changed or deleted in base..head (records are only ever added). */
+export function rewrittenRecords(root: string, base: string | null, head: string): string[] {
+  if (base === null) return [];
+  const out = git(root, ['diff', '--name-only', '--no-renames', '--diff-filter=MDT', '-z', base, head, '--', `${CYCLES_DIR}/`]);
+  return out.split('\0').filter(Boolean).sort();
+}
+
+/** git's id of a file's bytes at a commit; null when the commit has no such file. */
+export function blobAt(root: string, commit: string, rel: string): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', '--verify', '-q', `${commit}:${rel}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
 /** Top-level folders linked, not checked out, into a replay: the installed dependencies and build caches. */
 export const LINKED_DIRS = ['node_modules', '.venv', 'venv', 'target'];
 

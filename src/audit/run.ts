@@ -12,13 +12,14 @@ import { oracleParts } from '../cli/oracle/runnerParts.js';
 import { filesWithStubs } from '../cli/stubs.js';
 import { DEFAULT_TIMEOUT_SECONDS, instrumentFor, outcomeOf } from '../cli/testRun.js';
 import { readText } from '../cli/tree.js';
-import { addedRecords, addWorktree, AuditCannotRun, changedPaths, mergeBase, resolveCommit, type AddedRecord } from './git.js';
+import { addedRecords, addWorktree, blobAt, AuditCannotRun, changedPaths, mergeBase, resolveCommit, rewrittenRecords, type AddedRecord } from './git.js';
 import {
   consistency,
   fail,
   frozenAtHead,
   headExpectations,
   partsAtHead,
+  recordsAppendOnly,
   redReplay,
   shapeProblem,
   sourcesInCycles,
@@ -126,12 +127,12 @@ async function auditCycle(added: AddedRecord, opts: AuditOptions, seen: Map<stri
 }
 
 /** The head: the frozen files, settings and SPECs as frozen (the last freeze of each), no stub, every frozen test passing. */
-async function auditHead(head: string, cycles: { path: string; record: CycleRecord }[], changed: string[], opts: AuditOptions): Promise<{ checks: Check[]; runner: string | null }> {
+async function auditHead(head: string, cycles: { path: string; record: CycleRecord }[], changed: string[], rewritten: string[], opts: AuditOptions): Promise<{ checks: Check[]; runner: string | null }> {
   const wt = addWorktree(opts.root, head);
   try {
     const stack = stackAt(wt.dir, head);
     const { sources } = classifyFiles(stack, listProjectFiles(wt.dir));
-    const checks: Check[] = [];
+    const checks: Check[] = [recordsAppendOnly(rewritten)];
     if (cycles.length > 0) {
       const exp = headExpectations(cycles);
       checks.push(frozenAtHead(exp, (rel) => hashFile(wt.dir, rel), (rel) => exp.specs.has(rel)));
@@ -174,6 +175,9 @@ export async function audit(opts: AuditOptions): Promise<AuditReport> {
   const order = new Map(added.map((a, i) => [a.path, i]));
   records.sort((x, y) => (order.get(x.path)! - order.get(y.path)!) || x.record.finished_at.localeCompare(y.record.finished_at));
   const changed = changedPaths(opts.root, base, head);
-  const { checks, runner } = await auditHead(head, records, changed, opts);
+  // Records before the range changed in it, and records of the range changed after the commit that added them.
+  const later = added.filter((a) => blobAt(opts.root, a.commit, a.path) !== blobAt(opts.root, head, a.path)).map((a) => a.path);
+  const rewritten = [...new Set([...rewrittenRecords(opts.root, base, head), ...later])].sort();
+  const { checks, runner } = await auditHead(head, records, changed, rewritten, opts);
   return { status: statusOf(cycles, checks), base, head, cycles, head_checks: checks, runner_here: runner };
 }

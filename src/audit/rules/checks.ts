@@ -126,8 +126,8 @@ export function redReplay(r: CycleRecord, outcome: RunOutcome, rules: { redConfi
     if (passed.length > 0) return fail(name, `RED could not fail: ${list(passed)} passed at the rebuilt RED (the recorded sources at RED already implement it)`);
     if (other.length > 0) return fail(name, `RED failed for another reason, not on an assertion: ${list(other, 2)}`);
     if (missing.length > 0) {
-      const why = verdict.valid ? '' : ` (${verdict.reason ?? ''})`;
-      return fail(name, `RED tests did not run at the rebuilt RED: ${list(missing)}${why}`);
+      if (!verdict.valid) return fail(name, `RED failed for another reason, not on an assertion: ${verdict.reason ?? 'unknown'} (RED tests that did not run: ${list(missing)})`);
+      return fail(name, `RED tests did not run at the rebuilt RED: ${list(missing)}`);
     }
   }
   if (!verdict.valid) return fail(name, `the rebuilt RED is not a valid RED: ${verdict.reason ?? 'unknown'}`);
@@ -201,6 +201,12 @@ export function testsAtHead(exp: HeadExpectations, outcome: RunOutcome, command:
   const v = judgeGreen(outcome, command, { tests: Object.keys(exp.tests).length > 0 ? exp.tests : null, redTests: exp.redTests, counts });
   if (!v.valid) return fail('frozen-tests-pass', `the frozen tests do not pass at the head: ${v.reason ?? 'unknown'}`);
   return pass('frozen-tests-pass', `${v.counts.passed}/${v.counts.total} tests pass at the head, every frozen test among them`);
+}
+
+/** A record is written once, by `done`, and added once: one changed or deleted afterwards was edited by hand. */
+export function recordsAppendOnly(rewritten: readonly string[]): Check {
+  if (rewritten.length > 0) return fail('records-append-only', `cycle record edited by hand after it was committed (changed or deleted in the range): ${list(rewritten)}`);
+  return pass('records-append-only', 'no cycle record or copy was changed or deleted in the range');
 }
 
 /** --require-cycles: each source changed in the range is one a cycle changed. */
