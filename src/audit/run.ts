@@ -8,6 +8,7 @@ import { runCommand } from '../io/runner.js';
 import { sha256Hex } from '../io/sha256.js';
 import type { RunOutcome } from '../cli/evidence/judge.js';
 import { cleanEnv } from '../cli/oracle/cleanEnv.js';
+import { isAlwaysFrozen } from '../cli/oracle/files.js';
 import { oracleParts } from '../cli/oracle/runnerParts.js';
 import { filesWithStubs } from '../cli/stubs.js';
 import { DEFAULT_TIMEOUT_SECONDS, instrumentFor, outcomeOf } from '../cli/testRun.js';
@@ -140,7 +141,8 @@ async function auditHead(head: string, cycles: { path: string; record: CycleReco
         const text = readText(wt.dir, rel);
         return text === null ? null : specHash(text);
       }));
-      checks.push(partsAtHead(exp, oracleParts((rel) => readText(wt.dir, rel), stack.config.test_command, sources)));
+      const configs = listProjectFiles(wt.dir).filter((rel) => stack.isTestConfig(rel) || isAlwaysFrozen(rel));
+      checks.push(partsAtHead(exp, oracleParts((rel) => readText(wt.dir, rel), stack.config.test_command, sources), configs));
     }
     checks.push(stubsAtHead(filesWithStubs(wt.dir, sources)));
     if (opts.requireCycles) {

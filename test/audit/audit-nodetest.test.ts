@@ -1,9 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { cli, git, ok, project, writeVerdict } from '../cli/fixtures.js';
-import type { TestRepo } from '../helpers/repo.js';
-import { auditRun, blobs, commitAll, failures, honestCycle, recordJson, type CycleFiles } from './fixtures.js';
+import { auditRun, blobs, commitAll, failures, forge, forgeRedSource, head, honestCycle, recordJson, sha, tamper, type CycleFiles } from './fixtures.js';
 
 const OLD = "import { test } from 'node:test';\ntest('old', () => {});\n";
 const CYCLE: CycleFiles = {
@@ -11,33 +9,6 @@ const CYCLE: CycleFiles = {
   stub: ['src/add.js', '// STUB:TDD\nexport function add() { return 0; }\n'],
   impl: ['src/add.js', 'export function add(a, b) { return a + b; }\n'],
 };
-
-const sha = (s: string) => createHash('sha256').update(s).digest('hex');
-const head = (repo: TestRepo) => git(repo.root, 'rev-parse', 'HEAD').trim();
-
-/** A branch off `from` with one more commit made by `change`. */
-function tamper(repo: TestRepo, from: string, branch: string, change: () => void): void {
-  git(repo.root, 'checkout', '-q', '-b', branch, from);
-  change();
-  commitAll(repo, branch);
-}
-
-/** The honest commit made again on `base` with `change` in it: a record forged before it was committed. */
-function forge(repo: TestRepo, base: string, honest: string, branch: string, change: () => void): void {
-  git(repo.root, 'checkout', '-q', '-b', branch, base);
-  git(repo.root, 'checkout', honest, '--', '.');
-  change();
-  commitAll(repo, branch);
-}
-
-/** Point the record's RED copy of `rel` at new bytes, keeping the record consistent with itself (what a careful forger does). */
-function forgeRedSource(repo: TestRepo, recordRel: string, rel: string, text: string): void {
-  const rec = recordJson(repo, recordRel) as { red_sources: Record<string, string | null> };
-  const h = sha(text);
-  repo.write(`.tdd/cycles/blobs/${h}`, text);
-  rec.red_sources[rel] = h;
-  writeFileSync(repo.path(recordRel), JSON.stringify(rec, null, 2) + '\n');
-}
 
 describe('tdd-gate audit on a node:test project', () => {
   it('an honest cycle passes; each tampering fails with a reason that names it', { timeout: 240_000 }, () => {

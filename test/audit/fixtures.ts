@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { cli, git, ok, startRed, writeVerdict, type CliRun } from '../cli/fixtures.js';
 import type { TestRepo } from '../helpers/repo.js';
@@ -69,3 +70,31 @@ export function blobs(repo: TestRepo): string[] {
     return [];
   }
 }
+
+export const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+export const head = (repo: TestRepo) => git(repo.root, 'rev-parse', 'HEAD').trim();
+
+/** A branch off `from` with one more commit made by `change`. */
+export function tamper(repo: TestRepo, from: string, branch: string, change: () => void): void {
+  git(repo.root, 'checkout', '-q', '-b', branch, from);
+  change();
+  commitAll(repo, branch);
+}
+
+/** The honest commit made again on `base` with `change` in it: a record forged before it was committed. */
+export function forge(repo: TestRepo, base: string, honest: string, branch: string, change: () => void): void {
+  git(repo.root, 'checkout', '-q', '-b', branch, base);
+  git(repo.root, 'checkout', honest, '--', '.');
+  change();
+  commitAll(repo, branch);
+}
+
+/** Point the record's RED copy of `rel` at new bytes, keeping the record consistent with itself (what a careful forger does). */
+export function forgeRedSource(repo: TestRepo, recordRel: string, rel: string, text: string): void {
+  const rec = recordJson(repo, recordRel) as { red_sources: Record<string, string | null> };
+  const h = sha(text);
+  repo.write(`.tdd/cycles/blobs/${h}`, text);
+  rec.red_sources[rel] = h;
+  writeFileSync(repo.path(recordRel), JSON.stringify(rec, null, 2) + '\n');
+}
+

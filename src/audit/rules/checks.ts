@@ -184,9 +184,15 @@ export function specAtHead(exp: HeadExpectations, specHash: (rel: string) => str
   return pass('spec-unchanged', `${exp.specs.size} SPECs are as frozen`);
 }
 
-export function partsAtHead(exp: HeadExpectations, now: Readonly<Record<string, string>>): Check {
+/**
+ * The runner's settings (parts of editable files) as frozen, and no runner configuration file
+ * (a test-config file, one frozen whole like conftest.py or .npmrc) that no freeze covered.
+ */
+export function partsAtHead(exp: HeadExpectations, now: Readonly<Record<string, string>>, configFiles: readonly string[]): Check {
   const changed = [...exp.parts].filter(([part, want]) => now[part] !== want.hash).map(([part]) => part);
   if (changed.length > 0) return fail('runner-config-unchanged', `the runner's configuration changed after the freeze: ${list(changed)}`);
+  const added = configFiles.filter((rel) => !exp.files.has(rel));
+  if (added.length > 0) return fail('runner-config-unchanged', `the runner's configuration changed after the freeze: ${list(added)} added, frozen by no cycle`);
   return pass('runner-config-unchanged', `${exp.parts.size} runner settings are as frozen`);
 }
 

@@ -60,7 +60,15 @@ export function markdown(r: AuditReport): string {
   return lines.join('\n');
 }
 
-const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, '');
+/** XML text: the five escapes, and the control characters XML 1.0 cannot hold dropped. */
+function xml(s: string): string {
+  let out = '';
+  for (const ch of s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')) {
+    const c = ch.charCodeAt(0);
+    if (c >= 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) out += ch;
+  }
+  return out;
+}
 
 /** JUnit XML: one suite per cycle record and one for the head, one test case per check. */
 export function junit(r: AuditReport): string {
