@@ -43,6 +43,14 @@ export function unignoreCycles(root: string): void {
   writeFileSync(file, `${text.endsWith('\n') || text === '' ? text : `${text}\n`}${CYCLES_UNIGNORE}`);
 }
 
+/** An event as the record keeps it: paths inside the project root-relative (the record travels to other machines). */
+function withoutRoot<T>(v: T, root: string): T {
+  if (typeof v === 'string') return v.split(`${root}/`).join('').split(root).join('.') as T;
+  if (Array.isArray(v)) return v.map((x: unknown) => withoutRoot(x, root)) as T;
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withoutRoot(x, root)])) as T;
+  return v;
+}
+
 function run(r: Receipt | undefined): RecordRun | null {
   if (!r) return null;
   return {
@@ -96,9 +104,9 @@ export function writeCycleRecord(s: Session, state: CliState, stack: CompiledSta
   }
   const counted: Record<string, string> = {};
   const messages = (red as { red_messages?: Record<string, string> }).red_messages ?? {};
-  for (const id of frozen.red_tests ?? red.red_tests ?? []) counted[id] = messages[id] ?? '';
+  for (const id of frozen.red_tests ?? red.red_tests ?? []) counted[id] = withoutRoot(messages[id] ?? '', s.root);
 
-  const events = reviewEvents(readEvents(s.root, state.started_at));
+  const events = reviewEvents(readEvents(s.root, state.started_at)).map((e) => withoutRoot(e, s.root));
   const validator = state.verdict;
   const roles = [...new Set(readEvents(s.root, state.started_at).filter((e) => e.type === 'result' && typeof e.role === 'string').map((e) => String(e.role)))].sort();
   const record: CycleRecord = {
