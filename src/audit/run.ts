@@ -102,6 +102,7 @@ async function auditCycle(added: AddedRecord, opts: AuditOptions, seen: Map<stri
         return text === null ? null : specHash(text);
       },
       testCommand: stack.config.test_command,
+      isSource: (rel) => !stack.isTest(rel) && !stack.isTestConfig(rel) && !isAlwaysFrozen(rel) && stack.isSource(rel),
       shortFor: (specId, startedAt) => sha256Hex(`${specId}\0${startedAt}`).slice(0, 8),
     });
     checks.push(consistent);

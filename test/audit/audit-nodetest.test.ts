@@ -104,6 +104,13 @@ describe('tdd-gate audit on a node:test project', () => {
     expect(passes.status).toBe(1);
     expect(failures(passes.report)).toEqual([expect.stringMatching(/^red-replayed: RED could not fail: test\/add\.test\.js::adds passed at the rebuilt RED/)]);
 
+    // a test swapped in at RED through the record's sources
+    forge(repo, base, honest, 'red-test-swap', () => forgeRedSource(repo, record, CYCLE.test[0], CYCLE.test[1]));
+    expect(failures(auditRun(repo, base).report)).toEqual([
+      expect.stringMatching(/^record-consistent: .*its sources at RED name test\/add\.test\.js, which are not source files by \.tdd\/stack\.json/),
+      'red-replayed: not replayed: the record does not match the commit that added it',
+    ]);
+
     // a RED that failed for another reason: the stub did not export the name (an import error)
     forge(repo, base, honest, 'red-import', () => forgeRedSource(repo, record, 'src/add.js', '// STUB:TDD\nexport function sum() { return 0; }\n'));
     const imp = auditRun(repo, base);

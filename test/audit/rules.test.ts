@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { consistency, headExpectations, partsAtHead, recordsAppendOnly, sourcesInCycles, type AtCommit } from '../../src/audit/rules/checks.js';
+import { consistency, headExpectations, isProjectPath, shapeProblem, partsAtHead, recordsAppendOnly, sourcesInCycles, type AtCommit } from '../../src/audit/rules/checks.js';
 import { changedWithHashes, recordName, redSourceSet, reviewEvents, stableJson, testFile, type CycleRecord } from '../../src/audit/rules/record.js';
 import { junit, markdown, statusOf, type AuditReport } from '../../src/audit/rules/report.js';
 
@@ -16,7 +16,7 @@ function record(over: Partial<CycleRecord> = {}): CycleRecord {
     finished_at: '2026-01-02T00:00:00.000Z',
     roles: { test_validator: null, results: [] },
     runner: { command: 'node --test', version: null },
-    frozen: { at: 'x', files: { 'test/a.test.js': h('a'), 'specs/S.md': h('6') }, parts: { 'package.json#runner': h('p') }, local_parts: {} },
+    frozen: { at: 'x', files: { 'test/a.test.js': h('a'), 'specs/S.md': h('6') }, parts: { 'package.json#runner': h('7') }, local_parts: {} },
     tests: { 'test/a.test.js::adds': { file: 'test/a.test.js', file_sha256: h('a'), red: 'failed' } },
     red: { at: 'x', command: 'node --test', exit_code: 1, counts: { total: 1, failed: 1, passed: 0 }, counted: { 'test/a.test.js::adds': 'AssertionError' } },
     red_sources: { 'src/a.js': h('b') },
@@ -34,7 +34,7 @@ function record(over: Partial<CycleRecord> = {}): CycleRecord {
 const NAME = `.tdd/cycles/${recordName('SPEC-1', '2026-01-02T00:00:00.000Z', 'abcd1234')}`;
 
 function at(files: Record<string, string | null>, over: Partial<AtCommit> = {}): AtCommit {
-  return { commit: 'c'.repeat(40), hash: (rel) => files[rel] ?? null, specHash: () => h('5'), testCommand: 'node --test', shortFor: () => 'abcd1234', ...over };
+  return { commit: 'c'.repeat(40), isSource: (rel) => rel.startsWith('src/'), hash: (rel) => files[rel] ?? null, specHash: () => h('5'), testCommand: 'node --test', shortFor: () => 'abcd1234', ...over };
 }
 
 const REPO = { 'test/a.test.js': h('a'), 'specs/S.md': h('6'), [`.tdd/cycles/blobs/${h('b')}`]: h('b'), 'src/a.js': h('c') };
@@ -87,6 +87,7 @@ describe('the audit rules, pure', () => {
     ['a RED copy missing', null, { ...REPO, [`.tdd/cycles/blobs/${h('b')}`]: null }, null, /copies of src\/a\.js at RED are missing/],
     ['a source that is not what the cycle ended with', null, { ...REPO, 'src/a.js': h('d') }, null, /sources src\/a\.js at c{12} are not the ones the cycle ended with/],
     ['another test command', null, null, { testCommand: 'node --test test/old.test.js' }, /not the test_command of \.tdd\/stack\.json/],
+    ['a test swapped in at RED', { red_sources: { 'src/a.js': h('b'), 'test/a.test.js': h('b') } }, null, null, /sources at RED name test\/a\.test\.js, which are not source files/],
     ['a SPEC with another hash', null, null, { specHash: () => h('0') }, /the SPEC specs\/S\.md hashes to 000000000000…/],
     ['a final run that did not pass a frozen test', { final: { ...record().final, tests: { 'test/a.test.js::adds': 'skipped' } } }, null, null, /final run does not show every frozen test passing/],
   ])('fails record-consistent: %s', (_what, over, files, atOver, reason) => {
@@ -96,11 +97,21 @@ describe('the audit rules, pure', () => {
     expect(c.detail).toMatch(reason);
   });
 
+  it.each(['../outside.js', '/etc/passwd', 'src/../../x', '.git/hooks/pre-commit', '.tdd/state.json', 'src//a.js', 'C:/x', 'a\\b'])('refuses a record naming %j (a replay writes the files it names)', (rel) => {
+    expect(isProjectPath(rel)).toBe(false);
+    expect(shapeProblem(record({ red_sources: { [rel]: h('b') } }))).toMatch(/is not a path inside the project/);
+  });
+
+  it('accepts a well-formed record', () => {
+    expect(isProjectPath('src/a.js')).toBe(true);
+    expect(shapeProblem(record())).toBeNull();
+  });
+
   it('a later cycle that froze a file again vouches for its tests; the earlier freeze of that file no longer counts', () => {
     const first = record();
     const second = record({
       spec_id: 'SPEC-2',
-      frozen: { at: 'y', files: { 'test/a.test.js': h('9'), 'test/b.test.js': h('8'), 'specs/S.md': h('6') }, parts: { 'package.json#runner': h('q') }, local_parts: {} },
+      frozen: { at: 'y', files: { 'test/a.test.js': h('9'), 'test/b.test.js': h('8'), 'specs/S.md': h('6') }, parts: { 'package.json#runner': h('8') }, local_parts: {} },
       tests: { 'test/a.test.js::adds more': { file: 'test/a.test.js', file_sha256: h('9'), red: 'failed' }, 'test/b.test.js::b': { file: 'test/b.test.js', file_sha256: h('8'), red: 'passed' } },
       red: { ...record().red, counted: { 'test/a.test.js::adds more': 'AssertionError' } },
     });
@@ -108,9 +119,9 @@ describe('the audit rules, pure', () => {
     expect(exp.files.get('test/a.test.js')).toEqual({ hash: h('9'), record: 'two.json' });
     expect(exp.tests).toEqual({ 'test/a.test.js::adds more': 'failed', 'test/b.test.js::b': 'passed' });
     expect(exp.redTests).toEqual(['test/a.test.js::adds more']);
-    expect(partsAtHead(exp, { 'package.json#runner': h('p') }, [])).toMatchObject({ ok: false, detail: expect.stringMatching(/package\.json#runner/) });
-    expect(partsAtHead(exp, { 'package.json#runner': h('q') }, ['test/a.test.js'])).toMatchObject({ ok: true });
-    expect(partsAtHead(exp, { 'package.json#runner': h('q') }, ['conftest.py'])).toMatchObject({ ok: false, detail: expect.stringMatching(/conftest\.py added, frozen by no cycle/) });
+    expect(partsAtHead(exp, { 'package.json#runner': h('7') }, [])).toMatchObject({ ok: false, detail: expect.stringMatching(/package\.json#runner/) });
+    expect(partsAtHead(exp, { 'package.json#runner': h('8') }, ['test/a.test.js'])).toMatchObject({ ok: true });
+    expect(partsAtHead(exp, { 'package.json#runner': h('8') }, ['conftest.py'])).toMatchObject({ ok: false, detail: expect.stringMatching(/conftest\.py added, frozen by no cycle/) });
   });
 
   it('--require-cycles names each source no cycle changed; records are append-only', () => {

@@ -23,6 +23,13 @@ const short = (h: string | null | undefined) => (h ? h.slice(0, 12) : 'absent');
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isHashMap = (v: unknown): boolean => isObj(v) && Object.values(v).every((h) => typeof h === 'string' && /^[0-9a-f]{64}$/.test(h));
 
+/** A project path as records name them: relative, '/'-separated, no '.' or '..' part, outside .git and .tdd. */
+export function isProjectPath(rel: string): boolean {
+  if (rel === '' || rel.startsWith('/') || rel.includes('\\') || rel.includes('\0') || /^[A-Za-z]:/.test(rel)) return false;
+  const parts = rel.split('/');
+  return parts.every((p) => p !== '' && p !== '.' && p !== '..') && parts[0] !== '.git' && parts[0] !== '.tdd';
+}
+
 /** The record's shape, enough for the checks to read it; null when it is one. */
 export function shapeProblem(v: unknown): string | null {
   if (!isObj(v)) return 'it is not a JSON object';
@@ -36,12 +43,17 @@ export function shapeProblem(v: unknown): string | null {
   if (!isObj(v.changed) || !isObj(v.changed.sources) || !isObj(v.changed.tests)) return '"changed" is missing';
   if (!isObj(v.runner) || typeof v.runner.command !== 'string') return '"runner" is missing';
   if (!isObj(v.final)) return '"final" is missing';
+  const paths = [...Object.keys(v.frozen.files as object), ...Object.keys(v.red_sources), ...Object.keys(v.changed.sources), ...Object.keys(v.changed.tests), v.spec.path];
+  const bad = paths.find((rel) => !isProjectPath(rel));
+  if (bad !== undefined) return `it names ${JSON.stringify(bad)}, which is not a path inside the project`;
   return null;
 }
 
 /** What the consistency check reads at the commit that added the record. */
 export interface AtCommit {
   commit: string;
+  /** Whether `.tdd/stack.json` at that commit calls a path a source file (not a test, not a test config). */
+  isSource: (rel: string) => boolean;
   /** sha256 of a file's raw bytes at that commit; null when it is not there. */
   hash: (rel: string) => string | null;
   /** The normalized SPEC hash of a file at that commit; null when it is not there. */
@@ -84,6 +96,8 @@ export function consistency(path: string, r: CycleRecord, at: AtCommit): Check {
   if (notFrozen.length > 0) problems.push(`RED tests ${list(notFrozen)} are not among its frozen tests`);
   const notFailed = counted.filter((id) => (r.tests[id]?.red ?? r.red.tests?.[id]) !== undefined && (r.tests[id]?.red ?? r.red.tests?.[id]) !== 'failed');
   if (notFailed.length > 0) problems.push(`RED tests ${list(notFailed)} are not recorded as failing at RED`);
+  const notSources = Object.keys(r.red_sources).filter((rel) => rel in r.frozen.files || !at.isSource(rel));
+  if (notSources.length > 0) problems.push(`its sources at RED name ${list(notSources)}, which are not source files by .tdd/stack.json (a test swapped at RED)`);
   const badBlobs = Object.entries(r.red_sources).filter(([, h]) => h !== null && at.hash(`${BLOBS_DIR}/${h}`) !== h).map(([rel]) => rel);
   if (badBlobs.length > 0) problems.push(`the copies of ${list(badBlobs)} at RED are missing from ${BLOBS_DIR}/ or not the bytes named`);
   const sources = Object.entries(r.changed.sources).filter(([rel, h]) => at.hash(rel) !== h).map(([rel]) => rel);
