@@ -5,6 +5,8 @@ import { compileStack, readStack, type CompiledStack } from '../io/loadStack.js'
 import { isCaseInsensitive } from '../io/canonicalPath.js';
 import { classifyFiles, hashFile, listProjectFiles } from '../io/projectFiles.js';
 import { runCommand } from '../io/runner.js';
+import { writeSnapshot } from '../io/snapshots.js';
+import { namespaceWorks, prepareNamespace, type Prepared } from '../cli/oracle/isolate.js';
 import { sha256Hex } from '../io/sha256.js';
 import type { RunOutcome } from '../cli/evidence/judge.js';
 import { cleanEnv } from '../cli/oracle/cleanEnv.js';
@@ -50,23 +52,42 @@ function stackAt(dir: string, commit: string): CompiledStack {
   }
 }
 
-/** The test command in a replay folder, through the CLI's own runner, read by the CLI's own per-test identity. */
-async function runIn(dir: string, stack: CompiledStack, label: string, opts: AuditOptions): Promise<RunOutcome> {
+/**
+ * The test command in a replay folder, through the CLI's own runner, read by the CLI's own
+ * per-test identity. With `frozen`, the run is the oracle's: where the kernel allows a private
+ * mount namespace, those files are read-only to the tests (as in `verify green`); either way their
+ * bytes are checked again after the run, so a source that rewrites a test while the suite runs is
+ * found. Returns the outcome and the frozen files that moved during the run.
+ */
+async function runIn(dir: string, stack: CompiledStack, label: string, opts: AuditOptions, frozen: Record<string, string> = {}): Promise<{ outcome: RunOutcome; moved: string[] }> {
   const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
-  const run = await runCommand({
-    root: dir,
-    command: stack.config.test_command,
-    label,
-    timeoutSeconds,
-    env: cleanEnv(opts.env, dir, stack.config.test_env_allow ?? []),
-    instrument: instrumentFor(dir),
-    now: new Date(),
-    ...(opts.progress ? { progress: opts.progress } : {}),
-  });
+  const guarded = Object.fromEntries(Object.entries(frozen).filter(([rel, h]) => hashFile(dir, rel) === h && !/[\n\r]/.test(rel)));
+  let prepared: Prepared | null = null;
+  if (Object.keys(guarded).length > 0 && namespaceWorks()) {
+    writeSnapshot(dir, 'frozen', Object.keys(guarded));
+    prepared = prepareNamespace(dir, guarded);
+  }
+  let run;
+  try {
+    run = await runCommand({
+      root: dir,
+      command: stack.config.test_command,
+      label,
+      timeoutSeconds,
+      env: { ...cleanEnv(opts.env, dir, stack.config.test_env_allow ?? []), ...(prepared?.env ?? {}) },
+      instrument: instrumentFor(dir),
+      now: new Date(),
+      ...(opts.progress ? { progress: opts.progress } : {}),
+      ...(prepared?.wrap ? { wrap: prepared.wrap } : {}),
+    });
+  } finally {
+    prepared?.cleanup();
+  }
+  const moved = Object.entries(guarded).filter(([rel, h]) => hashFile(dir, rel) !== h).map(([rel]) => rel);
   const { tests, sources } = classifyFiles(stack, listProjectFiles(dir));
   const outcome = outcomeOf(run, dir, [...tests, ...sources], timeoutSeconds);
   if (outcome.exitCode === 127) throw new AuditCannotRun(`the test command \`${stack.config.test_command}\` was not found here (exit 127); install the runner (the lockfile's dependencies) before the audit`);
-  return outcome;
+  return { outcome, moved };
 }
 
 function parseRecord(dir: string, rel: string): { record: CycleRecord | null; problem: string | null } {
@@ -119,7 +140,7 @@ async function auditCycle(added: AddedRecord, opts: AuditOptions, seen: Map<stri
         }
       }
       opts.progress?.write(`tdd-gate audit: rebuilding RED of ${added.path}\n`);
-      const outcome = await runIn(wt.dir, stack, 'audit-red', opts);
+      const { outcome } = await runIn(wt.dir, stack, 'audit-red', opts);
       checks.push(redReplay(record, outcome, { redConfirm: stack.redConfirm, buildError: stack.buildError, root: wt.dir }));
     }
     return { report: { record: added.path, commit: added.commit, spec_id: record.spec_id, runner: record.runner.version ?? null, checks }, record };
@@ -152,8 +173,9 @@ async function auditHead(head: string, cycles: { path: string; record: CycleReco
     }
     if (cycles.length > 0) {
       opts.progress?.write('tdd-gate audit: running the frozen tests at the head\n');
-      const outcome = await runIn(wt.dir, stack, 'audit-head', opts);
-      checks.push(testsAtHead(headExpectations(cycles), outcome, stack.config.test_command));
+      const exp = headExpectations(cycles);
+      const { outcome, moved } = await runIn(wt.dir, stack, 'audit-head', opts, Object.fromEntries([...exp.files].map(([rel, want]) => [rel, want.hash])));
+      checks.push(moved.length > 0 ? fail('frozen-tests-pass', `frozen files changed while the tests ran: ${moved.join(', ')}; something in the source writes to the tests`) : testsAtHead(exp, outcome, stack.config.test_command));
     }
     return { checks, runner: runnerVersion(wt.dir, stack.config.test_command, cleanEnv(opts.env, wt.dir, stack.config.test_env_allow ?? [])) };
   } finally {

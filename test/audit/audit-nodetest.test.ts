@@ -91,6 +91,13 @@ describe('tdd-gate audit on a node:test project', () => {
     tamper(repo, honest, 'spec', () => repo.write('specs/SPEC-001.md', '# SPEC-001\n\nadds, and more\n'));
     expect(failures(auditRun(repo, base).report)).toEqual([expect.stringMatching(/^spec-unchanged: the SPEC changed after the freeze: specs\/SPEC-001\.md/)]);
 
+    // a source that rewrites a frozen test while the suite runs: read-only to it (a private mount
+    // namespace, as in verify green), else found by the hashes after the run
+    tamper(repo, honest, 'writes-tests', () => repo.write('src/add.js', `import { writeFileSync } from 'node:fs';\nwriteFileSync(new URL('../test/old.test.js', import.meta.url), "import { test } from 'node:test';\\ntest('old', () => {});\\n// x\\n");\n${CYCLE.impl[1]}`));
+    const writes = auditRun(repo, base);
+    expect(writes.status).toBe(1);
+    expect(failures(writes.report)).toEqual([expect.stringMatching(/^frozen-tests-pass: (the frozen tests do not pass at the head|frozen files changed while the tests ran: test\/old\.test\.js)/)]);
+
     // a source change outside any cycle: fails only with --require-cycles
     tamper(repo, honest, 'outside', () => repo.write('src/other.js', 'export const x = 1;\n'));
     expect(auditRun(repo, base).status).toBe(0);
