@@ -21,6 +21,7 @@ import {
   fail,
   frozenAtHead,
   headExpectations,
+  lockfileDrift,
   partsAtHead,
   recordsAppendOnly,
   redReplay,
@@ -88,6 +89,14 @@ async function runIn(dir: string, stack: CompiledStack, label: string, opts: Aud
   const outcome = outcomeOf(run, dir, [...tests, ...sources], timeoutSeconds);
   if (outcome.exitCode === 127) throw new AuditCannotRun(`the test command \`${stack.config.test_command}\` was not found here (exit 127); install the runner (the lockfile's dependencies) before the audit`);
   return { outcome, moved };
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
 }
 
 function parseRecord(dir: string, rel: string): { record: CycleRecord | null; problem: string | null } {
@@ -167,6 +176,8 @@ async function auditHead(head: string, cycles: { path: string; record: CycleReco
       checks.push(partsAtHead(exp, oracleParts((rel) => readText(wt.dir, rel), stack.config.test_command, sources), configs));
     }
     checks.push(stubsAtHead(filesWithStubs(wt.dir, sources)));
+    const deps = lockfileDrift(readJson(path.join(wt.dir, 'package-lock.json')), readJson(path.join(wt.dir, 'node_modules', '.package-lock.json')));
+    if (deps !== null) checks.push(deps);
     if (opts.requireCycles) {
       const changedSources = classifyFiles(stack, changed.filter((rel) => !rel.startsWith('.tdd/'))).sources;
       checks.push(sourcesInCycles(changedSources, cycles.map((c) => c.record)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { consistency, headExpectations, isProjectPath, shapeProblem, partsAtHead, recordsAppendOnly, sourcesInCycles, type AtCommit } from '../../src/audit/rules/checks.js';
+import { consistency, headExpectations, lockfileDrift, isProjectPath, shapeProblem, partsAtHead, recordsAppendOnly, sourcesInCycles, type AtCommit } from '../../src/audit/rules/checks.js';
 import { changedWithHashes, recordName, redSourceSet, reviewEvents, stableJson, testFile, type CycleRecord } from '../../src/audit/rules/record.js';
 import { junit, markdown, statusOf, type AuditReport } from '../../src/audit/rules/report.js';
 
@@ -122,6 +122,16 @@ describe('the audit rules, pure', () => {
     expect(partsAtHead(exp, { 'package.json#runner': h('7') }, [])).toMatchObject({ ok: false, detail: expect.stringMatching(/package\.json#runner/) });
     expect(partsAtHead(exp, { 'package.json#runner': h('8') }, ['test/a.test.js'])).toMatchObject({ ok: true });
     expect(partsAtHead(exp, { 'package.json#runner': h('8') }, ['conftest.py'])).toMatchObject({ ok: false, detail: expect.stringMatching(/conftest\.py added, frozen by no cycle/) });
+  });
+
+  it('installed dependencies are the lockfile\'s: versions, integrity, nothing extra; skipped platform packages do not count', () => {
+    const lock = { packages: { '': { name: 'p' }, 'node_modules/a': { version: '1.0.0', integrity: 'sha512-a' }, 'node_modules/b': { version: '2.0.0' }, 'node_modules/@x/linux': { version: '1.0.0', optional: true } } };
+    expect(lockfileDrift(null, null)).toBeNull();
+    expect(lockfileDrift(lock, { packages: { 'node_modules/a': { version: '1.0.0', integrity: 'sha512-a' }, 'node_modules/b': { version: '2.0.0' } } })).toMatchObject({ ok: true });
+    expect(lockfileDrift(lock, { packages: { 'node_modules/a': { version: '1.0.1', integrity: 'sha512-a' } } })!.detail).toMatch(/dependencies differ from the lockfile: a \(1\.0\.1 installed, 1\.0\.0 locked\)/);
+    expect(lockfileDrift(lock, { packages: { 'node_modules/a': { version: '1.0.0', integrity: 'sha512-z' } } })!.ok).toBe(false);
+    expect(lockfileDrift(lock, { packages: { 'node_modules/evil': { version: '1.0.0' } } })!.detail).toMatch(/evil \(not in the lockfile\)/);
+    expect(lockfileDrift(lock, null)!.detail).toMatch(/node_modules\/\.package-lock\.json is not/);
   });
 
   it('--require-cycles names each source no cycle changed; records are append-only', () => {

@@ -229,6 +229,34 @@ export function recordsAppendOnly(rewritten: readonly string[]): Check {
   return pass('records-append-only', 'no cycle record or copy was changed or deleted in the range');
 }
 
+type LockPackages = Record<string, { version?: unknown; integrity?: unknown }>;
+
+/**
+ * The installed dependencies are the lockfile's: npm's record of what it installed
+ * (`node_modules/.package-lock.json`) against `package-lock.json`, package by package — a version
+ * or integrity that differs, or a package installed that the lockfile does not name. (Packages
+ * the lockfile names and the install skipped — other platforms', optional ones — are not
+ * counted.) Null when there is nothing to compare: no lockfile, or an install that kept no record.
+ */
+export function lockfileDrift(lock: unknown, installed: unknown): Check | null {
+  const pkgs = (v: unknown): LockPackages | null => (isObj(v) && isObj(v.packages) ? (v.packages as LockPackages) : null);
+  const want = pkgs(lock);
+  if (want === null) return null;
+  const have = pkgs(installed);
+  if (have === null) return fail('dependencies-match-lockfile', 'package-lock.json is there, but node_modules/.package-lock.json is not: install the dependencies with `npm ci` before the audit');
+  const differ: string[] = [];
+  for (const [key, got] of Object.entries(have)) {
+    if (key === '') continue;
+    const w = want[key];
+    if (w === undefined) differ.push(`${key.replace(/^.*node_modules\//, '')} (not in the lockfile)`);
+    else if (w.version !== got.version || (typeof w.integrity === 'string' && typeof got.integrity === 'string' && w.integrity !== got.integrity)) {
+      differ.push(`${key.replace(/^.*node_modules\//, '')} (${String(got.version)} installed, ${String(w.version)} locked)`);
+    }
+  }
+  if (differ.length > 0) return fail('dependencies-match-lockfile', `dependencies differ from the lockfile: ${list(differ, 3)}; install them with \`npm ci\` from package-lock.json`);
+  return pass('dependencies-match-lockfile', `${Object.keys(have).length} installed packages are the lockfile's`);
+}
+
 /** --require-cycles: each source changed in the range is one a cycle changed. */
 export function sourcesInCycles(changedSources: readonly string[], cycles: readonly CycleRecord[]): Check {
   const covered = new Set(cycles.flatMap((c) => Object.keys(c.changed.sources)));
