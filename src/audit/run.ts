@@ -30,6 +30,7 @@ import {
   specAtHead,
   stubsAtHead,
   testsAtHead,
+  testsInCycles,
   type Check,
 } from './rules/checks.js';
 import { BLOBS_DIR, type CycleRecord } from './rules/record.js';
@@ -179,8 +180,9 @@ async function auditHead(head: string, cycles: { path: string; record: CycleReco
     const deps = lockfileDrift(readJson(path.join(wt.dir, 'package-lock.json')), readJson(path.join(wt.dir, 'node_modules', '.package-lock.json')));
     if (deps !== null) checks.push(deps);
     if (opts.requireCycles) {
-      const changedSources = classifyFiles(stack, changed.filter((rel) => !rel.startsWith('.tdd/'))).sources;
-      checks.push(sourcesInCycles(changedSources, cycles.map((c) => c.record)));
+      const classified = classifyFiles(stack, changed.filter((rel) => !rel.startsWith('.tdd/')));
+      checks.push(sourcesInCycles(classified.sources, cycles.map((c) => c.record)));
+      checks.push(testsInCycles(classified.tests, cycles.map((c) => c.record)));
     }
     if (cycles.length > 0) {
       opts.progress?.write('tdd-gate audit: running the frozen tests at the head\n');

@@ -148,6 +148,18 @@ describe('tdd-gate audit on a node:test project', () => {
     expect(both.status).toBe(0);
   });
 
+  it('--require-cycles: a test weakened before the cycle began is a test change outside any cycle', { timeout: 120_000 }, () => {
+    const repo = project('node-test', { 'test/old.test.js': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('old', () => { assert.equal(1, 1); });\n" });
+    const base = head(repo);
+    repo.write('test/old.test.js', OLD);
+    commitAll(repo, 'weaken an old test');
+    honestCycle(repo, CYCLE);
+    expect(auditRun(repo, base).status).toBe(0);
+    const strict = auditRun(repo, base, '--require-cycles');
+    expect(strict.status).toBe(1);
+    expect(failures(strict.report)).toEqual(['tests-in-cycles: test change outside any cycle: test/old.test.js']);
+  });
+
   it('exit 3 when it cannot run: a base that names no commit', { timeout: 60_000 }, () => {
     const repo = project('node-test', { 'test/old.test.js': OLD });
     const r = cli(repo, 'audit', '--base', 'no-such-ref', '--json');

@@ -21,7 +21,7 @@ const CYCLE: CycleFiles = {
 };
 
 describe.skipIf(!hasPytest)('tdd-gate audit on a pytest project', () => {
-  it('an honest cycle passes; each tampering fails with a reason that names it', { timeout: 240_000 }, () => {
+  it('an honest cycle passes; each tampering fails with a reason that names it', { timeout: 480_000 }, () => {
     const repo = testRepo({ stack: PYTEST_STACK, files: { 'conftest.py': '', 'src/__init__.py': '', 'pyproject.toml': '[project]\nname = "demo"\n\n[tool.pytest.ini_options]\naddopts = "-ra"\n' } });
     const base = head(repo);
     const record = honestCycle(repo, CYCLE);

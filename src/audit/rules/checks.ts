@@ -257,6 +257,14 @@ export function lockfileDrift(lock: unknown, installed: unknown): Check | null {
   return pass('dependencies-match-lockfile', `${Object.keys(have).length} installed packages are the lockfile's`);
 }
 
+/** --require-cycles: each test and test config changed in the range is one a cycle wrote (a test weakened before the cycle began is not). */
+export function testsInCycles(changedTests: readonly string[], cycles: readonly CycleRecord[]): Check {
+  const covered = new Set(cycles.flatMap((c) => Object.keys(c.changed.tests)));
+  const outside = changedTests.filter((rel) => !covered.has(rel));
+  if (outside.length > 0) return fail('tests-in-cycles', `test change outside any cycle: ${list(outside)}`);
+  return pass('tests-in-cycles', `${changedTests.length} changed tests all belong to a cycle`);
+}
+
 /** --require-cycles: each source changed in the range is one a cycle changed. */
 export function sourcesInCycles(changedSources: readonly string[], cycles: readonly CycleRecord[]): Check {
   const covered = new Set(cycles.flatMap((c) => Object.keys(c.changed.sources)));
