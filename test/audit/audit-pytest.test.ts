@@ -30,7 +30,7 @@ describe.skipIf(!hasPytest)('tdd-gate audit on a pytest project', () => {
     const good = auditRun(repo, base, '--require-cycles');
     expect(failures(good.report)).toEqual([]);
     expect(good.status).toBe(0);
-    expect(good.report.cycles[0]!.checks.find((c) => c.name === 'red-replayed')!.detail).toMatch(/1 RED tests fail on an assertion at the rebuilt RED/);
+    expect(good.report.cycles[0]!.checks.find((c) => c.name === 'red-replayed')!.detail).toMatch(/^1 RED test fails on an assertion at the rebuilt RED \(1\/1 failing\)/);
 
     // a frozen test edited after the freeze
     tamper(repo, honest, 'edited-test', () => repo.write(CYCLE.test[0], CYCLE.test[1].replace('assert add(1, 2) == 3', 'assert True')));

@@ -18,6 +18,7 @@ export const pass = (name: string, detail: string): Check => ({ name, ok: true, 
 export const fail = (name: string, detail: string): Check => ({ name, ok: false, detail });
 
 const list = (xs: readonly string[], n = 4) => `${xs.slice(0, n).join(', ')}${xs.length > n ? ` and ${xs.length - n} more` : ''}`;
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const short = (h: string | null | undefined) => (h ? h.slice(0, 12) : 'absent');
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -113,7 +114,7 @@ export function consistency(path: string, r: CycleRecord, at: AtCommit): Check {
     if (notPassed.length > 0) problems.push(`its final run does not show every frozen test passing (${list(notPassed)})`);
   }
   if (problems.length > 0) return fail(name, `record ${file}: ${problems.join('; ')}`);
-  return pass(name, `${Object.keys(r.frozen.files).length} frozen files, the SPEC and ${Object.keys(r.red_sources).length} source copies match ${at.commit.slice(0, 12)}`);
+  return pass(name, `${count(Object.keys(r.frozen.files).length, 'frozen file')} (the SPEC among them) and ${count(Object.keys(r.red_sources).length, 'copy', 'copies')} of the sources at RED match ${at.commit.slice(0, 12)}`);
 }
 
 /** The replayed RED as the CLI's judge reads it, held to the record test by test. */
@@ -145,8 +146,8 @@ export function redReplay(r: CycleRecord, outcome: RunOutcome, rules: { redConfi
     }
   }
   if (!verdict.valid) return fail(name, `the rebuilt RED is not a valid RED: ${verdict.reason ?? 'unknown'}`);
-  const n = counted.size > 0 ? `${counted.size} RED tests` : `${verdict.failingFiles.length} failing test files`;
-  return pass(name, `${n} fail on an assertion at the rebuilt RED (${verdict.counts.failed}/${verdict.counts.total} failing)`);
+  const n = counted.size > 0 ? count(counted.size, 'RED test') : count(verdict.failingFiles.length, 'failing test file');
+  return pass(name, `${n} ${counted.size === 1 || (counted.size === 0 && verdict.failingFiles.length === 1) ? 'fails' : 'fail'} on an assertion at the rebuilt RED (${verdict.counts.failed}/${verdict.counts.total} failing)`);
 }
 
 /** What the head is held to, cycle by cycle in order: a later cycle's freeze replaces an earlier one's for the files it froze. */
@@ -189,13 +190,13 @@ export function frozenAtHead(exp: HeadExpectations, hash: (rel: string) => strin
     if (now !== want.hash) changed.push(`${rel} (${now === null ? 'deleted' : 'edited'}; frozen by ${want.record.slice(want.record.lastIndexOf('/') + 1)})`);
   }
   if (changed.length > 0) return fail('frozen-tests-unchanged', `frozen test or runner configuration file edited after the freeze: ${list(changed, 3)}`);
-  return pass('frozen-tests-unchanged', `${exp.files.size - exp.specs.size} frozen files are as frozen`);
+  return pass('frozen-tests-unchanged', `${count(exp.files.size - exp.specs.size, 'frozen file')} as frozen`);
 }
 
 export function specAtHead(exp: HeadExpectations, specHash: (rel: string) => string | null): Check {
   const changed = [...exp.specs].filter(([rel, want]) => specHash(rel) !== want.hash).map(([rel]) => rel);
   if (changed.length > 0) return fail('spec-unchanged', `the SPEC changed after the freeze: ${list(changed)}`);
-  return pass('spec-unchanged', `${exp.specs.size} SPECs are as frozen`);
+  return pass('spec-unchanged', `${count(exp.specs.size, 'SPEC')} as frozen`);
 }
 
 /**
@@ -207,7 +208,7 @@ export function partsAtHead(exp: HeadExpectations, now: Readonly<Record<string, 
   if (changed.length > 0) return fail('runner-config-unchanged', `the runner's configuration changed after the freeze: ${list(changed)}`);
   const added = configFiles.filter((rel) => !exp.files.has(rel));
   if (added.length > 0) return fail('runner-config-unchanged', `the runner's configuration changed after the freeze: ${list(added)} added, frozen by no cycle`);
-  return pass('runner-config-unchanged', `${exp.parts.size} runner settings are as frozen`);
+  return pass('runner-config-unchanged', `${count(exp.parts.size, 'runner setting')} as frozen`);
 }
 
 export function stubsAtHead(files: readonly string[]): Check {
@@ -254,7 +255,7 @@ export function lockfileDrift(lock: unknown, installed: unknown): Check | null {
     }
   }
   if (differ.length > 0) return fail('dependencies-match-lockfile', `dependencies differ from the lockfile: ${list(differ, 3)}; install them with \`npm ci\` from package-lock.json`);
-  return pass('dependencies-match-lockfile', `${Object.keys(have).length} installed packages are the lockfile's`);
+  return pass('dependencies-match-lockfile', `${count(Object.keys(have).length, 'installed package')}, as the lockfile names`);
 }
 
 /** --require-cycles: each test and test config changed in the range is one a cycle wrote (a test weakened before the cycle began is not). */
@@ -262,7 +263,7 @@ export function testsInCycles(changedTests: readonly string[], cycles: readonly 
   const covered = new Set(cycles.flatMap((c) => Object.keys(c.changed.tests)));
   const outside = changedTests.filter((rel) => !covered.has(rel));
   if (outside.length > 0) return fail('tests-in-cycles', `test change outside any cycle: ${list(outside)}`);
-  return pass('tests-in-cycles', `${changedTests.length} changed tests all belong to a cycle`);
+  return pass('tests-in-cycles', `${count(changedTests.length, 'changed test')}, each in a cycle`);
 }
 
 /** --require-cycles: each source changed in the range is one a cycle changed. */
@@ -270,5 +271,5 @@ export function sourcesInCycles(changedSources: readonly string[], cycles: reado
   const covered = new Set(cycles.flatMap((c) => Object.keys(c.changed.sources)));
   const outside = changedSources.filter((rel) => !covered.has(rel));
   if (outside.length > 0) return fail('sources-in-cycles', `source change outside any cycle: ${list(outside)}`);
-  return pass('sources-in-cycles', `${changedSources.length} changed sources all belong to a cycle`);
+  return pass('sources-in-cycles', `${count(changedSources.length, 'changed source')}, each in a cycle`);
 }

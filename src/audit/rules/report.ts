@@ -100,6 +100,6 @@ export function textLines(r: AuditReport): string[] {
   }
   for (const k of r.head_checks) lines.push(`${k.ok ? 'ok  ' : 'FAIL'} head ${k.name}: ${k.detail}`);
   if (r.error) lines.push(`could not run: ${r.error}`);
-  lines.push(`tdd-gate audit: ${r.status === 'pass' ? 'PASS' : r.status === 'fail' ? 'FAIL' : 'COULD NOT RUN'} (${r.cycles.length} cycle records)`);
+  lines.push(`tdd-gate audit: ${r.status === 'pass' ? 'PASS' : r.status === 'fail' ? 'FAIL' : 'COULD NOT RUN'} (${r.cycles.length} cycle record${r.cycles.length === 1 ? '' : 's'})`);
   return lines;
 }
