@@ -134,6 +134,13 @@ describe('the audit rules, pure', () => {
     expect(lockfileDrift(lock, null)!.detail).toMatch(/node_modules\/\.package-lock\.json is not/);
   });
 
+  it('a test a later cycle deleted is no longer held at the head, nor are its tests', () => {
+    const second = record({ spec_id: 'SPEC-2', frozen: { at: 'y', files: { 'test/b.test.js': h('8'), 'specs/S.md': h('6') }, parts: {}, local_parts: {} }, tests: { 'test/b.test.js::b': { file: 'test/b.test.js', file_sha256: h('8'), red: 'failed' } }, red: { ...record().red, counted: { 'test/b.test.js::b': 'x' } }, changed: { tests: { 'test/a.test.js': null, 'test/b.test.js': h('8') }, sources: {} } });
+    const exp = headExpectations([{ path: 'one.json', record: record() }, { path: 'two.json', record: second }]);
+    expect([...exp.files.keys()].sort()).toEqual(['specs/S.md', 'test/b.test.js']);
+    expect(exp.tests).toEqual({ 'test/b.test.js::b': 'failed' });
+  });
+
   it('--require-cycles names each source no cycle changed; records are append-only', () => {
     expect(sourcesInCycles(['src/a.js', 'src/b.js'], [record()])).toEqual({ name: 'sources-in-cycles', ok: false, detail: 'source change outside any cycle: src/b.js' });
     expect(sourcesInCycles(['src/a.js'], [record()]).ok).toBe(true);

@@ -164,6 +164,8 @@ export function headExpectations(cycles: readonly { path: string; record: CycleR
   const parts = new Map<string, { hash: string; record: string }>();
   const specs = new Map<string, { hash: string; record: string }>();
   for (const { path, record } of cycles) {
+    // A test a later cycle deleted (before its freeze, in view of its validator) is no longer held.
+    for (const [rel, h] of Object.entries(record.changed.tests)) if (h === null && !(rel in record.frozen.files)) files.delete(rel);
     for (const [rel, hash] of Object.entries(record.frozen.files)) files.set(rel, { hash, record: path });
     for (const [part, hash] of Object.entries(record.frozen.parts)) parts.set(part, { hash, record: path });
     specs.set(record.spec.path, { hash: record.spec.hash, record: path });
