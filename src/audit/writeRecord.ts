@@ -65,13 +65,15 @@ function run(r: Receipt | undefined): RecordRun | null {
 
 /**
  * Writes the cycle record `done` leaves for review (docs/evidence.md, "The cycle record") and
- * the copies of the sources at RED it names; returns the record's root-relative path. Called by
- * `done` after the final run held, before the transition.
+ * the copies of the sources at RED it names; returns the record's root-relative path (null when
+ * the cycle has no RED receipt to record). Called by `done` after the final run held, before the
+ * transition.
  */
-export function writeCycleRecord(s: Session, state: CliState, stack: CompiledStack, tree: Tree, final: Receipt, finishedAt: string): string {
+export function writeCycleRecord(s: Session, state: CliState, stack: CompiledStack, tree: Tree, final: Receipt, finishedAt: string): string | null {
   const frozen = state.frozen;
   const red = state.receipts?.red;
-  if (!frozen || !red) throw new Error('done without a freeze or a RED receipt');
+  // A cycle frozen without a RED receipt (a state from an older release) has no RED to replay.
+  if (!frozen || !red) return null;
   const files = frozen.files;
   const projectPartKeys = new Set(Object.keys(oracleParts((rel) => readText(s.root, rel), stack.config.test_command, Object.keys(tree.sources))));
   const parts: Record<string, string> = {};

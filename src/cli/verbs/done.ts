@@ -90,7 +90,7 @@ export const done: Verb = {
     out(s, `  GREEN: ${final.counts.passed}/${final.counts.total} passing${redIds.length > 0 ? `; ${held}/${redIds.length} RED tests now pass` : ''}${fresh.coverage !== undefined ? `, coverage ${fresh.coverage}%` : ''} (run ${isolation === 'namespace' ? 'read-only against the frozen tests' : 'in a private copy of the frozen tests'})`);
     out(s, `  changed: ${evidence.files_changed.tests.length} test files, ${evidence.files_changed.sources.length} source files; hook denials: ${evidence.hook_denies}`);
     out(s, `  evidence: ${evidenceRel}`);
-    out(s, `  cycle record (commit it with the work; \`tdd-gate audit\` replays it): ${cycleRecord}`);
+    if (cycleRecord !== null) out(s, `  cycle record (commit it with the work; \`tdd-gate audit\` replays it): ${cycleRecord}`);
     return 0;
   },
 };
