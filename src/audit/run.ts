@@ -133,6 +133,7 @@ async function auditCycle(added: AddedRecord, opts: AuditOptions, seen: Map<stri
         return text === null ? null : specHash(text);
       },
       testCommand: stack.config.test_command,
+      parts: oracleParts((rel) => readText(wt.dir, rel), stack.config.test_command, classifyFiles(stack, listProjectFiles(wt.dir)).sources),
       isSource: (rel) => !stack.isTest(rel) && !stack.isTestConfig(rel) && !isAlwaysFrozen(rel) && stack.isSource(rel),
       shortFor: (specId, startedAt) => sha256Hex(`${specId}\0${startedAt}`).slice(0, 8),
     });

@@ -34,7 +34,7 @@ function record(over: Partial<CycleRecord> = {}): CycleRecord {
 const NAME = `.tdd/cycles/${recordName('SPEC-1', '2026-01-02T00:00:00.000Z', 'abcd1234')}`;
 
 function at(files: Record<string, string | null>, over: Partial<AtCommit> = {}): AtCommit {
-  return { commit: 'c'.repeat(40), isSource: (rel) => rel.startsWith('src/'), hash: (rel) => files[rel] ?? null, specHash: () => h('5'), testCommand: 'node --test', shortFor: () => 'abcd1234', ...over };
+  return { commit: 'c'.repeat(40), parts: { 'package.json#runner': h('7') }, isSource: (rel) => rel.startsWith('src/'), hash: (rel) => files[rel] ?? null, specHash: () => h('5'), testCommand: 'node --test', shortFor: () => 'abcd1234', ...over };
 }
 
 const REPO = { 'test/a.test.js': h('a'), 'specs/S.md': h('6'), [`.tdd/cycles/blobs/${h('b')}`]: h('b'), 'src/a.js': h('c') };
@@ -88,6 +88,7 @@ describe('the audit rules, pure', () => {
     ['a source that is not what the cycle ended with', null, { ...REPO, 'src/a.js': h('d') }, null, /sources src\/a\.js at c{12} are not the ones the cycle ended with/],
     ['another test command', null, null, { testCommand: 'node --test test/old.test.js' }, /not the test_command of \.tdd\/stack\.json/],
     ['a test swapped in at RED', { red_sources: { 'src/a.js': h('b'), 'test/a.test.js': h('b') } }, null, null, /sources at RED name test\/a\.test\.js, which are not source files/],
+    ['runner settings that are not the frozen ones', null, null, { parts: { 'package.json#runner': h('0') } }, /the runner settings package\.json#runner at c{12} are not the frozen ones/],
     ['a SPEC with another hash', null, null, { specHash: () => h('0') }, /the SPEC specs\/S\.md hashes to 000000000000…/],
     ['a final run that did not pass a frozen test', { final: { ...record().final, tests: { 'test/a.test.js::adds': 'skipped' } } }, null, null, /final run does not show every frozen test passing/],
   ])('fails record-consistent: %s', (_what, over, files, atOver, reason) => {

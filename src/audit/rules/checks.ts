@@ -59,6 +59,8 @@ export interface AtCommit {
   hash: (rel: string) => string | null;
   /** The normalized SPEC hash of a file at that commit; null when it is not there. */
   specHash: (rel: string) => string | null;
+  /** The runner settings at that commit, computed as `freeze` computes them (part → sha256). */
+  parts: Readonly<Record<string, string>>;
   /** The test command of `.tdd/stack.json` at that commit. */
   testCommand: string | null;
   /** The record's short name part for its SPEC id and start (sha256 of both, 8 hex). */
@@ -82,6 +84,8 @@ export function consistency(path: string, r: CycleRecord, at: AtCommit): Check {
     const [rel, h] = drifted[0]!;
     problems.push(`frozen file ${rel} is ${short(at.hash(rel))}… at ${at.commit.slice(0, 12)}, the record says ${short(h)}…${drifted.length > 1 ? ` (and ${drifted.length - 1} more files)` : ''}: the record was edited by hand or the tests changed before it was committed`);
   }
+  const parts = Object.entries(r.frozen.parts).filter(([part, h]) => at.parts[part] !== h).map(([part]) => part);
+  if (parts.length > 0) problems.push(`the runner settings ${list(parts)} at ${at.commit.slice(0, 12)} are not the frozen ones`);
   if (r.spec.sha256 !== null && r.frozen.files[r.spec.path] !== r.spec.sha256) problems.push(`the SPEC's hash (${short(r.spec.sha256)}…) is not the frozen one`);
   const specNow = at.specHash(r.spec.path);
   if (specNow !== r.spec.hash) problems.push(`the SPEC ${r.spec.path} hashes to ${short(specNow)}… at ${at.commit.slice(0, 12)}, the record says ${short(r.spec.hash)}…`);
