@@ -19,7 +19,7 @@ function helpText(): string {
     '',
     ...lines,
     '',
-    'exit codes: 0 ok, 1 refused (the evidence does not hold: the phase does not move; a verify run still records its receipt), 2 usage error, 3 halt (`result`: stop and show the report).',
+    'exit codes: 0 ok, 1 refused (the evidence does not hold: the phase does not move; a verify run still records its receipt), 2 usage error, 3 halt (`result`: stop and show the report) or could not run (`audit`).',
   ].join('\n');
 }
 

@@ -21,6 +21,7 @@ import { harden } from './verbs/harden.js';
 import { recover } from './verbs/recover.js';
 import { doctor } from './verbs/doctor.js';
 import { statusline } from './verbs/statusline.js';
+import { auditVerb } from './verbs/audit.js';
 
 /** Every CLI verb, one per line; each lives in its own file under verbs/. */
 export const VERBS: Verb[] = [
@@ -46,4 +47,5 @@ export const VERBS: Verb[] = [
   recover,
   doctor,
   statusline,
+  auditVerb,
 ];

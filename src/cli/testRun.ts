@@ -214,6 +214,7 @@ export function makeReceipt(s: Session, run: RunResult, verdict: Verdict, tree: 
     ...(coverage !== undefined ? { coverage } : {}),
     ...(verdict.tests ? { tests: verdict.tests } : {}),
     ...(verdict.redTests ? { red_tests: verdict.redTests } : {}),
+    ...(verdict.redMessages ? { red_messages: verdict.redMessages } : {}),
   };
 }
 

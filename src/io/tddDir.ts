@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** `.tdd/.gitignore`: state, run logs, snapshots and the event log stay local; stack.json is committed. */
-export const TDD_GITIGNORE = '# written by tdd-gate: state, runs and snapshots stay local\n*\n!.gitignore\n!stack.json\n';
+/** `.tdd/.gitignore`: state, run logs, snapshots and the event log stay local; stack.json and the cycle records are committed. */
+export const TDD_GITIGNORE = '# written by tdd-gate: state, runs and snapshots stay local; stack.json and cycles/ (the cycle records) are committed\n*\n!.gitignore\n!stack.json\n!cycles/\n!cycles/**\n';
 
 /**
  * Creates `.tdd/` under the project root with its .gitignore (kept if present), so nothing tdd-gate

@@ -33,6 +33,8 @@ export const receiptSchema = z.looseObject({
   tests: z.optional(testResults),
   /** RED: the tests that made it valid (new or changed in this cycle, failing on an assertion). */
   red_tests: z.optional(z.array(z.string())),
+  /** RED: each counted test's failure message (first lines). */
+  red_messages: z.optional(z.record(z.string(), z.string())),
   /** Where the tests ran: `namespace` (frozen bytes, read-only), `copy` (a private copy), `tree` (the work tree). */
   oracle: z.optional(z.string()),
   /** Digest of everything the run depended on (src/cli/runInputs.ts): a later run of the same inputs reuses this one. */

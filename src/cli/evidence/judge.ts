@@ -30,6 +30,8 @@ export interface Verdict {
   tests?: Record<string, TestStatus>;
   /** RED: the tests that count (new or changed, failing on an assertion). */
   redTests?: string[];
+  /** RED: each counted test's failure message, first lines (what the cycle record shows a reviewer). */
+  redMessages?: Record<string, string>;
 }
 
 /** What GREEN is held to: the tests of the frozen RED run. */
@@ -173,7 +175,7 @@ export function judgeRed(
       return refuse(`${shown(first.t)}: ${first.why ?? ''}${problems.length > 1 ? ` (and ${problems.length - 1} more tests like it)` : ''}; make the new test fail on an assertion, then verify red again`);
     }
     const files = [...new Set(counted.map((t) => t.file).filter((f): f is string => f !== null))];
-    return { valid: true, counts, failingFiles: files, tests: statusMap(tests), redTests: counted.map((t) => t.id) };
+    return { valid: true, counts, failingFiles: files, tests: statusMap(tests), redTests: counted.map((t) => t.id), redMessages: Object.fromEntries(counted.map((t) => [t.id, shortMessage(t.message)])) };
   }
 
   // No tests by name: judge the files and the output text.
@@ -201,6 +203,11 @@ export function judgeRed(
     return refuse(`the failures are not in a test file written or changed in this cycle${where}; a pre-existing failure is not RED: write a test for the SPEC that fails`);
   }
   return { valid: true, counts, failingFiles: failing };
+}
+
+/** A failure message as a record keeps it: its first lines, bounded. */
+export function shortMessage(message: string): string {
+  return message.split('\n').slice(0, 6).join('\n').trim().slice(0, 600);
 }
 
 function stubOrNothing(o: RunOutcome, buildError: RegExp | null, what: string): string {

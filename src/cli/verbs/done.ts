@@ -14,6 +14,7 @@ import { readLoop } from '../../handoff/loop.js';
 import { criteriaEvidence } from '../spec.js';
 import type { Verb } from '../verb.js';
 import { syncHardening } from './harden.js';
+import { writeCycleRecord } from '../../audit/writeRecord.js';
 
 const USAGE = 'tdd-gate done [--json]';
 
@@ -75,10 +76,12 @@ export const done: Verb = {
     };
     mkdirSync(path.join(s.root, '.tdd', 'evidence'), { recursive: true });
     writeFileSync(path.join(s.root, evidenceRel), JSON.stringify(evidence, null, 2) + '\n');
+    // The record meant to be committed with the work, for `tdd-gate audit` (docs/evidence.md).
+    const cycleRecord = writeCycleRecord(s, state, stack, tree, final, at.toISOString());
     await transition(s, 'done', ['tdd-green', 'tdd-refactor'], 'done', () => ({}), `evidence ${evidenceRel}`);
     await syncHardening(s);
     if (values.json) {
-      out(s, JSON.stringify({ evidence: evidenceRel, ...evidence }));
+      out(s, JSON.stringify({ evidence: evidenceRel, cycle_record: cycleRecord, ...evidence }));
       return 0;
     }
     const minutes = Math.round((at.getTime() - Date.parse(state.started_at)) / 60000);
@@ -89,6 +92,7 @@ export const done: Verb = {
     out(s, `  GREEN: ${final.counts.passed}/${final.counts.total} passing${redIds.length > 0 ? `; ${held}/${redIds.length} RED tests now pass` : ''}${fresh.coverage !== undefined ? `, coverage ${fresh.coverage}%` : ''} (run ${isolation === 'namespace' ? 'read-only against the frozen tests' : 'in a private copy of the frozen tests'})`);
     out(s, `  changed: ${evidence.files_changed.tests.length} test files, ${evidence.files_changed.sources.length} source files; hook denials: ${evidence.hook_denies}`);
     out(s, `  evidence: ${evidenceRel}`);
+    if (cycleRecord !== null) out(s, `  cycle record (commit it with the work; \`tdd-gate audit\` replays it): ${cycleRecord}`);
     return 0;
   },
 };
