@@ -2,6 +2,7 @@
  * The disk side of the Bash policy: glob and directory expansion, classification of each target,
  * the content a write leaves, patch headers. src/core/decideBash.ts asks; this module answers.
  */
+import { execFileSync } from 'node:child_process';
 import { lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { minimatch } from 'minimatch';
@@ -64,6 +65,10 @@ export function* writeTargets(d: DiskContext, w: BashWrite, cwd: string): Genera
     yield* patchFacts(d, w, cwd);
     return;
   }
+  if (w.stash) {
+    yield* stashFacts(d, w.stash, path.resolve(cwd, w.path));
+    return;
+  }
   if (w.dynamicTail) {
     yield* dynamicFacts(d, w, cwd, counter);
     return;
@@ -122,20 +127,53 @@ function* dynamicFacts(d: DiskContext, w: BashWrite, cwd: string, counter: { n: 
 
 /** The files a patch changes, from its headers; an unreadable patch is unknown. */
 function* patchFacts(d: DiskContext, w: BashWrite, cwd: string): Generator<TargetFact> {
+  const how = w.patch as NonNullable<BashWrite['patch']>;
   const file = path.resolve(cwd, w.path);
-  const text = readOrNull(file);
-  const unknown: TargetFact = { abs: file, real: file, classes: [], inProject: true, exists: false, unresolved: `the files named inside ${w.path}, which cannot be read` };
+  const text = how.text ?? readOrNull(file);
+  const what = how.text !== undefined ? 'the patch it is given' : w.path;
+  const unknown = (why: string): TargetFact => ({ abs: file, real: file, classes: [], inProject: true, exists: false, unresolved: `the files named inside ${what}, which ${why}` });
   if (text === null) {
-    yield unknown;
+    yield unknown('cannot be read');
     return;
   }
-  const targets = patchTargets(text, w.patch?.strip ?? null);
+  const targets = patchTargets(text, how.strip);
   if (targets === null) {
-    yield unknown;
+    yield unknown('names no file the gate can recognise');
     return;
   }
-  const base = w.patch?.directory != null ? path.resolve(cwd, w.patch.directory) : cwd;
-  for (const t of targets) yield fact(d, base, path.resolve(base, t));
+  const bases = new Set<string>();
+  for (const b of how.root !== undefined ? [cwd, how.root] : [cwd]) bases.add(how.directory != null ? path.resolve(b, how.directory) : b);
+  for (const base of bases) for (const t of targets) yield fact(d, base, path.resolve(base, t));
+}
+
+/**
+ * `git stash pop|apply`: the files the stash entries change (tracked and untracked), asked of git
+ * when the hook runs. An entry that does not exist changes nothing; one git cannot show is unknown.
+ */
+function* stashFacts(d: DiskContext, range: { from: number; to: number }, cwd: string): Generator<TargetFact> {
+  const git = (...args: string[]): string | null => {
+    try {
+      return execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 16 * 1024 * 1024, timeout: 10_000 });
+    } catch {
+      return null;
+    }
+  };
+  const top = git('rev-parse', '--show-toplevel')?.trim();
+  for (let i = range.from; i <= range.to; i++) {
+    const ref = `stash@{${i}}`;
+    if (top === undefined || top === '') {
+      yield { abs: cwd, real: cwd, classes: [], inProject: true, exists: false, unresolved: `the files of ${ref}, which git cannot show here` };
+      return;
+    }
+    if (git('rev-parse', '-q', '--verify', `refs/${ref}`) === null) continue; // no such entry: nothing to apply
+    const names = git('stash', 'show', '-z', '--name-only', '--include-untracked', ref) ?? git('stash', 'show', '-z', '--name-only', ref);
+    if (names === null) {
+      yield { abs: cwd, real: cwd, classes: [], inProject: true, exists: false, unresolved: `the files of ${ref}, which git cannot show` };
+      return;
+    }
+    // Paths are relative to the top of the work tree, wherever git runs.
+    for (const rel of names.split('\0')) if (rel !== '') yield fact(d, top, path.resolve(top, rel));
+  }
 }
 
 /** The file's content after a Bash write, when it can be known (RED: does the stub keep its marker?). */

@@ -7,7 +7,7 @@ const ctx = { cwd: '/r', home: '/h', root: '/r' };
 
 function show(w: BashWrite): string {
   const where = w.path.startsWith('/') || w.cwd === null ? '' : `${w.cwd}|`;
-  return `${where}${w.path}${w.glob ? ' [glob]' : ''}${w.tree ? ' [tree]' : ''}${w.onlyTests ? ' [tests]' : ''}${w.metadataOnly ? ' [touch]' : ''}${w.dynamicTail ? ' [dynamic]' : ''}${w.patch ? ` [patch -p${w.patch.strip ?? '*'}]` : ''}`;
+  return `${where}${w.path}${w.glob ? ' [glob]' : ''}${w.tree ? ' [tree]' : ''}${w.onlyTests ? ' [tests]' : ''}${w.metadataOnly ? ' [touch]' : ''}${w.dynamicTail ? ' [dynamic]' : ''}${w.patch ? ` [patch -p${w.patch.strip ?? '*'}]` : ''}${w.stash ? ` [stash ${w.stash.from}-${w.stash.to}]` : ''}`;
 }
 
 const writes = (cmd: string) => analyzeBash(cmd, ctx).writes.map(show);
@@ -210,7 +210,7 @@ describe('writer table', () => {
     ]),
   )('$cmd writes $expected', ({ cmd, expected }) => expect(writes(cmd)).toEqual(expected));
 
-  it.each(['cat list | xargs rm', 'patch -p1 <<< "$X"', 'cat p.diff | git apply', "awk '{print > $1}' f"])('%s writes something unknown', (cmd) => {
+  it.each(['cat list | xargs rm', 'patch -p1 <<< "$X"', 'git diff | git apply -R', 'curl -s https://example.com/p.diff | patch -p1', 'patch -p"$N" < p.diff', "awk '{print > $1}' f"])('%s writes something unknown', (cmd) => {
     expect(unknown(cmd).length).toBeGreaterThan(0);
   });
 });
@@ -279,8 +279,8 @@ describe('git HEAD moves and CLI calls', () => {
     'git pull',
     'git am p.mbox',
     'git reset --hard HEAD~1',
-    'git stash pop',
-    'git stash apply',
+    'git stash branch x',
+    'git stash pop "$S"',
     'git worktree add ../w x',
     'git -C sub checkout -B x',
     "git filter-branch --tree-filter 'rm -f t' HEAD",
@@ -343,6 +343,12 @@ describe('the path model', () => {
       ['patch -p1 < /tmp/f.diff', ['/tmp/f.diff [patch -p1]']],
       ['patch < /tmp/f.diff', ['/tmp/f.diff [patch -p*]']],
       ['git apply /tmp/f.patch', ['/tmp/f.patch [patch -p1]']],
+      ['cat /tmp/f.patch | git apply', ['/tmp/f.patch [patch -p1]']],
+      ['git apply - < p.diff', ['/r|p.diff [patch -p1]']],
+      ["git apply <<'EOF'\n--- a/x\n+++ b/x\nEOF", ['/r|. [patch -p1]']],
+      ['patch -p0 <<< "--- x"', ['/r|. [patch -p0]']],
+      ['git stash pop', ['/r|. [stash 0-0]']],
+      ['git stash push -- a; git stash push -- b; git stash apply stash@{1}', ['/r|a [tree]', '/r|b [tree]', '/r|. [stash 0-1]']],
       ['git stash push -q -- src/a.ts', ['/r|src/a.ts [tree]']],
       ['git ls-files src | xargs sed -i s/a/b/', ['/r/src/** [glob]']],
       ['for f in $(git ls-files src); do rm "$f"; done', ['/r/src/** [glob]']],

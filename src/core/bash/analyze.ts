@@ -176,7 +176,7 @@ class Analyzer implements Sink {
       // Every element of a pipeline runs in its own subshell.
       for (const c of n.commands) {
         out = this.command(c, scope.fork(), input);
-        input = out !== null && typeof out === 'object' ? { kind: 'list', patterns: out.patterns, from: 'a pipe' } : { kind: 'text', text: out, from: 'a pipe' };
+        input = stdinOf(out, 'a pipe');
       }
       return out;
     }
@@ -573,8 +573,7 @@ class Analyzer implements Sink {
         const only = r.target?.parts?.length === 1 ? r.target.parts[0] : undefined;
         if (only?.type === 'ProcessSubstitution' && fd === 0) {
           // `done < <(git ls-files src)`: what the substitution prints is the input.
-          const out = this.substitute(only.script, only.text, scope);
-          input = out !== null && typeof out === 'object' ? { kind: 'list', patterns: out.patterns, from: only.text } : { kind: 'text', text: out, from: only.text };
+          input = stdinOf(this.substitute(only.script, only.text, scope), only.text);
           continue;
         }
         const target = r.target ? resolveSingle(r.target, scope, this.env) : null;
@@ -637,13 +636,15 @@ class Analyzer implements Sink {
       const w: BashWrite = isAbsolute(path) ? { path, cwd: null, via, ...glob, ...extra } : { path, cwd, via, ...glob, ...extra };
       this.result.writes.push(w);
       // A download is code from elsewhere, like a script already on disk: run later, it passes to the after-the-fact check.
-      if (!target.glob && !extra.tree && !isDownload(via)) {
+      // A patch or a stash entry is read, not written: the files it names are judged on disk.
+      const named = extra.patch !== undefined || extra.stash !== undefined;
+      if (!target.glob && !extra.tree && !named && !isDownload(via)) {
         const before = this.written.get(abs);
         const content = extra.content === undefined ? null : extra.append ? (before === undefined ? null : before === null ? null : before + extra.content) : extra.content;
         this.written.set(abs, content);
       }
       // A link made earlier in the command: the write lands on its target.
-      if (!target.glob) {
+      if (!target.glob && !named) {
         for (const l of scope.links) {
           if (abs === l.link || abs.startsWith(l.link + '/')) {
             this.result.writes.push({ path: l.target + abs.slice(l.link.length), cwd: null, via: `${via} (through the link ${l.link})`, ...extra });
@@ -801,7 +802,7 @@ class Analyzer implements Sink {
     // A file this command changed before reading it (`sed -i … package.json && npm test`): what is on disk is not what runs.
     const made = this.written.get(abs);
     if (made === null) {
-      this.unknown(`the command reads ${file} after changing it, so what it runs from there is not known`);
+      this.unknown(`the command reads ${file} after changing it, so what it holds then is not known`);
       return null;
     }
     if (made !== undefined) return { text: made, abs };
@@ -889,8 +890,15 @@ class Analyzer implements Sink {
     const printed = this.script(script, s, text, `the substitution ${text.slice(0, 80)}`);
     if (s.tainted !== null) scope.tainted ??= s.tainted;
     // `$(git ls-files src)`, `$(find src -name '*.ts')`: the lines are paths under known directories.
-    return knownOutput(script, scope, this.ctx, this.env) ?? (printed !== null && typeof printed === 'object' ? printed : null);
+    return knownOutput(script, scope, this.ctx, this.env) ?? (printed !== null && typeof printed === 'object' && 'patterns' in printed ? printed : null);
   }
+}
+
+/** What a command reads when another one's output is its input: `cat f |` is the file itself. */
+function stdinOf(out: Output, from: string): Stdin {
+  if (out === null || typeof out === 'string') return { kind: 'text', text: out, from };
+  if ('file' in out) return { kind: 'file', path: { text: out.file, glob: false, raw: out.file } };
+  return { kind: 'list', patterns: out.patterns, from };
 }
 
 function stripShebang(text: string): string {

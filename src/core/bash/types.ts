@@ -33,8 +33,17 @@ export interface BashWrite {
   tailSuffix?: string;
   /** Globs match regardless of case (`shopt -s nocaseglob`). */
   nocase?: boolean;
-  /** The target is a patch file: the files it changes are named in its headers (read on disk). */
-  patch?: { strip: number | null; directory: string | null };
+  /**
+   * The target is a patch: the files it changes are named in its headers. `path` is the patch
+   * file (read on disk), unless `text` holds the patch already (a heredoc, a file this command
+   * wrote, or one the analysis read). `root`: paths may also be relative to it (git apply).
+   */
+  patch?: { strip: number | null; directory: string | null; text?: string; root?: string };
+  /**
+   * `git stash pop|apply`: the files of the stash entries `stash@{from}` … `stash@{to}` as they are
+   * before the command (the range covers entries this command pushed before, which may be none).
+   */
+  stash?: { from: number; to: number };
   /** A package.json edited by its package manager (`npm pkg set`): the keys it changes; null when not static. */
   pkgKeys?: string[] | null;
 }
