@@ -166,7 +166,7 @@ function decidePhaseTable(c: CycleFacts, t: WriteTarget, cls: 'test' | 'source')
       if (t.contentAfter != null && t.contentAfter.includes(STUB_MARKER)) return PASS;
       return deny(
         'red-source',
-        `Blocked write to source file ${p} ${where(c)}: in tdd-red only tests are written. A source file may be touched only as a stub that still carries the marker \`${STUB_MARKER}\` after the write (for example \`// ${STUB_MARKER}\` above a function that throws "not implemented"), so the tests compile and fail on their assertions. Add the marker, or write the failing test first.`,
+        `Blocked write to source file ${p} ${where(c)}: in tdd-red only tests are written. A source file may be touched only as a stub that still carries the marker \`${STUB_MARKER}\` after the write (for example \`// ${STUB_MARKER}\` above a function that throws "not implemented"), so the tests compile and fail on their assertions. ${t.contentAfter === null ? 'The gate cannot tell what this command leaves in the file (only plain substitutions, line inserts and deletions of `sed -i` and `perl -pi`, heredocs and copies are computed), so it cannot see the marker; make the change with the Edit or Write tool, keeping the marker.' : 'Add the marker, or write the failing test first.'}`,
       );
     case 'tdd-green':
     case 'tdd-refactor':

@@ -7,6 +7,7 @@ import { lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'no
 import path from 'node:path';
 import { minimatch } from 'minimatch';
 import type { BashWrite } from '../core/bash/types.js';
+import { applyInPlace } from '../core/bash/inPlace.js';
 import { patchTargets } from '../core/bash/patchFile.js';
 import { MAX_FILES, TooManyFiles, type TargetFact } from '../core/decideBash.js';
 import { canonicalize } from './canonicalPath.js';
@@ -179,7 +180,11 @@ function* stashFacts(d: DiskContext, range: { from: number; to: number }, cwd: s
 /** The file's content after a Bash write, when it can be known (RED: does the stub keep its marker?). */
 export function contentAfterWrite(w: BashWrite, cwd: string, real: string): string | null {
   if (w.metadataOnly) return readOrNull(real) ?? '';
-  if (w.tree || w.glob || w.dynamicTail || w.patch) return null;
+  if (w.tree || w.glob || w.dynamicTail || w.patch || w.stash) return null;
+  if (w.inPlace) {
+    const before = readOrNull(real);
+    return before === null ? null : applyInPlace(w.inPlace, before);
+  }
   if (w.copyOf !== undefined) return readOrNull(path.resolve(cwd, w.copyOf));
   if (w.content === undefined) return null;
   return w.append ? readOrEmpty(real) + w.content : w.content;

@@ -1,4 +1,5 @@
 /** What a Bash command may do to the file system and to the cycle, as far as static analysis can tell. */
+import type { InPlaceEdit } from './inPlace.js';
 
 export interface BashWrite {
   /** The path as written (after word resolution), or a glob pattern when `glob` is set. */
@@ -15,6 +16,8 @@ export interface BashWrite {
   onlyTests?: boolean;
   /** The file's content after the write, when statically known (RED stub check). */
   content?: string;
+  /** An in-place edit (`sed -i`, `perl -pi`): the content after is the current one with this edit applied. */
+  inPlace?: InPlaceEdit;
   /** `content` is appended to the existing file. */
   append?: boolean;
   /** The file becomes a copy of this one (resolved from `cwd`): its content is on disk. */

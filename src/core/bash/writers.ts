@@ -1,8 +1,8 @@
 /** The writer table: which arguments of which command are written. */
-import { has, parseArgv } from './argv.js';
+import { has, parseArgv, shortFlags } from './argv.js';
 import { lit, stdinText, writeAll, type Handler } from './handler.js';
 import { baseName, child, isAbsolute } from './paths.js';
-import type { Call, Sink } from './sink.js';
+import type { Call, Sink, WriteExtra } from './sink.js';
 import { findListing } from './tables.js';
 import { escapeGlob, type Arg } from './words.js';
 
@@ -88,7 +88,12 @@ export const sed: Handler = (call, sink) => {
       if (f !== '' && f !== '/dev/stdout' && f !== '/dev/stderr') sink.write(call.scope, lit(f), 'sed w');
     }
   }
-  if (inPlace) writeAll(call, sink, files, 'sed -i (in-place edit)');
+  if (!inPlace) return null;
+  // What the edit leaves is computed from each file when the script is known and line-by-line (no -n, no -z).
+  const flags = shortFlags(call.args, 'i', 'efl');
+  const plain = scripts.every((s) => s.text !== null) && !['n', 'z'].some((f) => flags.has(f)) && !has(argv, '--quiet', '--silent', '--null-data');
+  const edit: WriteExtra = plain ? { inPlace: { lang: 'sed', scripts: scripts.map((s) => s.text as string), ...(flags.has('E') || flags.has('r') || has(argv, '--regexp-extended') ? { extended: true } : {}) } } : {};
+  for (const f of files) sink.write(call.scope, f, 'sed -i (in-place edit)', edit);
   return null;
 };
 
