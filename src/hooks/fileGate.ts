@@ -105,7 +105,7 @@ export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision
   // GREEN/REFACTOR: runner settings frozen inside package.json, pyproject.toml, setup.cfg.
   const partFile = partFileOf(cycle, real);
   if (partFile !== null) {
-    const part = frozenPartChange(cycle, partFile, real, contentAfter(input, readOrNull(real)));
+    const part = frozenPartChange(cycle, partFile, real, { text: contentAfter(input, readOrNull(real)) });
     if (part) target.frozenPart = part;
   }
   return decideWrites(facts, [target]);

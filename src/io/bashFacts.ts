@@ -185,7 +185,10 @@ export function contentAfterWrite(w: BashWrite, cwd: string, real: string): stri
     const before = readOrNull(real);
     return before === null ? null : applyInPlace(w.inPlace, before);
   }
-  if (w.copyOf !== undefined) return readOrNull(path.resolve(cwd, w.copyOf));
+  if (w.copyOf !== undefined) {
+    const from = path.resolve(cwd, w.copyOf);
+    return from === '/dev/null' ? '' : readOrNull(from);
+  }
   if (w.content === undefined) return null;
   return w.append ? readOrEmpty(real) + w.content : w.content;
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ABSENT_PART, PART_FILES, partText } from '../../src/core/runnerParts.js';
 import { ev } from '../helpers/events.js';
@@ -90,11 +91,12 @@ describe('Bash writes to a file holding frozen runner settings (GREEN)', () => {
   const bash = (cwd: string, command: string) => runHookBundle(ev.bash({ cwd, ...IMPL }, command));
   it.each([
     ['a redirect', `echo '{"name":"x"}' > package.json`, /the test script, "type" in package\.json are frozen with the tests \(scripts\.test, type\)/],
-    ['sed -i', `sed -i 's/vitest run/true/' package.json`, /cannot tell what this command leaves in them.*Use the Edit tool for package\.json/],
+    ['sed -i of the test script', `sed -i 's/vitest run/true/' package.json`, /the test script in package\.json is frozen with the tests \(scripts\.test\)/],
+    ['perl -pi of the pytest section', `perl -pi -e 's/-q/-q -k not_slow/' pyproject.toml`, /\[tool\.pytest…\] in pyproject\.toml is frozen/],
+    ['a copy of a file this command wrote, whose content is known', `echo '{"name":"x"}' > /tmp/tdd-gate-p.json && cp /tmp/tdd-gate-p.json package.json`, /scripts\.test/],
     ['npm pkg set of the test script', 'npm pkg set scripts.test="vitest run -t adds"', /the test script in package\.json is frozen/],
     ['npm pkg delete of the module type', 'npm pkg delete type', /"type" in package\.json is frozen/],
     ['npm set-script', 'npm set-script pretest "exit 0"', /the pretest script/],
-    ['npm pkg set with a key that is not static', 'npm pkg set "$K"=1', /Use the Edit tool/],
     ['a copy over pyproject.toml', 'cp /dev/null pyproject.toml', /pyproject\.toml/],
     ['rm', 'rm setup.cfg', /setup\.cfg/],
   ])('denies %s', (_what, command, reason) => {
@@ -108,8 +110,48 @@ describe('Bash writes to a file holding frozen runner settings (GREEN)', () => {
     ['npm install', 'npm install lodash'],
     ['reading it', 'cat package.json && grep -n test pyproject.toml'],
     ['a redirect that leaves the settings as frozen', `echo '${PKG.replace(/\n/g, '').replace('"eslint ."', '"eslint src"')}' > package.json`],
+    // What these leave cannot be computed: the rest of the file is the project's, and the part is checked after the call.
+    ['jq into a temporary file moved over package.json', `jq '.dependencies.lodash = "^4"' package.json > tmp.json && mv tmp.json package.json`],
+    ['the same through a temporary directory', `t=$(mktemp) && jq '.devDependencies.zod = "^4"' package.json > "$t" && mv "$t" package.json`],
+    ['an inline script rewriting package.json', `node -e 'const fs=require("fs");const p=JSON.parse(fs.readFileSync("package.json","utf8"));p.dependencies={lodash:"^4"};fs.writeFileSync("package.json",JSON.stringify(p,null,2))'`],
+    ['python rewriting package.json', `python3 -c 'import json; p=json.load(open("package.json")); p["dependencies"]={"x":"1"}; json.dump(p, open("package.json","w"), indent=2)'`],
+    ['sed -i adding a dependency', `sed -i 's/"vitest": "^4"/"vitest": "^4", "lodash": "^4"/' package.json`],
+    ['sed -i on pyproject.toml outside the pytest section', `sed -i 's/version = "1.0"/version = "1.1"/' pyproject.toml`],
+    ['npm pkg set with a key that is not static (checked after the call)', 'npm pkg set "$K"=1'],
+    ['uv, poetry, pnpm and yarn adding a dependency', 'uv add requests && poetry add httpx && pnpm add lodash && yarn add zod'],
   ])('allows %s', (_what, command) => {
     const repo = frozenRepo();
     expectPass(bash(repo.root, command));
+  });
+});
+
+describe('after a Bash call whose result the gate could not compute, the frozen settings are checked (PostToolUse)', () => {
+  const post = (repo: TestRepo, command: string) => {
+    const input = { session_id: 's', transcript_path: '/tmp/t.jsonl', cwd: repo.root, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: '', stderr: '' }, tool_use_id: 'toolu_1', ...IMPL, agent_id: 'a1' };
+    const r = runHookBundle(input, { event: 'PostToolUse' });
+    return r.stdout.trim() === '' ? null : (JSON.parse(r.stdout) as { decision?: string; reason?: string });
+  };
+
+  it('says nothing when only a dependency was added', () => {
+    const repo = frozenRepo();
+    repo.write('package.json', PKG.replace('"vitest": "^4"', '"vitest": "^4",\n    "lodash": "^4"'));
+    repo.write('pyproject.toml', PYPROJECT.replace('name = "x"', 'name = "x"\ndependencies = ["requests"]'));
+    expect(post(repo, `jq '.dependencies.lodash = "^4"' package.json > t && mv t package.json`)).toBeNull();
+  });
+
+  it.each([
+    ['the test script', 'package.json', PKG.replace('"vitest run"', '"vitest run -t adds"')],
+    ['the module type', 'package.json', PKG.replace('"module"', '"commonjs"')],
+    ['the pytest section', 'pyproject.toml', PYPROJECT.replace('addopts = "-q"', 'addopts = "-q -k not_slow"')],
+    ['the whole file removed', 'setup.cfg', null],
+  ])('tells the model when %s changed, and records it', (_what, file, content) => {
+    const repo = frozenRepo();
+    if (content === null) rmSync(repo.path(file));
+    else repo.write(file, content);
+    const out = post(repo, 'npm run fix-deps');
+    expect(out?.decision).toBe('block');
+    expect(out?.reason).toContain('[runner-settings-frozen]');
+    expect(out?.reason).toContain(file);
+    expect(readFileSync(repo.path('.tdd/events.jsonl'), 'utf8')).toContain('"type":"runner-settings-drift"');
   });
 });

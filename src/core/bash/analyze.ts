@@ -606,6 +606,15 @@ class Analyzer implements Sink {
   // ---- Sink ----
 
   write(scope: Scope, target: Arg, via: string, extra: WriteExtra = {}): void {
+    if (extra.copyOf !== undefined && this.written.size > 0) {
+      // A copy of a file this command wrote first: its content is what was written, not what is on disk now.
+      const from = this.absolute(extra.copyOf, scope);
+      const made = from === null ? null : this.written.get(from);
+      if (from === null || made !== undefined) {
+        const { copyOf: _stale, ...rest } = extra;
+        extra = made === null || made === undefined ? rest : { ...rest, content: made };
+      }
+    }
     if (target.text === null) {
       if (scope.tainted === null && target.prefix !== undefined && target.prefix.includes('/')) {
         this.dynamicWrite(scope, target.prefix, via, target.slashFree === true ? (target.suffix ?? '') : null);

@@ -107,7 +107,10 @@ const COMMANDS: Record<string, Handler> = {
   },
   rm,
   rmdir: operandsAfterValues([]),
-  unlink: operandsAfterValues([]),
+  unlink: (call, sink) => {
+    for (const t of parseArgv(call.args).operands) sink.write(call.scope, t, 'unlink', { removes: true });
+    return null;
+  },
   shred: operandsAfterValues(['-n', '--iterations', '-s', '--size', '--random-source']),
   touch: (call, sink) => {
     // An existing file keeps its content (only its times change); a new one is created empty.

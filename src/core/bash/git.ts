@@ -150,7 +150,7 @@ export function gitCommand(call: Call, sink: Sink): Output {
       if (!has(argv, '-n', '--dry-run')) writeTree(argv.operands, 'git clean');
       return null;
     case 'rm':
-      if (!has(argv, '--cached')) for (const p of argv.operands) sink.write(scope, p, 'git rm', { tree: true });
+      if (!has(argv, '--cached')) for (const p of argv.operands) sink.write(scope, p, 'git rm', { tree: true, removes: true });
       return null;
     case 'mv': {
       for (const p of argv.operands) sink.write(scope, p, 'git mv', { tree: true });

@@ -22,6 +22,8 @@ export interface BashWrite {
   append?: boolean;
   /** The file becomes a copy of this one (resolved from `cwd`): its content is on disk. */
   copyOf?: string;
+  /** The file is removed (`rm`, `unlink`, the source of `mv`). */
+  removes?: boolean;
   /** Changes times or creates an empty file (`touch`): an existing file keeps its content. */
   metadataOnly?: boolean;
   /**

@@ -27,7 +27,7 @@ export function copyLike(removesSources: boolean): Handler {
     const ops = argv.operands;
     // A moved directory takes everything under it; a recursive copy writes everything under the destination.
     const recursive = removesSources || has(argv, '-r', '-R', '-a', '--recursive', '--archive');
-    if (removesSources) for (const s of dir ? ops : ops.slice(0, -1)) sink.write(call.scope, s, `${via} (source removed)`, { tree: true });
+    if (removesSources) for (const s of dir ? ops : ops.slice(0, -1)) sink.write(call.scope, s, `${via} (source removed)`, { tree: true, removes: true });
     // A link is a second, writable name for its target: linking a protected file counts as writing it,
     // and a later write through the link in the same command lands on the target.
     const links = via === 'ln' || (via === 'cp' && has(argv, '-l', '--link', '-s', '--symbolic-link'));
@@ -434,7 +434,7 @@ export const chmodLike: Handler = (call, sink) => {
 export const rm: Handler = (call, sink) => {
   const argv = parseArgv(call.args, []);
   const tree = has(argv, '-r', '-R', '--recursive');
-  for (const t of argv.operands) sink.write(call.scope, t, call.name, tree ? { tree: true } : {});
+  for (const t of argv.operands) sink.write(call.scope, t, call.name, tree ? { tree: true, removes: true } : { removes: true });
   return null;
 };
 
