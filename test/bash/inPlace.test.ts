@@ -54,9 +54,9 @@ const SED: InPlaceEdit[] = [
   { lang: 'sed', scripts: ['1,$s/x/y/'] },
   { lang: 'sed', scripts: ['/^$/d'] },
   { lang: 'sed', scripts: ['s/[^a-z]//g'] },
-  { lang: 'sed', scripts: ['s/\<one\>/1/g'] },
+  { lang: 'sed', scripts: ['s/\\<one\\>/1/g'] },
   { lang: 'sed', scripts: ['s/ *$//'] },
-  { lang: 'sed', scripts: ['s/a\+/A/g; s/e\?x/E/'] },
+  { lang: 'sed', scripts: ['s/a\\+/A/g; s/e\\?x/E/'] },
 ];
 
 const PERL: InPlaceEdit[] = [
