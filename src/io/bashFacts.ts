@@ -95,7 +95,8 @@ export function* writeTargets(d: DiskContext, w: BashWrite, cwd: string): Genera
  * a link or a second name for a file; then the target is unresolved.
  */
 function* dynamicFacts(d: DiskContext, w: BashWrite, cwd: string, counter: { n: number }): Generator<TargetFact> {
-  const prefix = path.isAbsolute(w.path) ? w.path : path.join(cwd, w.path) + (w.path.endsWith('/') || w.path === '' ? '/' : '');
+  const joined = path.isAbsolute(w.path) ? w.path : path.join(cwd, w.path);
+  const prefix = !joined.endsWith('/') && (w.path.endsWith('/') || w.path === '') ? joined + '/' : joined;
   const slash = prefix.lastIndexOf('/');
   const dir = prefix.slice(0, slash) || '/';
   const start = prefix.slice(slash + 1);

@@ -388,3 +388,49 @@ describe('following what the hook can read', () => {
     expect(v?.slashFree).toBeUndefined();
   });
 });
+
+describe('ordinary work: what the analysis resolves is judged by the resolved path', () => {
+  const disk: Record<string, string> = {
+    '/tmp/fix.patch': '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-x\n+y\n',
+  };
+  const withDisk = { ...ctx, read: (abs: string) => disk[abs] ?? null };
+  const patched = (cmd: string) => analyzeBash(cmd, withDisk).writes.map((w) => `${show(w)}${w.patch?.text !== undefined ? ' [text]' : ''}`);
+
+  it.each(
+    table([
+      ['git apply /tmp/fix.patch', ['/tmp/fix.patch [patch -p1] [text]']],
+      ['cat /tmp/fix.patch | git apply --index', ['/tmp/fix.patch [patch -p1] [text]']],
+      ['patch -p1 -i /tmp/fix.patch', ['/tmp/fix.patch [patch -p1] [text]']],
+      ['patch -p1 < /tmp/missing.patch', ['/tmp/missing.patch [patch -p1]']],
+      ["patch -p1 <<'EOF'\n--- a/src/a.ts\n+++ b/src/a.ts\nEOF", ['/r|. [patch -p1] [text]']],
+      ["echo '--- a/x' > /tmp/fix.patch; git apply /tmp/fix.patch", ['/tmp/fix.patch', '/tmp/fix.patch [patch -p1] [text]']],
+    ]),
+  )('$cmd reads the patch it applies: $expected', ({ cmd, expected }) => expect(patched(cmd)).toEqual(expected));
+
+  it('a patch file the command wrote with content it cannot know is unknown, not read stale from disk', () => {
+    expect(analyzeBash('cp ~/tests.patch /tmp/fix.patch && git apply /tmp/fix.patch', withDisk).unknown.length).toBeGreaterThan(0);
+    expect(analyzeBash('git diff > /tmp/fix.patch; git apply /tmp/fix.patch', withDisk).unknown.length).toBeGreaterThan(0);
+  });
+
+  it.each(
+    table([
+      // (a copy destination also counts as a directory the source lands in)
+      ['for f in src/*.ts; do cp "$f" "dist/$(basename "$f")"; done', ['/r|dist/*.ts [glob]']],
+      ['cp src/a.ts "dist/$(basename src/a.ts)"', ['/r|dist/a.ts', '/r|dist/a.ts/a.ts']],
+      ['for f in src/*.ts; do cp "$f" "dist/$(basename "$f" .ts).js"; done', ['/r|dist/*.js [glob]']],
+      ['f=tests/a.test.ts; cp x "$(dirname "$f")/b.ts"', ['/r|tests/b.ts']],
+      ['cp x "dist/$(basename "$1")"', ['/r|dist/ [dynamic]']],
+    ]),
+  )('$cmd writes $expected', ({ cmd, expected }) => expect(writes(cmd).filter((w) => !w.endsWith('/x'))).toEqual(expected));
+
+  it.each(
+    table([
+      [`node -e 'const fs = require("fs"); const dir = "."; fs.writeFileSync(dir + "/out.txt", "x")'`, ['/r|./out.txt [tree]']],
+      [`node -e 'const d = "build"; require("fs").writeFileSync(\`\${d}/x.json\`, "")'`, ['/r|build/x.json [tree]']],
+      [`python3 -c 'd = "out"; open(d + "/r.txt", "w").write("x")'`, ['/r|out/r.txt [tree]']],
+      [`node -e 'const d = "src/x"; require("fs").writeFileSync(d + ".test.ts", "")'`, ['/r|src/x.test.ts [tree]']],
+      // Used on its own too: the literal stays a target.
+      [`node -e 'const fs = require("fs"); const d = "."; fs.writeFileSync(d + "/o", ""); fs.rmSync(d, { recursive: true })'`, ['/r|. [tree]', '/r|./o [tree]']],
+    ]),
+  )('$cmd writes $expected', ({ cmd, expected }) => expect(writes(cmd)).toEqual(expected));
+});

@@ -907,6 +907,7 @@ class Analyzer implements Sink {
 function stdinOf(out: Output, from: string): Stdin {
   if (out === null || typeof out === 'string') return { kind: 'text', text: out, from };
   if ('file' in out) return { kind: 'file', path: { text: out.file, glob: false, raw: out.file } };
+  if ('glob' in out) return { kind: 'text', text: null, from };
   return { kind: 'list', patterns: out.patterns, from };
 }
 
