@@ -35,6 +35,8 @@ export interface TargetFact {
   exists: boolean;
   /** The target could not be pinned down on disk (why, for the reason): fail closed. */
   unresolved?: string;
+  /** A file frozen with the tests that is not a test itself (a runner config). */
+  config?: boolean;
 }
 
 /** What the Bash policy asks the disk, answered by src/io/bashFacts.ts (or a table in tests). */
@@ -179,7 +181,7 @@ function judgeWrite(w: BashWrite, f: BashFacts): Decision {
     }
     const frozenPart = f.frozenPart?.(w, cwd, t);
     if (!frozenPart && cls.every((c) => c === 'other') && !readOnlyRoleInProject(f, t)) continue;
-    const target: WriteTarget = { display: `${f.display(t.abs)} (written by ${via})`, classes: cls, ...(frozenPart ? { frozenPart } : {}) };
+    const target: WriteTarget = { display: `${f.display(t.abs)} (written by ${via})`, classes: cls, ...(frozenPart ? { frozenPart } : {}), ...(t.config === true ? { config: true } : {}) };
     if (cls.includes('source')) target.contentAfter = f.contentAfter(w, cwd, t.real);
     const d = decideWriteTarget(f.cycle(), target);
     if (d.kind !== 'pass') return d;

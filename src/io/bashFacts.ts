@@ -11,7 +11,7 @@ import { applyInPlace } from '../core/bash/inPlace.js';
 import { patchTargets } from '../core/bash/patchFile.js';
 import { MAX_FILES, TooManyFiles, type TargetFact } from '../core/decideBash.js';
 import { canonicalize } from './canonicalPath.js';
-import { classesOf, type DiskContext } from './targetClasses.js';
+import { classesOf, runnerConfig, type DiskContext } from './targetClasses.js';
 
 export type { DiskContext };
 
@@ -56,8 +56,11 @@ export function insideRoot(root: string, abs: string): boolean {
 /** Every class a raw path falls in, resolved from `cwd`. */
 function fact(d: DiskContext, cwd: string, abs: string): TargetFact {
   const { classes, real } = classesOf(d, cwd, abs);
-  return { abs, real, classes, inProject: insideRoot(d.root, real), exists: exists(abs) };
+  const out: TargetFact = { abs, real, classes, inProject: insideRoot(d.root, real), exists: exists(abs) };
+  if (classes.includes('test') && runnerConfig(d, real)) out.config = true;
+  return out;
 }
+
 
 /** The concrete files a write may touch: glob matches (and the literal, for a glob with no match), tree contents. */
 export function* writeTargets(d: DiskContext, w: BashWrite, cwd: string): Generator<TargetFact> {

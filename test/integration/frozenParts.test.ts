@@ -11,10 +11,12 @@ const STACK = { ...DEFAULT_STACK, test_command: 'npm test' };
 const PKG = JSON.stringify({ name: 'x', type: 'module', scripts: { test: 'vitest run', lint: 'eslint .' }, devDependencies: { vitest: '^4' } }, null, 2) + '\n';
 const PYPROJECT = '[project]\nname = "x"\nversion = "1.0"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n';
 const SETUP_CFG = '[metadata]\nname = x\n\n[tool:pytest]\naddopts = -q\n';
+const GO_MOD = 'module example.com/x\n\ngo 1.22\n\nrequire github.com/stretchr/testify v1.9.0\n\nreplace example.com/y => ./y\n';
+const CARGO = '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nserde = "1"\n\n[dev-dependencies]\npretty_assertions = "1"\n';
 
 /** A repo in `phase` whose freeze recorded the runner parts of these files, as `tdd-gate freeze` does. */
 function frozenRepo(phase = 'tdd-green'): TestRepo {
-  const files: Record<string, string> = { 'package.json': PKG, 'pyproject.toml': PYPROJECT, 'setup.cfg': SETUP_CFG, 'src/a.ts': 'export {};\n' };
+  const files: Record<string, string> = { 'package.json': PKG, 'pyproject.toml': PYPROJECT, 'setup.cfg': SETUP_CFG, 'go.mod': GO_MOD, 'Cargo.toml': CARGO, 'src/a.ts': 'export {};\n' };
   const repo = testRepo({ stack: STACK, files });
   const parts: Record<string, string> = {};
   for (const [file, part] of Object.entries(PART_FILES)) {
@@ -44,6 +46,11 @@ describe('wall 1 knows the runner settings frozen inside editable files (GREEN/R
     ['the module type', 'package.json', '"type": "module"', '"type": "commonjs"', /"type" in package\.json is frozen/],
     ['the pytest section of pyproject.toml', 'pyproject.toml', 'addopts = "-q"', 'addopts = "-q -k not_slow"', /\[tool\.pytest…\] in pyproject\.toml is frozen/],
     ['the pytest section of setup.cfg', 'setup.cfg', 'addopts = -q', 'addopts = -q --deselect tests/test_a.py::test_x', /\[tool:pytest\] in setup\.cfg is frozen/],
+    ['a replace in go.mod', 'go.mod', './y', './fake', /"replace" in go\.mod is frozen with the tests/],
+    ['the go version in go.mod', 'go.mod', 'go 1.22', 'go 1.21', /"go" in go\.mod is frozen/],
+    ['a dev-dependency in Cargo.toml', 'Cargo.toml', 'pretty_assertions = "1"', 'pretty_assertions = { path = "fake" }', /\[dev-dependencies\] in Cargo\.toml is frozen/],
+    ['autotests in Cargo.toml', 'Cargo.toml', 'edition = "2021"', 'edition = "2021"\nautotests = false', /\[package\] autotests in Cargo\.toml is frozen/],
+    ['a test target in Cargo.toml', 'Cargo.toml', '[dev-dependencies]', '[[test]]\nname = "a"\nharness = false\n\n[dev-dependencies]', /\[test\] in Cargo\.toml is frozen/],
   ])('denies an Edit of %s', (_what, file, from, to, reason) => {
     const repo = frozenRepo();
     expectDeny(runHookBundle(edit(repo.root, file, from, to)), 'runner-settings-frozen', reason);
@@ -55,6 +62,9 @@ describe('wall 1 knows the runner settings frozen inside editable files (GREEN/R
     ['the lint script (not run by the test command)', 'package.json', '"lint": "eslint ."', '"lint": "eslint src"'],
     ['the project version in pyproject.toml', 'pyproject.toml', 'version = "1.0"', 'version = "1.1"'],
     ['the metadata in setup.cfg', 'setup.cfg', 'name = x', 'name = y'],
+    ['a requirement in go.mod', 'go.mod', 'require github.com/stretchr/testify v1.9.0', 'require (\n\tgithub.com/stretchr/testify v1.9.0\n\tgolang.org/x/text v0.14.0\n)'],
+    ['a dependency in Cargo.toml', 'Cargo.toml', 'serde = "1"', 'serde = "1"\nrand = "0.8"'],
+    ['the crate version in Cargo.toml', 'Cargo.toml', 'version = "0.1.0"', 'version = "0.2.0"'],
   ])('allows an Edit of %s', (_what, file, from, to) => {
     const repo = frozenRepo();
     expectPass(runHookBundle(edit(repo.root, file, from, to)));
@@ -99,6 +109,8 @@ describe('Bash writes to a file holding frozen runner settings (GREEN)', () => {
     ['npm set-script', 'npm set-script pretest "exit 0"', /the pretest script/],
     ['a copy over pyproject.toml', 'cp /dev/null pyproject.toml', /pyproject\.toml/],
     ['rm', 'rm setup.cfg', /setup\.cfg/],
+    ['sed -i of a replace in go.mod', "sed -i 's#./y#./fake#' go.mod", /"replace" in go\.mod is frozen/],
+    ['perl -pi of a dev-dependency in Cargo.toml', `perl -pi -e 's/pretty_assertions = "1"/pretty_assertions = { path = "fake" }/' Cargo.toml`, /\[dev-dependencies\] in Cargo\.toml/],
   ])('denies %s', (_what, command, reason) => {
     const repo = frozenRepo();
     expectDeny(bash(repo.root, command), 'runner-settings-frozen', reason);
@@ -119,6 +131,10 @@ describe('Bash writes to a file holding frozen runner settings (GREEN)', () => {
     ['sed -i on pyproject.toml outside the pytest section', `sed -i 's/version = "1.0"/version = "1.1"/' pyproject.toml`],
     ['npm pkg set with a key that is not static (checked after the call)', 'npm pkg set "$K"=1'],
     ['uv, poetry, pnpm and yarn adding a dependency', 'uv add requests && poetry add httpx && pnpm add lodash && yarn add zod'],
+    ['cargo and go adding a dependency', 'cargo add rand && go get golang.org/x/text && go mod tidy'],
+    ['sed -i adding a dependency to Cargo.toml', `sed -i 's/^serde = "1"$/serde = "1"\\nrand = "0.8"/' Cargo.toml`],
+    ['a new go.mod in a new folder', "mkdir -p svc && printf 'module example.com/svc\\n\\ngo 1.22\\n' > svc/go.mod"],
+    ['a new Cargo.toml in a new folder', "mkdir -p crates/b && printf '[package]\\nname = \"b\"\\n' > crates/b/Cargo.toml"],
   ])('allows %s', (_what, command) => {
     const repo = frozenRepo();
     expectPass(bash(repo.root, command));
@@ -136,6 +152,8 @@ describe('after a Bash call whose result the gate could not compute, the frozen 
     const repo = frozenRepo();
     repo.write('package.json', PKG.replace('"vitest": "^4"', '"vitest": "^4",\n    "lodash": "^4"'));
     repo.write('pyproject.toml', PYPROJECT.replace('name = "x"', 'name = "x"\ndependencies = ["requests"]'));
+    repo.write('go.mod', GO_MOD + 'require golang.org/x/text v0.14.0\n');
+    repo.write('Cargo.toml', CARGO.replace('serde = "1"', 'serde = "1"\nrand = "0.8"'));
     expect(post(repo, `jq '.dependencies.lodash = "^4"' package.json > t && mv t package.json`)).toBeNull();
   });
 
@@ -143,6 +161,7 @@ describe('after a Bash call whose result the gate could not compute, the frozen 
     ['the test script', 'package.json', PKG.replace('"vitest run"', '"vitest run -t adds"')],
     ['the module type', 'package.json', PKG.replace('"module"', '"commonjs"')],
     ['the pytest section', 'pyproject.toml', PYPROJECT.replace('addopts = "-q"', 'addopts = "-q -k not_slow"')],
+    ['a replace (go mod edit)', 'go.mod', GO_MOD.replace('./y', './fake')],
     ['the whole file removed', 'setup.cfg', null],
   ])('tells the model when %s changed, and records it', (_what, file, content) => {
     const repo = frozenRepo();
