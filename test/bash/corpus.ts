@@ -15,6 +15,8 @@ export interface Case {
   phase?: 'tdd-plan' | 'tdd-red' | 'tdd-green' | 'tdd-refactor';
   /** null = the main thread; default tdd-gate:implementer. */
   role?: string | null;
+  /** For a deny: what the reason must say (its rule id, at least). */
+  why?: RegExp;
 }
 
 const RED = { phase: 'tdd-red', role: 'tdd-gate:test-writer' } as const;
