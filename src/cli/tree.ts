@@ -12,6 +12,7 @@ import { isEnvironmentPath } from '../core/envDirs.js';
 import type { Toolchain } from '../core/toolchain.js';
 import { envProbe } from '../io/envProbe.js';
 import { oracleParts } from './oracle/runnerParts.js';
+import { manifestIsConfig } from '../core/runnerParts.js';
 import type { FileHashes } from '../schema/cliState.js';
 
 /** The project's test and source files with their hashes, at one moment. */
@@ -43,12 +44,15 @@ export function scanTree(root: string, stack: CompiledStack): Tree {
   const probe = envProbe(root);
   const listed = listProjectFiles(root).filter((rel) => !isEnvironmentPath(rel, probe));
   const { tests: classified, sources } = classifyFiles(stack, listed);
-  const extra = [...listed, ...ignoredCandidates(root, probe)].filter((rel) => stack.isTest(rel) || stack.isTestConfig(rel) || isAlwaysFrozen(rel));
+  // A nested module manifest is runner configuration where its folder holds tests; a new module of sources is not.
+  const holdsTests = (dir: string) => classified.some((t) => t.startsWith(dir + '/') && stack.isTest(t));
+  const isConfig = (rel: string) => (stack.isTestConfig(rel) || isAlwaysFrozen(rel)) && manifestIsConfig(rel, holdsTests) !== false;
+  const extra = [...listed, ...ignoredCandidates(root, probe)].filter((rel) => stack.isTest(rel) || isConfig(rel));
   // What the test command, its scripts and the frozen configs load by name is frozen with them;
   // a program inside an environment folder (`.venv/bin/python`) is the toolchain's, recorded below.
-  const configs = extra.filter((rel) => stack.isTestConfig(rel) || isAlwaysFrozen(rel));
+  const configs = extra.filter(isConfig);
   const loaded = loadedFiles((rel) => readText(root, rel), (rel) => isFileIn(root, rel), stack.config.test_command, configs).filter((rel) => !isEnvironmentPath(rel, probe));
-  const tests = [...new Set([...classified, ...extra, ...loaded])].sort();
+  const tests = [...new Set([...classified.filter((rel) => stack.isTest(rel) || isConfig(rel)), ...extra, ...loaded])].sort();
   const sourceSet = new Set(sources.filter((rel) => !tests.includes(rel)));
   const t = hashFiles(root, tests);
   const s = hashFiles(root, [...sourceSet]);

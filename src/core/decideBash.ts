@@ -35,6 +35,8 @@ export interface TargetFact {
   exists: boolean;
   /** The target could not be pinned down on disk (why, for the reason): fail closed. */
   unresolved?: string;
+  /** A file frozen with the tests that is not a test itself (a runner config). */
+  config?: boolean;
 }
 
 /** What the Bash policy asks the disk, answered by src/io/bashFacts.ts (or a table in tests). */
@@ -113,7 +115,7 @@ function headMoves(a: BashAnalysis, f: BashFacts): Decision {
     if (u && u.cwd !== null && f.allExist(u.paths, u.cwd)) continue;
     return deny(
       'head-move',
-      `Blocked \`${short(move.text)}\` ${where(f)}: while a TDD cycle is active, git commands that move HEAD to another branch or commit or bring in other commits (checkout/switch of a branch, worktree add, merge, rebase, cherry-pick, pull, am, revert, reset to a commit, stash pop/apply) are blocked: the cycle's state belongs to this branch and frozen files must not change out of sight. Stay on this branch; to restore a single file use \`git checkout -- <file>\` or \`git restore <file>\` (judged like any write). Branch work can resume after \`tdd-gate done\`, or after the user aborts the cycle.`,
+      `Blocked \`${short(move.text)}\` ${where(f)}: while a TDD cycle is active, git commands that move HEAD to another branch or commit or bring in other commits (checkout/switch of a branch, worktree add, merge, rebase, cherry-pick, pull, am, revert, reset to a commit, stash branch, a stash entry named by a value that is not static) are blocked: the cycle's state belongs to this branch and frozen files must not change out of sight. Stay on this branch; to restore a single file use \`git checkout -- <file>\` or \`git restore <file>\`, and to bring back a stash use \`git stash pop\` or \`git stash apply stash@{N}\` with a literal N (each judged like the writes it makes). Branch work can resume after \`tdd-gate done\`, or after the user aborts the cycle.`,
     );
   }
   return PASS;
@@ -179,7 +181,7 @@ function judgeWrite(w: BashWrite, f: BashFacts): Decision {
     }
     const frozenPart = f.frozenPart?.(w, cwd, t);
     if (!frozenPart && cls.every((c) => c === 'other') && !readOnlyRoleInProject(f, t)) continue;
-    const target: WriteTarget = { display: `${f.display(t.abs)} (written by ${via})`, classes: cls, ...(frozenPart ? { frozenPart } : {}) };
+    const target: WriteTarget = { display: `${f.display(t.abs)} (written by ${via})`, classes: cls, ...(frozenPart ? { frozenPart } : {}), ...(t.config === true ? { config: true } : {}) };
     if (cls.includes('source')) target.contentAfter = f.contentAfter(w, cwd, t.real);
     const d = decideWriteTarget(f.cycle(), target);
     if (d.kind !== 'pass') return d;

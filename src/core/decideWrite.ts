@@ -23,6 +23,8 @@ export interface WriteTarget {
   contentAfter?: string | null;
   /** The file as it is before the write (what it already did is the project's, not this write's). */
   contentBefore?: string | null;
+  /** A file frozen with the tests that is not a test (a runner configuration, a file the run loads). */
+  config?: boolean;
   /** Inside installed dependencies (node_modules): an edit there could rewrite the test runner. */
   dependency?: boolean;
   /** The stack's runner_reach_allow lists this source (test helpers shipped as source). */
@@ -131,7 +133,7 @@ function decidePlan(c: CycleFacts, p: string): Decision {
 
 function decideWork(c: CycleFacts, t: WriteTarget, cls: 'test' | 'source'): Decision {
   const p = t.display;
-  const kind = cls === 'test' ? 'test file' : 'source file';
+  const kind = cls === 'test' ? (t.config === true ? 'test-runner configuration file' : 'test file') : 'source file';
   if (c.specDrift && (c.phase === 'tdd-green' || c.phase === 'tdd-refactor')) {
     const live = c.specDrift.live === null ? 'missing' : c.specDrift.live.slice(0, 12);
     return deny(
@@ -166,11 +168,17 @@ function decidePhaseTable(c: CycleFacts, t: WriteTarget, cls: 'test' | 'source')
       if (t.contentAfter != null && t.contentAfter.includes(STUB_MARKER)) return PASS;
       return deny(
         'red-source',
-        `Blocked write to source file ${p} ${where(c)}: in tdd-red only tests are written. A source file may be touched only as a stub that still carries the marker \`${STUB_MARKER}\` after the write (for example \`// ${STUB_MARKER}\` above a function that throws "not implemented"), so the tests compile and fail on their assertions. Add the marker, or write the failing test first.`,
+        `Blocked write to source file ${p} ${where(c)}: in tdd-red only tests are written. A source file may be touched only as a stub that still carries the marker \`${STUB_MARKER}\` after the write (for example \`// ${STUB_MARKER}\` above a function that throws "not implemented"), so the tests compile and fail on their assertions. ${t.contentAfter === null ? 'The gate cannot tell what this command leaves in the file (only plain substitutions, line inserts and deletions of `sed -i` and `perl -pi`, heredocs and copies are computed), so it cannot see the marker; make the change with the Edit or Write tool, keeping the marker.' : 'Add the marker, or write the failing test first.'}`,
       );
     case 'tdd-green':
     case 'tdd-refactor':
       if (cls === 'source') return decideRunnerReach(t, where(c));
+      if (t.config === true) {
+        return deny(
+          'tests-frozen',
+          `Blocked write to ${p} ${where(c)}: it is test-runner configuration frozen with the tests (a file that decides which tests run or how they load and report), so it is read-only in ${c.phase}, like the tests. ${c.phase === 'tdd-green' ? 'Make the tests pass by changing source files only.' : 'Refactor source files only, keeping the tests green.'} ${TEST_BUG}`,
+        );
+      }
       return deny(
         'tests-frozen',
         `Blocked write to test file ${p} ${where(c)}: the tests were certified and frozen, so they are read-only in ${c.phase}. ${c.phase === 'tdd-green' ? 'Make them pass by changing source files only.' : 'Refactor source files only, keeping the tests green.'} ${TEST_BUG}`,

@@ -11,7 +11,85 @@ export const PART_FILES: Readonly<Record<string, string>> = {
   'package.json': 'package.json#runner',
   'pyproject.toml': 'pyproject.toml#pytest',
   'setup.cfg': 'setup.cfg#pytest',
+  'Cargo.toml': 'Cargo.toml#runner',
+  'go.mod': 'go.mod#runner',
 };
+
+/**
+ * Module manifests. At the root, only their runner part is frozen (PART_FILES): a dependency
+ * added by `cargo add` or `go get` is the project's business, a `replace`, a dev-dependency or a
+ * test target is the oracle's. Below the root a manifest heads a module or crate of its own: it
+ * is runner configuration, frozen whole, where its folder holds tests (a nested go.mod hides its
+ * packages from `./...`); a new module in a folder of sources is neither a test nor a config.
+ */
+export const MODULE_MANIFESTS: ReadonlySet<string> = new Set(['go.mod', 'Cargo.toml']);
+
+/**
+ * For a module manifest (root-relative, `/`-separated): whether it is runner configuration frozen
+ * whole, given whether its folder holds tests; null for any other file.
+ */
+export function manifestIsConfig(rel: string, folderHoldsTests: (dir: string) => boolean): boolean | null {
+  const slash = rel.lastIndexOf('/');
+  if (!MODULE_MANIFESTS.has(rel.slice(slash + 1))) return null;
+  return slash < 0 ? false : folderHoldsTests(rel.slice(0, slash));
+}
+
+/** go.mod directives that decide what a test compiles against and which packages `./...` holds. */
+const GO_KEEP = new Set(['module', 'go', 'toolchain', 'godebug', 'replace', 'ignore']);
+
+/** The kept directives of a go.mod, one `directive value` line each (blocks flattened). */
+function goGroups(text: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  let block: string | null = null;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/\/\/.*$/, '').trim();
+    if (line === '') continue;
+    if (block !== null) {
+      if (line === ')') block = null;
+      else if (GO_KEEP.has(block)) (out[block] ??= []).push(line);
+      continue;
+    }
+    const m = /^([a-z]+)\s*(\()?\s*(.*)$/.exec(line);
+    if (m === null) continue;
+    const [, dir = '', open, rest = ''] = m;
+    if (open !== undefined) {
+      block = dir;
+      if (rest !== '' && rest !== ')' && GO_KEEP.has(dir)) (out[dir] ??= []).push(rest.replace(/\)$/, '').trim());
+      if (rest.endsWith(')')) block = null;
+    } else if (GO_KEEP.has(dir)) (out[dir] ??= []).push(rest);
+  }
+  return out;
+}
+
+/** Cargo.toml tables that decide how tests build and run; `[package]` keys likewise. */
+const CARGO_TABLES = /^(?:dev-dependencies|dev_dependencies|target\..+\.(?:dev-dependencies|dev_dependencies)|test|lib|bin|bench|example|patch\..+|replace|profile\..+|workspace)$/;
+const CARGO_PACKAGE_KEYS = /^(?:build|autotests|autobins|autoexamples|autobenches|autolib|links|edition|workspace)\s*=/;
+
+/** The kept tables of a Cargo.toml (`[dev-dependencies]`, `[[test]]`, …) and `[package]` keys, by name. */
+function cargoGroups(text: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  let table = '';
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/\s+#.*$/, '').trimEnd();
+    const h = /^\s*\[(\[?)\s*([^\]]+?)\s*\]\]?\s*$/.exec(line);
+    if (h) {
+      table = (h[2] ?? '').replace(/\s+/g, '');
+      if (CARGO_TABLES.test(table)) (out[`[${table}]`] ??= []).push(h[1] === '[' ? '[[]]' : '[]');
+      continue;
+    }
+    if (line.trim() === '' || line.trim().startsWith('#')) continue;
+    if (CARGO_TABLES.test(table)) (out[`[${table}]`] ??= []).push(line.trim());
+    else if (table === 'package' && CARGO_PACKAGE_KEYS.test(line.trim())) (out[`[package] ${line.trim().split(/\s*=/)[0] ?? ''}`] ??= []).push(line.trim());
+  }
+  return out;
+}
+
+function groupsText(groups: Record<string, string[]>): string {
+  return Object.keys(groups)
+    .sort()
+    .map((k) => `${k}\n${(groups[k] ?? []).join('\n')}`)
+    .join('\n');
+}
 
 /** What a part that does not exist (its file absent) is frozen as. */
 export const ABSENT_PART = '\0absent';
@@ -93,6 +171,10 @@ export function partText(file: string, text: string | null, testCommand: string)
       return sections(text, /^tool\.pytest/);
     case 'setup.cfg':
       return sections(text, /^(tool:pytest|pytest)$/);
+    case 'go.mod':
+      return groupsText(goGroups(text));
+    case 'Cargo.toml':
+      return groupsText(cargoGroups(text));
     default:
       return null;
   }
@@ -126,7 +208,17 @@ export function frozenPackageKeys(text: string | null, testCommand: string): str
  */
 export function partChanges(file: string, before: string | null, after: string | null, testCommand: string): string[] {
   if (partText(file, before, testCommand) === partText(file, after, testCommand)) return [];
-  if (file !== 'package.json' || before === null || after === null) return [file === 'package.json' ? 'the runner settings' : file === 'pyproject.toml' ? '[tool.pytest…]' : '[tool:pytest]'];
+  if ((file === 'go.mod' || file === 'Cargo.toml') && before !== null && after !== null) {
+    // The directives or tables that changed: `replace`, `[dev-dependencies]`, `[package] autotests`.
+    const groups = file === 'go.mod' ? goGroups : cargoGroups;
+    const a = groups(before);
+    const b = groups(after);
+    return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null)).sort();
+  }
+  if (file !== 'package.json' || before === null || after === null) {
+    const whole: Record<string, string> = { 'package.json': 'the runner settings', 'pyproject.toml': '[tool.pytest…]', 'setup.cfg': '[tool:pytest]', 'go.mod': 'the module, go, toolchain, godebug, ignore and replace directives', 'Cargo.toml': 'the test targets, [dev-dependencies], [patch], [profile], [workspace] and the build settings' };
+    return [whole[file] ?? 'the runner settings'];
+  }
   const a = packageRunner(before, testCommand);
   const b = packageRunner(after, testCommand);
   const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);

@@ -68,7 +68,11 @@ export function bashFacts(cycle: ActiveCycle, event: BashEvent): BashFacts {
     allExist: (paths, cwd) => paths.every((p) => existsSync(path.resolve(cwd, p))),
     frozenPart: (w, cwd, t) => {
       const file = partFileOf(cycle, t.real);
-      return file === null ? undefined : frozenPartChange(cycle, file, t.real, w.pkgKeys !== undefined ? null : contentAfterWrite(w, cwd, t.real), w.pkgKeys);
+      if (file === null) return undefined;
+      if (w.pkgKeys !== undefined) return frozenPartChange(cycle, file, t.real, null, w.pkgKeys);
+      if (w.removes) return frozenPartChange(cycle, file, t.real, { text: null });
+      const after = contentAfterWrite(w, cwd, t.real);
+      return frozenPartChange(cycle, file, t.real, after === null ? null : { text: after });
     },
     display: (abs) => {
       const rel = path.relative(cycle.repo.root, abs);

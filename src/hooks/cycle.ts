@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ClassifyContext } from '../core/classify.js';
+import { manifestIsConfig } from '../core/runnerParts.js';
 import type { BaseState, ActivePhase } from '../schema/state.js';
 import { canonicalize, isCaseInsensitive } from '../io/canonicalPath.js';
 import { childPath } from '../io/childPath.js';
@@ -93,7 +94,7 @@ function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
       classify: {
         specRel: specRelative(repo.root, state.spec_path),
         isTest: stack.isTest,
-        isTestConfig: stack.isTestConfig,
+        isTestConfig: manifestAware(stack.isTestConfig, state, repo.root),
         isSource: stack.isSource,
         isFrozenFile: frozenFiles(state, nocase),
         nocase,
@@ -166,6 +167,24 @@ function gitCommonDir(gitDir: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A nested module manifest (go.mod, Cargo.toml) is runner configuration where its folder holds
+ * tests: in GREEN/REFACTOR, where the freeze recorded files; before the freeze, wherever the
+ * folder exists already. A new module in a new folder is neither a test nor a config.
+ */
+function manifestAware(isTestConfig: (rel: string) => boolean, state: StoredState, root: string): (rel: string) => boolean {
+  let frozenKeys: string[] | null | undefined;
+  const holdsTests = (dir: string): boolean => {
+    if (frozenKeys === undefined) {
+      const files = state.phase === 'tdd-green' || state.phase === 'tdd-refactor' ? (state as { frozen?: { files?: unknown } }).frozen?.files : undefined;
+      frozenKeys = files !== null && typeof files === 'object' ? Object.keys(files) : null;
+    }
+    if (frozenKeys !== null) return frozenKeys.some((k) => k.startsWith(dir + '/'));
+    return existsSync(childPath(root, dir));
+  };
+  return (rel) => isTestConfig(rel) && manifestIsConfig(rel, holdsTests) !== false;
 }
 
 /**

@@ -4,7 +4,7 @@ import { contentAfter, type WriteInput } from '../core/contentAfter.js';
 import type { Decision } from '../core/decision.js';
 import { decideWrites, type CycleFacts, type WriteTarget } from '../core/decideWrite.js';
 import type { FileToolEvent } from '../schema/event.js';
-import { classesOf, type DiskContext } from '../io/targetClasses.js';
+import { classesOf, runnerConfig, type DiskContext } from '../io/targetClasses.js';
 import { liveSpecHash } from '../io/specHashCache.js';
 import type { ActiveCycle } from './cycle.js';
 import { compileGlobs } from '../core/globs.js';
@@ -96,6 +96,7 @@ export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision
   const facts = cycleFacts(cycle, event.agent_type, touchesWork);
   const inProject = path.relative(cycle.repo.root, real);
   const target: WriteTarget = { display: raw, classes, dependency: !inProject.startsWith('..') && !path.isAbsolute(inProject) && isInstalledDependency(inProject.split(path.sep).join('/'), envProbe(cycle.repo.root)) };
+  if (classes.includes('test') && runnerConfig(diskOf(cycle), real)) target.config = true;
   if (classes.includes('source') && cycle.state.phase !== 'tdd-plan') {
     // RED: the stub marker; GREEN/REFACTOR: a source must not reach into the test runner.
     target.contentBefore = readOrNull(real);
@@ -107,7 +108,7 @@ export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision
   // GREEN/REFACTOR: runner settings frozen inside package.json, pyproject.toml, setup.cfg.
   const partFile = partFileOf(cycle, real);
   if (partFile !== null) {
-    const part = frozenPartChange(cycle, partFile, real, contentAfter(input, readOrNull(real)));
+    const part = frozenPartChange(cycle, partFile, real, { text: contentAfter(input, readOrNull(real)) });
     if (part) target.frozenPart = part;
   }
   return decideWrites(facts, [target]);

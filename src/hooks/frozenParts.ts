@@ -34,22 +34,44 @@ function readOrNull(file: string): string | null {
 /**
  * What a write does to the frozen settings of a part file: undefined when it leaves them as
  * frozen (or as they are), else the keys it changes; keys null when the result is not known.
- * `after` is the file's content after the write (null: not known); `pkgKeys` the keys a package
+ * `after` is the file's content after the write (text null: the file is gone; null: not known); `pkgKeys` the keys a package
  * manager's own edit names.
  */
-export function frozenPartChange(cycle: ActiveCycle, file: string, real: string, after: string | null, pkgKeys?: string[] | null): WriteTarget['frozenPart'] {
+export function frozenPartChange(cycle: ActiveCycle, file: string, real: string, after: { text: string | null } | null, pkgKeys?: string[] | null): WriteTarget['frozenPart'] {
   const want = (cycle.state as { frozen?: { parts?: Record<string, string> } }).frozen?.parts?.[PART_FILES[file] ?? ''];
   if (want === undefined) return undefined;
   const command = cycle.stack.config.test_command;
   const before = readOrNull(real);
+  // What the write leaves cannot be known (`jq … > tmp && mv tmp package.json`): the rest of the
+  // file is the project's, so the write passes and the part is checked after the call (driftedParts).
   if (pkgKeys !== undefined) {
-    if (pkgKeys === null || file !== 'package.json') return { file, keys: null };
+    if (pkgKeys === null || file !== 'package.json') return undefined;
     const hit = frozenKeysHit(pkgKeys, frozenPackageKeys(before, command));
     return hit.length > 0 ? { file, keys: hit } : undefined;
   }
-  if (after === null) return { file, keys: null };
+  if (after === null) return undefined;
   // Leaving the settings as frozen is fine, restoring them included.
-  if (sha256Hex(partText(file, after, command) ?? ABSENT_PART) === want) return undefined;
-  const keys = partChanges(file, before, after, command);
+  if (sha256Hex(partText(file, after.text, command) ?? ABSENT_PART) === want) return undefined;
+  const keys = partChanges(file, before, after.text, command);
   return keys.length > 0 ? { file, keys } : undefined;
+}
+
+/**
+ * After a Bash call (PostToolUse): the part files whose frozen runner settings are no longer as
+ * at the freeze. A command whose result the hook could not compute passed on this check.
+ */
+export function driftedParts(cycle: ActiveCycle): string[] {
+  const { phase } = cycle.state;
+  if (phase !== 'tdd-green' && phase !== 'tdd-refactor') return [];
+  const frozen = (cycle.state as { frozen?: { parts?: Record<string, string> } }).frozen?.parts;
+  if (frozen === undefined) return [];
+  const command = cycle.stack.config.test_command;
+  const out: string[] = [];
+  for (const [file, part] of Object.entries(PART_FILES)) {
+    const want = frozen[part];
+    if (want === undefined) continue;
+    const text = readOrNull(path.join(cycle.repo.root, file));
+    if (sha256Hex(partText(file, text, command) ?? ABSENT_PART) !== want) out.push(file);
+  }
+  return out;
 }

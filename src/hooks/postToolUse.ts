@@ -9,6 +9,7 @@ import { describeFindings, integrityOf, isClean, logFindings } from './integrity
 import { NOTHING, postToolUseBlock, postToolUseFailureContext, type HookResult } from './output.js';
 import { clearInflight } from '../io/anchorInflight.js';
 import { candidateDirs } from './projectDirs.js';
+import { driftedParts } from './frozenParts.js';
 
 /**
  * PostToolUse on Bash: the second wall behind the static analysis. Scripts, npm scripts and
@@ -44,6 +45,18 @@ export function postToolUse(input: unknown, env: NodeJS.ProcessEnv, eventName = 
     logFindings(cycle, r, 'post-tool-use', { command, role: agentOf(input) });
     const d = describeFindings(r, cycle.repo.root, cycle.state.phase, tool_name === 'Bash' ? 'the last Bash command' : `the last ${tool_name} call`);
     return answer(`tdd-gate [${d.ruleId}]: ${d.reason}`, d.notice);
+  }
+  // The runner settings frozen inside editable files (package.json's test scripts, the pytest
+  // sections): a write whose result the gate could not compute passed, and is checked here.
+  for (const cycle of cycles) {
+    const files = driftedParts(cycle);
+    if (files.length === 0) continue;
+    appendEvent(cycle.repo.root, { type: 'runner-settings-drift', source: 'post-tool-use', files, command, role: agentOf(input), phase: cycle.state.phase });
+    const list = files.join(', ');
+    return answer(
+      `tdd-gate [runner-settings-frozen]: after ${tool_name === 'Bash' ? 'the last Bash command' : `the last ${tool_name} call`}, the runner settings frozen inside ${list} (the scripts the test command runs, the runner's keys and sections) are no longer as they were at the freeze. \`tdd-gate verify\` refuses until they are: put them back with the Edit tool (\`git diff -- ${list}\` shows what changed); the file's other edits (a dependency, another script) can stay. If a frozen test or its settings are wrong, stop and report \`TEST_BUG: <file>:<line> — <why>\` to the orchestrator instead.`,
+      `the runner settings frozen inside ${list} changed; the model was told to put them back.`,
+    );
   }
   return NOTHING;
 }

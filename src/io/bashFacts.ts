@@ -2,14 +2,16 @@
  * The disk side of the Bash policy: glob and directory expansion, classification of each target,
  * the content a write leaves, patch headers. src/core/decideBash.ts asks; this module answers.
  */
+import { execFileSync } from 'node:child_process';
 import { lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { minimatch } from 'minimatch';
 import type { BashWrite } from '../core/bash/types.js';
+import { applyInPlace } from '../core/bash/inPlace.js';
 import { patchTargets } from '../core/bash/patchFile.js';
 import { MAX_FILES, TooManyFiles, type TargetFact } from '../core/decideBash.js';
 import { canonicalize } from './canonicalPath.js';
-import { classesOf, type DiskContext } from './targetClasses.js';
+import { classesOf, runnerConfig, type DiskContext } from './targetClasses.js';
 
 export type { DiskContext };
 
@@ -54,14 +56,21 @@ export function insideRoot(root: string, abs: string): boolean {
 /** Every class a raw path falls in, resolved from `cwd`. */
 function fact(d: DiskContext, cwd: string, abs: string): TargetFact {
   const { classes, real } = classesOf(d, cwd, abs);
-  return { abs, real, classes, inProject: insideRoot(d.root, real), exists: exists(abs) };
+  const out: TargetFact = { abs, real, classes, inProject: insideRoot(d.root, real), exists: exists(abs) };
+  if (classes.includes('test') && runnerConfig(d, real)) out.config = true;
+  return out;
 }
+
 
 /** The concrete files a write may touch: glob matches (and the literal, for a glob with no match), tree contents. */
 export function* writeTargets(d: DiskContext, w: BashWrite, cwd: string): Generator<TargetFact> {
   const counter = { n: 0 };
   if (w.patch) {
     yield* patchFacts(d, w, cwd);
+    return;
+  }
+  if (w.stash) {
+    yield* stashFacts(d, w.stash, path.resolve(cwd, w.path));
     return;
   }
   if (w.dynamicTail) {
@@ -89,7 +98,8 @@ export function* writeTargets(d: DiskContext, w: BashWrite, cwd: string): Genera
  * a link or a second name for a file; then the target is unresolved.
  */
 function* dynamicFacts(d: DiskContext, w: BashWrite, cwd: string, counter: { n: number }): Generator<TargetFact> {
-  const prefix = path.isAbsolute(w.path) ? w.path : path.join(cwd, w.path) + (w.path.endsWith('/') || w.path === '' ? '/' : '');
+  const joined = path.isAbsolute(w.path) ? w.path : path.join(cwd, w.path);
+  const prefix = !joined.endsWith('/') && (w.path.endsWith('/') || w.path === '') ? joined + '/' : joined;
   const slash = prefix.lastIndexOf('/');
   const dir = prefix.slice(0, slash) || '/';
   const start = prefix.slice(slash + 1);
@@ -122,27 +132,67 @@ function* dynamicFacts(d: DiskContext, w: BashWrite, cwd: string, counter: { n: 
 
 /** The files a patch changes, from its headers; an unreadable patch is unknown. */
 function* patchFacts(d: DiskContext, w: BashWrite, cwd: string): Generator<TargetFact> {
+  const how = w.patch as NonNullable<BashWrite['patch']>;
   const file = path.resolve(cwd, w.path);
-  const text = readOrNull(file);
-  const unknown: TargetFact = { abs: file, real: file, classes: [], inProject: true, exists: false, unresolved: `the files named inside ${w.path}, which cannot be read` };
+  const text = how.text ?? readOrNull(file);
+  const what = how.text !== undefined ? 'the patch it is given' : w.path;
+  const unknown = (why: string): TargetFact => ({ abs: file, real: file, classes: [], inProject: true, exists: false, unresolved: `the files named inside ${what}, which ${why}` });
   if (text === null) {
-    yield unknown;
+    yield unknown('cannot be read');
     return;
   }
-  const targets = patchTargets(text, w.patch?.strip ?? null);
+  const targets = patchTargets(text, how.strip);
   if (targets === null) {
-    yield unknown;
+    yield unknown('names no file the gate can recognise');
     return;
   }
-  const base = w.patch?.directory != null ? path.resolve(cwd, w.patch.directory) : cwd;
-  for (const t of targets) yield fact(d, base, path.resolve(base, t));
+  const bases = new Set<string>();
+  for (const b of how.root !== undefined ? [cwd, how.root] : [cwd]) bases.add(how.directory != null ? path.resolve(b, how.directory) : b);
+  for (const base of bases) for (const t of targets) yield fact(d, base, path.resolve(base, t));
+}
+
+/**
+ * `git stash pop|apply`: the files the stash entries change (tracked and untracked), asked of git
+ * when the hook runs. An entry that does not exist changes nothing; one git cannot show is unknown.
+ */
+function* stashFacts(d: DiskContext, range: { from: number; to: number }, cwd: string): Generator<TargetFact> {
+  const git = (...args: string[]): string | null => {
+    try {
+      return execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 16 * 1024 * 1024, timeout: 10_000 });
+    } catch {
+      return null;
+    }
+  };
+  const top = git('rev-parse', '--show-toplevel')?.trim();
+  for (let i = range.from; i <= range.to; i++) {
+    const ref = `stash@{${i}}`;
+    if (top === undefined || top === '') {
+      yield { abs: cwd, real: cwd, classes: [], inProject: true, exists: false, unresolved: `the files of ${ref}, which git cannot show here` };
+      return;
+    }
+    if (git('rev-parse', '-q', '--verify', `refs/${ref}`) === null) continue; // no such entry: nothing to apply
+    const names = git('stash', 'show', '-z', '--name-only', '--include-untracked', ref) ?? git('stash', 'show', '-z', '--name-only', ref);
+    if (names === null) {
+      yield { abs: cwd, real: cwd, classes: [], inProject: true, exists: false, unresolved: `the files of ${ref}, which git cannot show` };
+      return;
+    }
+    // Paths are relative to the top of the work tree, wherever git runs.
+    for (const rel of names.split('\0')) if (rel !== '') yield fact(d, top, path.resolve(top, rel));
+  }
 }
 
 /** The file's content after a Bash write, when it can be known (RED: does the stub keep its marker?). */
 export function contentAfterWrite(w: BashWrite, cwd: string, real: string): string | null {
   if (w.metadataOnly) return readOrNull(real) ?? '';
-  if (w.tree || w.glob || w.dynamicTail || w.patch) return null;
-  if (w.copyOf !== undefined) return readOrNull(path.resolve(cwd, w.copyOf));
+  if (w.tree || w.glob || w.dynamicTail || w.patch || w.stash) return null;
+  if (w.inPlace) {
+    const before = readOrNull(real);
+    return before === null ? null : applyInPlace(w.inPlace, before);
+  }
+  if (w.copyOf !== undefined) {
+    const from = path.resolve(cwd, w.copyOf);
+    return from === '/dev/null' ? '' : readOrNull(from);
+  }
   if (w.content === undefined) return null;
   return w.append ? readOrEmpty(real) + w.content : w.content;
 }

@@ -69,3 +69,9 @@ function controlIdentities(d: DiskContext): Set<string> {
   identities.set(d.classify, ids);
   return ids;
 }
+
+/** A file of class test that no test glob names (a runner config, a file the run loads): not a test itself. */
+export function runnerConfig(d: DiskContext, real: string): boolean {
+  const rel = path.relative(d.root, real).split(path.sep).join('/');
+  return !rel.startsWith('..') && !path.isAbsolute(rel) && !d.classify.isTest(rel);
+}

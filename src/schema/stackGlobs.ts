@@ -1,6 +1,10 @@
 // stack.json's glob vocabulary, without zod: the hook needs it on every gated call (stack.ts re-exports it).
 
-/** Test-runner and test-support files frozen together with the tests unless stack.json says otherwise. */
+/**
+ * Test-runner and test-support files frozen together with the tests unless stack.json says otherwise.
+ * A module manifest (go.mod, Cargo.toml) counts only below the root, where its folder holds tests
+ * (src/core/runnerParts.ts: the root one's runner part is frozen, the rest stays editable).
+ */
 export const DEFAULT_TEST_CONFIG_GLOB = [
   'vitest.config.*',
   'vitest.workspace.*',
@@ -21,14 +25,14 @@ export const DEFAULT_TEST_CONFIG_GLOB = [
   '.yarnrc',
   '.yarnrc.yml',
   'bunfig.toml',
-  'Cargo.toml',
+  '*/**/Cargo.toml',
   '.cargo/config.toml',
   '.cargo/config',
   'sitecustomize.py',
   'usercustomize.py',
   '*.pth',
   'go.work',
-  'go.mod',
+  '*/**/go.mod',
   'vendor/modules.txt',
   'rust-toolchain',
   'rust-toolchain.toml',

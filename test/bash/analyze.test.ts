@@ -7,7 +7,7 @@ const ctx = { cwd: '/r', home: '/h', root: '/r' };
 
 function show(w: BashWrite): string {
   const where = w.path.startsWith('/') || w.cwd === null ? '' : `${w.cwd}|`;
-  return `${where}${w.path}${w.glob ? ' [glob]' : ''}${w.tree ? ' [tree]' : ''}${w.onlyTests ? ' [tests]' : ''}${w.metadataOnly ? ' [touch]' : ''}${w.dynamicTail ? ' [dynamic]' : ''}${w.patch ? ` [patch -p${w.patch.strip ?? '*'}]` : ''}`;
+  return `${where}${w.path}${w.glob ? ' [glob]' : ''}${w.tree ? ' [tree]' : ''}${w.onlyTests ? ' [tests]' : ''}${w.metadataOnly ? ' [touch]' : ''}${w.dynamicTail ? ' [dynamic]' : ''}${w.patch ? ` [patch -p${w.patch.strip ?? '*'}]` : ''}${w.stash ? ` [stash ${w.stash.from}-${w.stash.to}]` : ''}`;
 }
 
 const writes = (cmd: string) => analyzeBash(cmd, ctx).writes.map(show);
@@ -210,7 +210,7 @@ describe('writer table', () => {
     ]),
   )('$cmd writes $expected', ({ cmd, expected }) => expect(writes(cmd)).toEqual(expected));
 
-  it.each(['cat list | xargs rm', 'patch -p1 <<< "$X"', 'cat p.diff | git apply', "awk '{print > $1}' f"])('%s writes something unknown', (cmd) => {
+  it.each(['cat list | xargs rm', 'patch -p1 <<< "$X"', 'git diff | git apply -R', 'curl -s https://example.com/p.diff | patch -p1', 'patch -p"$N" < p.diff', "awk '{print > $1}' f"])('%s writes something unknown', (cmd) => {
     expect(unknown(cmd).length).toBeGreaterThan(0);
   });
 });
@@ -279,8 +279,8 @@ describe('git HEAD moves and CLI calls', () => {
     'git pull',
     'git am p.mbox',
     'git reset --hard HEAD~1',
-    'git stash pop',
-    'git stash apply',
+    'git stash branch x',
+    'git stash pop "$S"',
     'git worktree add ../w x',
     'git -C sub checkout -B x',
     "git filter-branch --tree-filter 'rm -f t' HEAD",
@@ -343,6 +343,12 @@ describe('the path model', () => {
       ['patch -p1 < /tmp/f.diff', ['/tmp/f.diff [patch -p1]']],
       ['patch < /tmp/f.diff', ['/tmp/f.diff [patch -p*]']],
       ['git apply /tmp/f.patch', ['/tmp/f.patch [patch -p1]']],
+      ['cat /tmp/f.patch | git apply', ['/tmp/f.patch [patch -p1]']],
+      ['git apply - < p.diff', ['/r|p.diff [patch -p1]']],
+      ["git apply <<'EOF'\n--- a/x\n+++ b/x\nEOF", ['/r|. [patch -p1]']],
+      ['patch -p0 <<< "--- x"', ['/r|. [patch -p0]']],
+      ['git stash pop', ['/r|. [stash 0-0]']],
+      ['git stash push -- a; git stash push -- b; git stash apply stash@{1}', ['/r|a [tree]', '/r|b [tree]', '/r|. [stash 0-1]']],
       ['git stash push -q -- src/a.ts', ['/r|src/a.ts [tree]']],
       ['git ls-files src | xargs sed -i s/a/b/', ['/r/src/** [glob]']],
       ['for f in $(git ls-files src); do rm "$f"; done', ['/r/src/** [glob]']],
@@ -381,4 +387,50 @@ describe('following what the hook can read', () => {
     const [v] = analyzeBash('cp "$f" "/tmp/$(cat name).bak"', ctx).writes.filter((x) => x.dynamicTail);
     expect(v?.slashFree).toBeUndefined();
   });
+});
+
+describe('ordinary work: what the analysis resolves is judged by the resolved path', () => {
+  const disk: Record<string, string> = {
+    '/tmp/fix.patch': '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-x\n+y\n',
+  };
+  const withDisk = { ...ctx, read: (abs: string) => disk[abs] ?? null };
+  const patched = (cmd: string) => analyzeBash(cmd, withDisk).writes.map((w) => `${show(w)}${w.patch?.text !== undefined ? ' [text]' : ''}`);
+
+  it.each(
+    table([
+      ['git apply /tmp/fix.patch', ['/tmp/fix.patch [patch -p1] [text]']],
+      ['cat /tmp/fix.patch | git apply --index', ['/tmp/fix.patch [patch -p1] [text]']],
+      ['patch -p1 -i /tmp/fix.patch', ['/tmp/fix.patch [patch -p1] [text]']],
+      ['patch -p1 < /tmp/missing.patch', ['/tmp/missing.patch [patch -p1]']],
+      ["patch -p1 <<'EOF'\n--- a/src/a.ts\n+++ b/src/a.ts\nEOF", ['/r|. [patch -p1] [text]']],
+      ["echo '--- a/x' > /tmp/fix.patch; git apply /tmp/fix.patch", ['/tmp/fix.patch', '/tmp/fix.patch [patch -p1] [text]']],
+    ]),
+  )('$cmd reads the patch it applies: $expected', ({ cmd, expected }) => expect(patched(cmd)).toEqual(expected));
+
+  it('a patch file the command wrote with content it cannot know is unknown, not read stale from disk', () => {
+    expect(analyzeBash('cp ~/tests.patch /tmp/fix.patch && git apply /tmp/fix.patch', withDisk).unknown.length).toBeGreaterThan(0);
+    expect(analyzeBash('git diff > /tmp/fix.patch; git apply /tmp/fix.patch', withDisk).unknown.length).toBeGreaterThan(0);
+  });
+
+  it.each(
+    table([
+      // (a copy destination also counts as a directory the source lands in)
+      ['for f in src/*.ts; do cp "$f" "dist/$(basename "$f")"; done', ['/r|dist/*.ts [glob]']],
+      ['cp src/a.ts "dist/$(basename src/a.ts)"', ['/r|dist/a.ts', '/r|dist/a.ts/a.ts']],
+      ['for f in src/*.ts; do cp "$f" "dist/$(basename "$f" .ts).js"; done', ['/r|dist/*.js [glob]']],
+      ['f=tests/a.test.ts; cp x "$(dirname "$f")/b.ts"', ['/r|tests/b.ts']],
+      ['cp x "dist/$(basename "$1")"', ['/r|dist/ [dynamic]']],
+    ]),
+  )('$cmd writes $expected', ({ cmd, expected }) => expect(writes(cmd).filter((w) => !w.endsWith('/x'))).toEqual(expected));
+
+  it.each(
+    table([
+      [`node -e 'const fs = require("fs"); const dir = "."; fs.writeFileSync(dir + "/out.txt", "x")'`, ['/r|./out.txt [tree]']],
+      [`node -e 'const d = "build"; require("fs").writeFileSync(\`\${d}/x.json\`, "")'`, ['/r|build/x.json [tree]']],
+      [`python3 -c 'd = "out"; open(d + "/r.txt", "w").write("x")'`, ['/r|out/r.txt [tree]']],
+      [`node -e 'const d = "src/x"; require("fs").writeFileSync(d + ".test.ts", "")'`, ['/r|src/x.test.ts [tree]']],
+      // Used on its own too: the literal stays a target.
+      [`node -e 'const fs = require("fs"); const d = "."; fs.writeFileSync(d + "/o", ""); fs.rmSync(d, { recursive: true })'`, ['/r|. [tree]', '/r|./o [tree]']],
+    ]),
+  )('$cmd writes $expected', ({ cmd, expected }) => expect(writes(cmd)).toEqual(expected));
 });

@@ -51,7 +51,8 @@ function label(c: Case): string {
 
 beforeAll(async () => {
   for (const phase of ['tdd-plan', 'tdd-red', 'tdd-green', 'tdd-refactor'] as const) {
-    const repo = corpusRepo();
+    // The newest stash entry changes a test: popping or applying it writes a frozen file.
+    const repo = corpusRepo({ stashes: [{ 'tests/a.test.ts': 'stashed\n' }] });
     repo.setPhase(phase);
     repos.set(phase, repo);
   }

@@ -15,6 +15,8 @@ export interface Case {
   phase?: 'tdd-plan' | 'tdd-red' | 'tdd-green' | 'tdd-refactor';
   /** null = the main thread; default tdd-gate:implementer. */
   role?: string | null;
+  /** For a deny: what the reason must say (its rule id, at least). */
+  why?: RegExp;
 }
 
 const RED = { phase: 'tdd-red', role: 'tdd-gate:test-writer' } as const;
@@ -120,8 +122,8 @@ export const CORPUS: Case[] = [
     "python3 -c \"open('src/gen.ts','w').write('export {}')\"",
     "node -e \"require('fs').writeFileSync('src/gen.ts', 'export {}')\"",
   ]),
-  ...p('allowed', ['echo "it(1)" > tests/new.test.ts', "cat > tests/a.test.ts <<'EOF'\nit('x', () => expect(1).toBe(2))\nEOF", 'sed -i s/3/4/ tests/a.test.ts', 'cp tests/a.test.ts tests/b.test.ts', 'rm tests/unit/c.test.ts', 'echo "// STUB:TDD" > src/new.ts', "cat > src/a.ts <<'EOF'\n// STUB:TDD\nexport function add(): never { throw new Error('not implemented'); }\nEOF", 'echo "export const g = 1" >> src/stub.ts', 'cp src/stub.ts src/stub2.ts'], RED),
-  ...d('write', ['echo "export const x = 1" > src/a.ts', 'sed -i s/a/b/ src/stub.ts', 'rm src/a.ts', 'cp /tmp/impl.ts src/a.ts', 'cp src/a.ts src/a2.ts', "python3 -c \"open('src/a.ts','w').write('x')\"", 'echo "// STUB:TDD" > specs/SPEC-001.md'], RED),
+  ...p('allowed', ['echo "it(1)" > tests/new.test.ts', "cat > tests/a.test.ts <<'EOF'\nit('x', () => expect(1).toBe(2))\nEOF", 'sed -i s/3/4/ tests/a.test.ts', 'cp tests/a.test.ts tests/b.test.ts', 'rm tests/unit/c.test.ts', 'echo "// STUB:TDD" > src/new.ts', "cat > src/a.ts <<'EOF'\n// STUB:TDD\nexport function add(): never { throw new Error('not implemented'); }\nEOF", 'echo "export const g = 1" >> src/stub.ts', 'cp src/stub.ts src/stub2.ts', 'sed -i s/a/b/ src/stub.ts'], RED),
+  ...d('write', ['echo "export const x = 1" > src/a.ts', 'sed -i s/STUB/X/ src/stub.ts', "sed -i '/STUB:TDD/d' src/stub.ts", "sed -i 's/S\\|STUB:TDD/S/' src/stub.ts", "sed -n -i 's/a/b/p' src/stub.ts", 'rm src/a.ts', 'cp /tmp/impl.ts src/a.ts', 'cp src/a.ts src/a2.ts', "python3 -c \"open('src/a.ts','w').write('x')\"", 'echo "// STUB:TDD" > specs/SPEC-001.md'], RED),
   ...d('write', ['echo x > tests/a.test.ts', 'echo x > src/a.ts', 'echo x > specs/SPEC-001.md', 'rm -rf src'], PLAN),
   ...p('allowed', ['echo "# plan" > .tdd/plans/SPEC-001.md', "cat > .tdd/plans/SPEC-001.md <<'EOF'\n# plan\nEOF"], PLAN),
   ...d('write', ['echo x > tests/a.test.ts', 'echo x > src/a.ts'], MAIN),

@@ -17,6 +17,8 @@ interface World {
   expands?: Readonly<Record<string, readonly string[]>>;
   unresolved?: Record<string, string>;
   tooMany?: boolean;
+  /** Paths frozen with the tests that no test glob names (runner configs). */
+  configs?: readonly string[];
 }
 
 function facts(w: World): BashFacts {
@@ -28,6 +30,7 @@ function facts(w: World): BashFacts {
     inProject: abs === ROOT || abs.startsWith(ROOT + '/'),
     exists: (w.existing ?? []).includes(abs),
     ...(w.unresolved?.[abs] !== undefined ? { unresolved: w.unresolved[abs] } : {}),
+    ...((w.configs ?? []).includes(abs) ? { config: true } : {}),
   });
   const phase = w.phase ?? 'tdd-green';
   return {
@@ -86,6 +89,22 @@ describe('decideBash', () => {
     expect(d.kind).toBe('deny');
     expect(d.kind === 'deny' && d.reason).toContain('$X');
     expect(d.kind === 'deny' && d.reason).not.toMatch(/script/);
+  });
+
+  it('says why a RED source write is refused when what it leaves cannot be computed', () => {
+    const reason = (extra: Partial<BashWrite>) => {
+      const d = decideBash(write('src/a.ts', extra), facts({ classes: { ...TESTS }, phase: 'tdd-red', agent: 'tdd-gate:test-writer' }));
+      return d.kind === 'deny' ? d.reason : '';
+    };
+    expect(reason({})).toMatch(/cannot tell what this command leaves in the file.*Edit or Write tool, keeping the marker/);
+    expect(reason({ content: 'x' })).not.toMatch(/cannot tell/);
+  });
+
+  it('names a frozen runner config as one, not as a test file', () => {
+    const d = decideBash(write('vitest.config.ts'), facts({ classes: { '/p/vitest.config.ts': 'test' }, configs: ['/p/vitest.config.ts'] }));
+    expect(d.kind === 'deny' && d.ruleId).toBe('tests-frozen');
+    expect(d.kind === 'deny' && d.reason).toMatch(/it is test-runner configuration frozen with the tests/);
+    expect(d.kind === 'deny' && d.reason).not.toMatch(/test file/);
   });
 
   it('judges unparsed text by the protected paths it names', () => {

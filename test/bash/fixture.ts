@@ -26,8 +26,11 @@ export interface CorpusRepo {
   cleanup(): void;
 }
 
-/** A repository shared by many corpus cases (created once: the hook never writes files, only events). */
-export function corpusRepo(): CorpusRepo {
+/**
+ * A repository shared by many corpus cases (created once: the hook never writes files, only events).
+ * `stashes`: changes pushed as stash entries, in order (the last one is `stash@{0}`).
+ */
+export function corpusRepo(opts: { stashes?: Record<string, string>[] } = {}): CorpusRepo {
   const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-bash-')));
   const root = path.join(base, 'proj');
   const home = path.join(base, 'home');
@@ -47,6 +50,10 @@ export function corpusRepo(): CorpusRepo {
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', 'init');
   git(root, 'branch', 'other');
+  for (const change of opts.stashes ?? []) {
+    for (const [rel, content] of Object.entries(change)) writeFileSync(path.join(root, rel), content);
+    git(root, 'stash', 'push', '-q', '-u', '--', ...Object.keys(change));
+  }
   const setPhase = (phase: string, extra: Record<string, unknown> = {}) => {
     writeFileSync(path.join(root, '.tdd', stateFileFor('main')), JSON.stringify(state(phase, extra), null, 2));
   };

@@ -38,14 +38,13 @@ describe.skipIf(!hasCargo)('cheats against a real cargo test project in GREEN', 
     };
     const stubFails = /not GREEN: 1 of 4 tests fail/;
 
-    // Cargo.toml is frozen: no harness = false, no autotests = false, no new workspace member
+    // Cargo.toml's runner part is frozen: no harness = false, no autotests = false; no manifest over frozen tests
     repo.write('Cargo.toml', CARGO_TOML + '\n[[test]]\nname = "add"\nharness = false\n');
-    refused('harness = false', /frozen files changed: Cargo\.toml/);
+    refused('harness = false', /settings changed: Cargo\.toml#runner/);
     repo.write('Cargo.toml', CARGO_TOML);
-    repo.write('member/Cargo.toml', '[package]\nname = "member"\nversion = "0.1.0"\nedition = "2021"\n');
-    repo.write('member/src/lib.rs', '');
-    refused('nested package', /added after the freeze: member\/Cargo\.toml/);
-    rmSync(repo.path('member'), { recursive: true });
+    repo.write('tests/Cargo.toml', '[package]\nname = "member"\nversion = "0.1.0"\nedition = "2021"\n');
+    refused('a package over the frozen tests', /added after the freeze: tests\/Cargo\.toml/);
+    rmSync(repo.path('tests/Cargo.toml'));
     // a build script that sets cfg flags for the source
     repo.write('build.rs', 'fn main() { println!("cargo:rustc-cfg=graded"); }\n');
     repo.write('src/add.rs', '#[cfg(graded)]\npub fn add(_a: i32, _b: i32) -> i32 { 3 }\n#[cfg(not(graded))]\npub fn add(_a: i32, _b: i32) -> i32 { 0 }\n');

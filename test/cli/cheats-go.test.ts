@@ -123,9 +123,10 @@ describe.skipIf(!hasGo)('cheats against a real go test project in GREEN', () => 
     repo.write('calc.go', STUB);
     repo.write('evil/go.mod', 'module example.com/check\n\ngo 1.19\n');
     repo.write('evil/check.go', LENIENT);
+    // the hook denies the edit of the frozen directive; made anyway, verify refuses it
+    expect.soft(runHookBundle(ev.edit(implementer, repo.path('go.mod'), './check', './evil')).reason).toMatch(/"replace" in go\.mod is frozen/);
     repo.write('go.mod', GO_MOD.replace('./check', './evil'));
-    refused('replace swapped', /frozen files changed: go\.mod/);
-    expect.soft(runHookBundle(ev.edit(implementer, repo.path('go.mod'), './check', './evil')).reason).toMatch(/frozen/);
+    refused('replace swapped', /settings changed: go\.mod#runner/);
     repo.write('go.mod', GO_MOD);
     rmSync(repo.path('evil'), { recursive: true });
     repo.write('vendor/modules.txt', '# example.com/check v0.0.0 => ./check\n## explicit\nexample.com/check\n# example.com/check => ./check\n');

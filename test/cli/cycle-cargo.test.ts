@@ -31,12 +31,14 @@ describe.skipIf(!hasCargo)('CLI cycle with a real cargo test project', () => {
     expect(red).toMatchObject({ valid: true, red_tests: ['tests/add.rs::adds'], tests: { 'tests/add.rs::adds': 'failed', 'src/lib.rs::tests::one_is_one': 'passed' } });
     writeVerdict(repo);
     ok(cli(repo, 'freeze', '--verdict', 'verdict.md'));
-    expect(Object.keys(readState(repo).frozen.files)).toContain('Cargo.toml');
+    // The manifest's runner part is frozen (dependencies stay the project's); the file itself is not.
+    expect(Object.keys((readState(repo).frozen as { parts?: Record<string, string> }).parts ?? {})).toContain('Cargo.toml#runner');
+    expect(Object.keys(readState(repo).frozen.files)).not.toContain('Cargo.toml');
 
     // the implementation is real, but the runner is told to skip the integration tests
     repo.write('src/add.rs', REAL);
     repo.write('Cargo.toml', CARGO_TOML + 'autotests = false\n');
-    expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/frozen files changed: Cargo\.toml/);
+    expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/settings changed: Cargo\.toml#runner/);
     repo.write('Cargo.toml', CARGO_TOML);
     // a cargo config written after the freeze (a runner that passes everything)
     repo.write('.cargo/config.toml', '[target.x86_64-unknown-linux-gnu]\nrunner = "true"\n');

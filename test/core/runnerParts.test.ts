@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeBash } from '../../src/core/bash/analyze.js';
 import { decideWriteTarget, type CycleFacts } from '../../src/core/decideWrite.js';
-import { frozenKeysHit, frozenPackageKeys, partChanges, partText } from '../../src/core/runnerParts.js';
+import { frozenKeysHit, frozenPackageKeys, manifestIsConfig, partChanges, partText } from '../../src/core/runnerParts.js';
 
 const PKG = JSON.stringify({ type: 'module', scripts: { test: 'npm run unit', unit: 'node --test', lint: 'eslint .' }, dependencies: { a: '1' } });
 const pkg = (patch: (p: Record<string, unknown> & { scripts: Record<string, string> }) => void) => {
@@ -28,6 +28,40 @@ describe('partChanges: which frozen settings a change touches', () => {
     expect(partChanges('pyproject.toml', '[tool.pytest.ini_options]\naddopts = "-q"\n', '[tool.pytest.ini_options]\naddopts = "-q -x"\n', 'pytest')).toEqual(['[tool.pytest…]']);
     expect(partChanges('pyproject.toml', '[project]\nversion = "1"\n', '[project]\nversion = "2"\n', 'pytest')).toEqual([]);
     expect(partText('tox.ini', 'x', 'pytest')).toBeNull();
+  });
+  const GO = 'module example.com/m\n\ngo 1.22\n\nrequire (\n\tgithub.com/stretchr/testify v1.9.0 // indirect\n)\n\nreplace example.com/y => ./y\n';
+  it.each([
+    ['a replace', GO.replace('./y', './fake'), ['replace']],
+    ['a replace block', GO + 'replace (\n\texample.com/z => ./z\n)\n', ['replace']],
+    ['the go version', GO.replace('go 1.22', 'go 1.21'), ['go']],
+    ['a toolchain line', GO + 'toolchain go1.22.1\n', ['toolchain']],
+    ['an ignore directive (hides folders from ./...)', GO + 'ignore ./pkg\n', ['ignore']],
+    ['a requirement', GO.replace('\tgithub', '\tgolang.org/x/text v0.14.0\n\tgithub'), []],
+    ['a comment', GO.replace('go 1.22', 'go 1.22 // the language version'), []],
+  ])('go.mod: %s', (_what, after, keys) => {
+    expect(partChanges('go.mod', GO, after, 'go test ./...')).toEqual(keys);
+  });
+  const CARGO = '[package]\nname = "m"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nserde = "1"\n\n[dev-dependencies]\nproptest = "1"\n';
+  it.each([
+    ['a dev-dependency', CARGO.replace('proptest = "1"', 'proptest = { path = "fake" }'), ['[dev-dependencies]']],
+    ['a test target without the harness', CARGO + '\n[[test]]\nname = "a"\nharness = false\n', ['[test]']],
+    ['autotests', CARGO.replace('edition = "2021"', 'edition = "2021"\nautotests = false'), ['[package] autotests']],
+    ['a build script', CARGO.replace('edition = "2021"', 'edition = "2021"\nbuild = "gen.rs"'), ['[package] build']],
+    ['a patched crate', CARGO + '\n[patch.crates-io]\nproptest = { path = "fake" }\n', ['[patch.crates-io]']],
+    ['a profile without debug assertions', CARGO + '\n[profile.test]\ndebug-assertions = false\n', ['[profile.test]']],
+    ['a workspace member', CARGO + '\n[workspace]\nmembers = ["a"]\n', ['[workspace]']],
+    ['a dependency', CARGO.replace('serde = "1"', 'serde = "1"\nrand = "0.8"'), []],
+    ['the version and the description', CARGO.replace('version = "0.1.0"', 'version = "0.2.0"\ndescription = "x"'), []],
+  ])('Cargo.toml: %s', (_what, after, keys) => {
+    expect(partChanges('Cargo.toml', CARGO, after, 'cargo test')).toEqual(keys);
+  });
+  it('module manifests: the root one holds a part, a nested one is a config where its folder holds tests', () => {
+    const holds = (dir: string) => dir === 'pkg/a';
+    expect(manifestIsConfig('go.mod', holds)).toBe(false);
+    expect(manifestIsConfig('Cargo.toml', holds)).toBe(false);
+    expect(manifestIsConfig('pkg/a/go.mod', holds)).toBe(true);
+    expect(manifestIsConfig('crates/new/Cargo.toml', holds)).toBe(false);
+    expect(manifestIsConfig('vitest.config.ts', holds)).toBeNull();
   });
   it('the keys a package manager edit may touch', () => {
     const frozen = frozenPackageKeys(PKG, 'npm test');

@@ -10,11 +10,12 @@ import { envProbe } from '../../io/envProbe.js';
  * what a runner collects or how it reports, from outside the test globs. Babel's configs are among
  * them: jest transforms every test through babel unless told otherwise, and a plugin can drop
  * the assertions from the test code it is handed. Go's go.mod (a `replace` swaps the code a test
- * compares through; a nested one hides a package from `./...`) and vendor/modules.txt (a vendor
+ * compares through: the root one's runner part is frozen; a nested one hides a package from
+ * `./...`: frozen whole where its folder holds tests) and vendor/modules.txt (a vendor
  * tree added after the freeze replaces every dependency) are the same for go test, and a
  * rust-toolchain file can name any directory as the toolchain.
  */
-export const ALWAYS_FROZEN = ['.npmrc', '.yarnrc', '.yarnrc.yml', 'bunfig.toml', 'Cargo.toml', '.cargo/config.toml', '.cargo/config', 'sitecustomize.py', 'usercustomize.py', '*.pth', 'go.work', 'go.mod', 'vendor/modules.txt', 'rust-toolchain', 'rust-toolchain.toml', 'pytest.ini', '.pytest.ini', 'pytest.toml', '.pytest.toml', 'conftest.py', 'tox.ini', 'build.rs', 'node.config.json', '.babelrc', '.babelrc.*', 'babel.config.*'];
+export const ALWAYS_FROZEN = ['.npmrc', '.yarnrc', '.yarnrc.yml', 'bunfig.toml', '*/**/Cargo.toml', '.cargo/config.toml', '.cargo/config', 'sitecustomize.py', 'usercustomize.py', '*.pth', 'go.work', '*/**/go.mod', 'vendor/modules.txt', 'rust-toolchain', 'rust-toolchain.toml', 'pytest.ini', '.pytest.ini', 'pytest.toml', '.pytest.toml', 'conftest.py', 'tox.ini', 'build.rs', 'node.config.json', '.babelrc', '.babelrc.*', 'babel.config.*'];
 
 export const isAlwaysFrozen = compileGlobs(ALWAYS_FROZEN, false);
 

@@ -176,7 +176,7 @@ class Analyzer implements Sink {
       // Every element of a pipeline runs in its own subshell.
       for (const c of n.commands) {
         out = this.command(c, scope.fork(), input);
-        input = out !== null && typeof out === 'object' ? { kind: 'list', patterns: out.patterns, from: 'a pipe' } : { kind: 'text', text: out, from: 'a pipe' };
+        input = stdinOf(out, 'a pipe');
       }
       return out;
     }
@@ -573,8 +573,7 @@ class Analyzer implements Sink {
         const only = r.target?.parts?.length === 1 ? r.target.parts[0] : undefined;
         if (only?.type === 'ProcessSubstitution' && fd === 0) {
           // `done < <(git ls-files src)`: what the substitution prints is the input.
-          const out = this.substitute(only.script, only.text, scope);
-          input = out !== null && typeof out === 'object' ? { kind: 'list', patterns: out.patterns, from: only.text } : { kind: 'text', text: out, from: only.text };
+          input = stdinOf(this.substitute(only.script, only.text, scope), only.text);
           continue;
         }
         const target = r.target ? resolveSingle(r.target, scope, this.env) : null;
@@ -607,6 +606,15 @@ class Analyzer implements Sink {
   // ---- Sink ----
 
   write(scope: Scope, target: Arg, via: string, extra: WriteExtra = {}): void {
+    if (extra.copyOf !== undefined && this.written.size > 0) {
+      // A copy of a file this command wrote first: its content is what was written, not what is on disk now.
+      const from = this.absolute(extra.copyOf, scope);
+      const made = from === null ? null : this.written.get(from);
+      if (from === null || made !== undefined) {
+        const { copyOf: _stale, ...rest } = extra;
+        extra = made === null || made === undefined ? rest : { ...rest, content: made };
+      }
+    }
     if (target.text === null) {
       if (scope.tainted === null && target.prefix !== undefined && target.prefix.includes('/')) {
         this.dynamicWrite(scope, target.prefix, via, target.slashFree === true ? (target.suffix ?? '') : null);
@@ -637,13 +645,15 @@ class Analyzer implements Sink {
       const w: BashWrite = isAbsolute(path) ? { path, cwd: null, via, ...glob, ...extra } : { path, cwd, via, ...glob, ...extra };
       this.result.writes.push(w);
       // A download is code from elsewhere, like a script already on disk: run later, it passes to the after-the-fact check.
-      if (!target.glob && !extra.tree && !isDownload(via)) {
+      // A patch or a stash entry is read, not written: the files it names are judged on disk.
+      const named = extra.patch !== undefined || extra.stash !== undefined;
+      if (!target.glob && !extra.tree && !named && !isDownload(via)) {
         const before = this.written.get(abs);
         const content = extra.content === undefined ? null : extra.append ? (before === undefined ? null : before === null ? null : before + extra.content) : extra.content;
         this.written.set(abs, content);
       }
       // A link made earlier in the command: the write lands on its target.
-      if (!target.glob) {
+      if (!target.glob && !named) {
         for (const l of scope.links) {
           if (abs === l.link || abs.startsWith(l.link + '/')) {
             this.result.writes.push({ path: l.target + abs.slice(l.link.length), cwd: null, via: `${via} (through the link ${l.link})`, ...extra });
@@ -801,7 +811,7 @@ class Analyzer implements Sink {
     // A file this command changed before reading it (`sed -i … package.json && npm test`): what is on disk is not what runs.
     const made = this.written.get(abs);
     if (made === null) {
-      this.unknown(`the command reads ${file} after changing it, so what it runs from there is not known`);
+      this.unknown(`the command reads ${file} after changing it, so what it holds then is not known`);
       return null;
     }
     if (made !== undefined) return { text: made, abs };
@@ -889,8 +899,16 @@ class Analyzer implements Sink {
     const printed = this.script(script, s, text, `the substitution ${text.slice(0, 80)}`);
     if (s.tainted !== null) scope.tainted ??= s.tainted;
     // `$(git ls-files src)`, `$(find src -name '*.ts')`: the lines are paths under known directories.
-    return knownOutput(script, scope, this.ctx, this.env) ?? (printed !== null && typeof printed === 'object' ? printed : null);
+    return knownOutput(script, scope, this.ctx, this.env) ?? (printed !== null && typeof printed === 'object' && 'patterns' in printed ? printed : null);
   }
+}
+
+/** What a command reads when another one's output is its input: `cat f |` is the file itself. */
+function stdinOf(out: Output, from: string): Stdin {
+  if (out === null || typeof out === 'string') return { kind: 'text', text: out, from };
+  if ('file' in out) return { kind: 'file', path: { text: out.file, glob: false, raw: out.file } };
+  if ('glob' in out) return { kind: 'text', text: null, from };
+  return { kind: 'list', patterns: out.patterns, from };
 }
 
 function stripShebang(text: string): string {

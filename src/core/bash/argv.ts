@@ -68,3 +68,20 @@ export function has(argv: Argv, ...names: string[]): boolean {
 export function text(a: Arg | undefined): string | null {
   return a === undefined ? null : a.text;
 }
+
+/**
+ * The single-letter options of a command line, reading each cluster up to a letter that takes
+ * the rest of the word (`stop`: an in-place suffix) or a value (`valued`).
+ */
+export function shortFlags(args: readonly Arg[], stop: string, valued: string): Set<string> {
+  const out = new Set<string>();
+  for (const a of args) {
+    const t = a.text;
+    if (t === null || !t.startsWith('-') || t.startsWith('--') || t === '-') continue;
+    for (const ch of t.slice(1)) {
+      out.add(ch);
+      if (stop.includes(ch) || valued.includes(ch)) break;
+    }
+  }
+  return out;
+}

@@ -6,7 +6,7 @@ import { has, parseArgv } from './argv.js';
 import { formatterCommand } from './formatters.js';
 import { ghCommand, gitCommand } from './git.js';
 import { stdinText, writeAll, type Handler } from './handler.js';
-import { baseName, isAbsolute } from './paths.js';
+import { baseName, isAbsolute, joinPath } from './paths.js';
 import { cd, dirs, evalCmd, interpreter, make, namedScript, npmLike, npx, popd, pushd, shell, wrapper } from './runners.js';
 import type { Call, Sink } from './sink.js';
 import { escapeGlob, type Arg, type Output } from './words.js';
@@ -94,10 +94,23 @@ const unset: Handler = (call) => {
 const COMMANDS: Record<string, Handler> = {
   echo: (call) => echoOut(call.args),
   printf: (call) => (call.args.some((a) => a.text === null) ? null : call.args.map((a) => a.text).join(' ')),
-  cat: (call) => (parseArgv(call.args).operands.filter((o) => o.text !== '-').length === 0 ? stdinText(call) : null),
+  cat: (call) => {
+    const argv = parseArgv(call.args);
+    const files = argv.operands.filter((o) => o.text !== '-');
+    if (files.length === 0) return stdinText(call);
+    // `cat f | …` hands on the file's bytes, like `… < f` (options that change them aside).
+    const only = files.length === 1 && argv.operands.length === 1 && argv.flags.size === 0 ? files[0] : undefined;
+    if (only?.text == null || only.glob) return null;
+    const cwd = call.scope.cwds.length === 1 ? call.scope.cwds[0] : null;
+    if (isAbsolute(only.text)) return { file: joinPath('/', only.text) };
+    return cwd == null ? null : { file: joinPath(cwd, only.text) };
+  },
   rm,
   rmdir: operandsAfterValues([]),
-  unlink: operandsAfterValues([]),
+  unlink: (call, sink) => {
+    for (const t of parseArgv(call.args).operands) sink.write(call.scope, t, 'unlink', { removes: true });
+    return null;
+  },
   shred: operandsAfterValues(['-n', '--iterations', '-s', '--size', '--random-source']),
   touch: (call, sink) => {
     // An existing file keeps its content (only its times change); a new one is created empty.

@@ -6,6 +6,7 @@ import { has, parseArgv } from './argv.js';
 import { joinPath, isAbsolute, baseName, child } from './paths.js';
 import type { Scope } from './scope.js';
 import type { Call, Sink } from './sink.js';
+import { patchInput } from './writers.js';
 import { escapeGlob, type Arg, type Output } from './words.js';
 
 /** Configuration keys whose value is a command git runs (through a shell) or a place it loads code from. */
@@ -117,11 +118,19 @@ export function gitCommand(call: Call, sink: Sink): Output {
       const dd = rest.findIndex((a) => a.text === '--');
       const first = argv.operands[0]?.text;
       const verb = dd >= 0 && (first === undefined || argv.operands.length === rest.length - dd - 1) ? 'push' : (first ?? 'push');
-      if (verb === 'pop' || verb === 'apply' || verb === 'branch') sink.headMove(text, scope);
+      if (verb === 'pop' || verb === 'apply') {
+        // A stash entry holds files of this branch: judged like writes of the files it changes.
+        const ref = argv.operands[1];
+        const m = ref === undefined ? ['', '0'] : ref.text === null ? null : /^(?:stash@\{(\d+)\}|(\d+))$/.exec(ref.text);
+        const n = m === null ? null : Number(m[1] ?? m[2]);
+        if (n === null || argv.operands.length > 2) sink.headMove(text, scope);
+        else sink.write(scope, { text: '.', glob: false, raw: text }, `git stash ${verb}`, { stash: { from: Math.max(0, n - scope.stash.pushes), to: n } });
+      } else if (verb === 'branch') sink.headMove(text, scope);
       else if (verb === 'push' || verb === 'save' || verb === '-u' || argv.operands.length === 0 || dd >= 0) {
         // `git stash push -- <pathspec>` stashes (and resets) only those paths.
         const pathspec = dd >= 0 ? rest.slice(dd + 1) : verb === 'push' ? argv.operands.slice(1) : [];
         writeTree(pathspec, 'git stash');
+        scope.stash.pushes++;
       }
       return null;
     }
@@ -141,7 +150,7 @@ export function gitCommand(call: Call, sink: Sink): Output {
       if (!has(argv, '-n', '--dry-run')) writeTree(argv.operands, 'git clean');
       return null;
     case 'rm':
-      if (!has(argv, '--cached')) for (const p of argv.operands) sink.write(scope, p, 'git rm', { tree: true });
+      if (!has(argv, '--cached')) for (const p of argv.operands) sink.write(scope, p, 'git rm', { tree: true, removes: true });
       return null;
     case 'mv': {
       for (const p of argv.operands) sink.write(scope, p, 'git mv', { tree: true });
@@ -157,13 +166,14 @@ export function gitCommand(call: Call, sink: Sink): Output {
       if (has(argv, '--check', '--stat', '--numstat', '--summary', '--cached')) return null;
       const p = parseArgv(rest, ['-p', '--directory', '--exclude', '--include', '-C', '--whitespace', '--build-fake-ancestor']);
       const strip = p.values.get('-p')?.text;
-      const dir = p.values.get('--directory')?.text ?? null;
-      if (p.operands.length === 0) {
-        if (call.stdin.kind === 'file' && call.stdin.path !== null) {
-          sink.write(scope, call.stdin.path, 'git apply', { patch: { strip: strip != null ? Number(strip) : 1, directory: dir } });
-        } else sink.unknown('git apply writes the files named inside a patch read from its input, which cannot be seen statically');
+      if (strip !== undefined && (strip === null || !/^\d+$/.test(strip))) {
+        sink.unknown('git apply strips a number of path components that is not statically known from the files its patch names');
+        return null;
       }
-      for (const f of p.operands) sink.write(scope, f, 'git apply', { patch: { strip: strip != null ? Number(strip) : 1, directory: dir } });
+      // Paths in a patch are relative to the top of the work tree (or to where git runs, for a patch outside a repository).
+      const how = { strip: strip != null ? Number(strip) : 1, directory: p.values.get('--directory')?.text ?? null, root: sink.ctx.root };
+      if (p.operands.length === 0) patchInput(call, sink, scope, null, 'git apply', how);
+      for (const f of p.operands) patchInput(call, sink, scope, f.text === '-' ? null : f, 'git apply', how);
       return null;
     }
     case 'am':

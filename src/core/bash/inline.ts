@@ -70,18 +70,98 @@ export function analyzeInline(lang: string, code: string): InlineFindings {
   const writes = (writeApi?.test(code) ?? false) || shells;
   if (!writes) return { writes: false, paths: [], shellCommands: [] };
   // Module names are not paths: `require('fs')`, `import … from 'node:fs'`.
-  const literals = stringLiterals(code.replace(/\b(?:require|import)\s*\(\s*(['"`])[^'"`]*\1\s*\)|\bfrom\s+(['"])[^'"]*\2|\bimport\s+(['"])[^'"]*\3/g, ''));
+  const bare = code.replace(/\b(?:require|import)\s*\(\s*(['"`])[^'"`]*\1\s*\)|\bfrom\s+(['"])[^'"]*\2|\bimport\s+(['"])[^'"]*\3/g, (m) => ' '.repeat(m.length));
+  const built = concatenations(bare);
+  // A literal that only ever serves as a piece of a path built in full (`dir + '/out.txt'`) is not a target on its own.
+  const literals = stringLiterals(bare, built.consumed);
   // perl/ruby open modes ride on the name: open(F, ">tests/a.ts"), open("| cmd").
-  const paths = [...literals.map((l) => l.replace(/^\s*[+<>|]+\s*/, '')).filter((l) => !NOT_A_PATH.test(l)), ...joinedPieces(code)];
+  const paths = [...literals.map((l) => l.replace(/^\s*[+<>|]+\s*/, '')).filter((l) => !NOT_A_PATH.test(l)), ...joinedPieces(code), ...built.paths];
   const home = HOME_API.test(code) ? paths.filter((p) => !p.startsWith('/') && !p.startsWith('~')).map((p) => `~/${p}`) : [];
-  return { writes, paths: [...new Set([...paths, ...home])], shellCommands: shells ? literals : [] };
+  return { writes, paths: [...new Set([...paths, ...home])], shellCommands: shells ? stringLiterals(bare) : [] };
 }
 
-/** Quoted strings in the code: '…', "…", `…` (template literals without `${`). */
-export function stringLiterals(code: string): string[] {
+const NAME = String.raw`[A-Za-z_$][\w$]*`;
+const LITERAL = String.raw`'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"`;
+
+type Piece = string | { name: string };
+
+/**
+ * Paths the code builds from strings held in names: `const dir = 'out'; dir + '/a.json'`,
+ * `'out' + '/a.json'`, `` `${dir}/a.json` ``, `f"{dir}/a.json"`. Each known value of a name is
+ * tried; an expression with a name that holds no literal is left out (its pieces still count on
+ * their own). `consumed`: where the literals stand that serve only as such pieces.
+ */
+function concatenations(code: string): { paths: string[]; consumed: [number, number][] } {
+  const values = new Map<string, string[]>();
+  const assigned: { name: string; at: [number, number]; nameAt: number }[] = [];
+  for (const m of code.matchAll(new RegExp(String.raw`(^|[^\w$.])(${NAME})\s*=\s*(${LITERAL})\s*(?=[;\n,)]|$)`, 'g'))) {
+    const name = m[2] as string;
+    const [lit] = stringLiterals(m[3] ?? '');
+    if (lit === undefined) continue;
+    values.set(name, [...(values.get(name) ?? []), lit]);
+    const litAt = (m.index ?? 0) + m[0].length - (m[3] ?? '').length - (m[0].length - m[0].trimEnd().length);
+    assigned.push({ name, at: [litAt, litAt + (m[3] ?? '').length], nameAt: (m.index ?? 0) + (m[1] ?? '').length });
+  }
+  const paths: string[] = [];
+  const consumed: [number, number][] = [];
+  /** Where each name is used inside an expression that was built in full. */
+  const resolvedUses = new Set<number>();
+  const expand = (parts: readonly Piece[]): boolean => {
+    let acc = [''];
+    for (const p of parts) {
+      const options = typeof p === 'string' ? [p] : values.get(p.name);
+      if (options === undefined) return false;
+      acc = acc.flatMap((a) => options.map((o) => a + o)).slice(0, 16);
+    }
+    paths.push(...acc);
+    return true;
+  };
+  // `a + '/x' + b`, `'out' + '/x'`
+  const sum = new RegExp(String.raw`(?:${NAME}|${LITERAL})(?:\s*\+\s*(?:${NAME}|${LITERAL}))+`, 'g');
+  for (const m of code.matchAll(sum)) {
+    const start = m.index ?? 0;
+    if (start > 0 && /[\w$.]/.test(code[start - 1] as string)) continue; // `obj.name + …`: a property, not a name
+    const tokens = [...m[0].matchAll(new RegExp(String.raw`${NAME}|${LITERAL}`, 'g'))];
+    const parts: Piece[] = tokens.map((t) => (t[0].startsWith("'") || t[0].startsWith('"') ? (stringLiterals(t[0])[0] ?? '') : { name: t[0] }));
+    if (!expand(parts)) continue;
+    for (const t of tokens) {
+      const at = start + (t.index ?? 0);
+      if (t[0].startsWith("'") || t[0].startsWith('"')) consumed.push([at, at + t[0].length]);
+      else resolvedUses.add(at);
+    }
+  }
+  // `${a}/x` and f"{a}/x"
+  for (const m of code.matchAll(/`((?:[^`\\]|\\.)*)`|\bf(['"])((?:(?!\2)[^\\\n]|\\.)*)\2/g)) {
+    const body = m[1] ?? m[3] ?? '';
+    const re = m[1] !== undefined ? /\$\{\s*([A-Za-z_$][\w$]*)\s*\}/g : /\{\s*([A-Za-z_][\w]*)\s*\}/g;
+    const uses = [...body.matchAll(re)];
+    if (uses.length === 0) continue;
+    const parts: Piece[] = [];
+    let at = 0;
+    for (const v of uses) {
+      parts.push(body.slice(at, v.index), { name: v[1] as string });
+      at = (v.index ?? 0) + v[0].length;
+    }
+    parts.push(body.slice(at));
+    if (!expand(parts)) continue;
+    const bodyAt = (m.index ?? 0) + (m[1] !== undefined ? 1 : 2);
+    for (const v of uses) resolvedUses.add(bodyAt + (v.index ?? 0) + v[0].indexOf(v[1] as string));
+  }
+  // A name whose every use is inside a built path: its literal values are pieces, not targets.
+  for (const name of values.keys()) {
+    const uses = [...code.matchAll(new RegExp(String.raw`(?<![\w$.])${name.replace(/\$/g, '\\$')}(?![\w$])`, 'g'))].map((u) => u.index ?? 0);
+    const defs = new Set(assigned.filter((a) => a.name === name).map((a) => a.nameAt));
+    if (uses.every((u) => defs.has(u) || resolvedUses.has(u))) for (const a of assigned) if (a.name === name) consumed.push(a.at);
+  }
+  return { paths, consumed };
+}
+
+/** Quoted strings in the code: '…', "…", `…` (template literals without `${`); those starting in `skip` are left out. */
+export function stringLiterals(code: string, skip: readonly [number, number][] = []): string[] {
   const out: string[] = [];
   const re = /'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\$]|\\.)*)`/g;
   for (const m of code.matchAll(re)) {
+    if (skip.some(([a, b]) => (m.index ?? 0) >= a && (m.index ?? 0) < b)) continue;
     const raw = m[1] ?? m[2] ?? m[3] ?? '';
     out.push(raw.replace(/\\(.)/g, '$1'));
   }

@@ -3,11 +3,11 @@
  * interpreters (`node -e`, `python x.py`), wrappers (`env`, `sudo`, `timeout`, `npx`), package
  * managers and their scripts, `make`, `eval`, and the builtins that move the working directory.
  */
-import { has, parseArgv } from './argv.js';
+import { has, parseArgv, shortFlags } from './argv.js';
 import { cliVerb } from './cliCalls.js';
 import { injectedEnv } from './envPrefix.js';
 import { snapshotUpdate } from './formatters.js';
-import { writeAll, type Handler } from './handler.js';
+import type { Handler } from './handler.js';
 import { makeRecipes } from './makefile.js';
 import { isAbsolute, joinPath } from './paths.js';
 import type { Scope } from './scope.js';
@@ -81,7 +81,11 @@ export function interpreter(lang: Lang, codeFlags: string[], valued: string[], i
     const code = codeFlags.flatMap((f) => argv.all.get(f) ?? []);
     const [first, ...more] = argv.operands;
     if (inPlace !== undefined && (has(argv, inPlace) || call.args.some((a) => /^-[a-zA-Z]*i/.test(a.text ?? '')))) {
-      writeAll(call, sink, code.length > 0 ? argv.operands : more, `${call.name} -i (in-place edit)`);
+      // `perl -pi -e 's/a/b/g' f`: a print loop of substitutions, whose result is computed from each file.
+      const flags = shortFlags(call.args, 'i', 'eE');
+      const printLoop = lang === 'perl' && flags.has('p') && code.length > 0 && code.every((c) => c.text !== null) && [...flags].every((f) => 'piweE'.includes(f));
+      const extra = printLoop ? { inPlace: { lang: 'perl' as const, scripts: code.map((c) => c.text as string) } } : {};
+      for (const f of code.length > 0 ? argv.operands : more) sink.write(call.scope, f, `${call.name} -i (in-place edit)`, extra);
     }
     // Modules loaded before the program (`node -r ./x.js`, `ruby -r ./x.rb`) are code files too.
     for (const f of moduleFlags) for (const m of argv.all.get(f) ?? []) if (/^[./~]/.test(m.text ?? '')) sink.follow(call.scope, m, lang, `${call.name} ${f}`);

@@ -26,6 +26,8 @@ export class Scope {
   aliases = new Map<string, string>();
   /** Functions defined so far, by name (shared like aliases: a definition is seen by later calls). */
   functions = new Map<string, FunctionDef>();
+  /** `git stash push` commands walked so far, in any branch (shared: an upper bound on the entries this command adds). */
+  stash = { pushes: 0 };
   /** Variables whose unknown value holds no `/` (`$(basename "$f")`). */
   slashFree = new Set<string>();
   /** Indexed arrays with known elements (`a=(x y)`); null = not known. */
@@ -70,6 +72,7 @@ export class Scope {
     s.arrays = new Map(this.arrays);
     s.aliases = this.aliases;
     s.functions = this.functions;
+    s.stash = this.stash;
     s.positional = this.positional;
     s.fds = new Map(this.fds);
     s.links = [...this.links];

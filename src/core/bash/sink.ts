@@ -22,7 +22,7 @@ export interface Call {
   text: string;
 }
 
-export type WriteExtra = Partial<Pick<BashWrite, 'tree' | 'onlyTests' | 'content' | 'append' | 'copyOf' | 'metadataOnly' | 'patch' | 'pkgKeys'>>;
+export type WriteExtra = Partial<Pick<BashWrite, 'tree' | 'onlyTests' | 'content' | 'append' | 'copyOf' | 'metadataOnly' | 'patch' | 'pkgKeys' | 'stash' | 'inPlace' | 'removes'>>;
 
 /** Languages the analysis follows into files: shell code, or inline-code analysis per interpreter. */
 export type Lang = 'shell' | 'js' | 'python' | 'ruby' | 'perl' | 'php';

@@ -1,4 +1,5 @@
 /** What a Bash command may do to the file system and to the cycle, as far as static analysis can tell. */
+import type { InPlaceEdit } from './inPlace.js';
 
 export interface BashWrite {
   /** The path as written (after word resolution), or a glob pattern when `glob` is set. */
@@ -15,10 +16,14 @@ export interface BashWrite {
   onlyTests?: boolean;
   /** The file's content after the write, when statically known (RED stub check). */
   content?: string;
+  /** An in-place edit (`sed -i`, `perl -pi`): the content after is the current one with this edit applied. */
+  inPlace?: InPlaceEdit;
   /** `content` is appended to the existing file. */
   append?: boolean;
   /** The file becomes a copy of this one (resolved from `cwd`): its content is on disk. */
   copyOf?: string;
+  /** The file is removed (`rm`, `unlink`, the source of `mv`). */
+  removes?: boolean;
   /** Changes times or creates an empty file (`touch`): an existing file keeps its content. */
   metadataOnly?: boolean;
   /**
@@ -33,8 +38,17 @@ export interface BashWrite {
   tailSuffix?: string;
   /** Globs match regardless of case (`shopt -s nocaseglob`). */
   nocase?: boolean;
-  /** The target is a patch file: the files it changes are named in its headers (read on disk). */
-  patch?: { strip: number | null; directory: string | null };
+  /**
+   * The target is a patch: the files it changes are named in its headers. `path` is the patch
+   * file (read on disk), unless `text` holds the patch already (a heredoc, a file this command
+   * wrote, or one the analysis read). `root`: paths may also be relative to it (git apply).
+   */
+  patch?: { strip: number | null; directory: string | null; text?: string; root?: string };
+  /**
+   * `git stash pop|apply`: the files of the stash entries `stash@{from}` … `stash@{to}` as they are
+   * before the command (the range covers entries this command pushed before, which may be none).
+   */
+  stash?: { from: number; to: number };
   /** A package.json edited by its package manager (`npm pkg set`): the keys it changes; null when not static. */
   pkgKeys?: string[] | null;
 }

@@ -20,8 +20,12 @@ export interface Arg {
   suffix?: string;
 }
 
-/** What a substitution printed: text, or (for `git ls-files src`, `find src`) glob patterns covering every line. */
-export type Output = string | { patterns: string[] } | null;
+/**
+ * What a command printed: text, or (for `git ls-files src`, `find src`) glob patterns covering every
+ * line, or (for `cat f`) the content of a file, by its absolute path, or (for `basename "$f"` of a
+ * loop over a glob) one name matching a glob.
+ */
+export type Output = string | { patterns: string[] } | { file: string } | { glob: string } | null;
 
 export interface WordEnv {
   home: string;
@@ -279,7 +283,8 @@ function addPart(b: Builder, part: WordPart, quoted: boolean, first: boolean, sc
       const out = env.substitute(part.script, part.text, scope);
       if (out === null) b.unknown(slashFreeOutput(part.script));
       else if (typeof out === 'string') b.value([out], quoted);
-      else if (quoted) b.unknown();
+      else if ('glob' in out) b.value([out.glob], true, true);
+      else if (quoted || !('patterns' in out)) b.unknown();
       else b.value(out.patterns, false, true);
       return;
     }

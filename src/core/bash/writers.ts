@@ -1,8 +1,8 @@
 /** The writer table: which arguments of which command are written. */
-import { has, parseArgv } from './argv.js';
+import { has, parseArgv, shortFlags } from './argv.js';
 import { lit, stdinText, writeAll, type Handler } from './handler.js';
 import { baseName, child, isAbsolute } from './paths.js';
-import type { Call, Sink } from './sink.js';
+import type { Call, Sink, WriteExtra } from './sink.js';
 import { findListing } from './tables.js';
 import { escapeGlob, type Arg } from './words.js';
 
@@ -27,7 +27,7 @@ export function copyLike(removesSources: boolean): Handler {
     const ops = argv.operands;
     // A moved directory takes everything under it; a recursive copy writes everything under the destination.
     const recursive = removesSources || has(argv, '-r', '-R', '-a', '--recursive', '--archive');
-    if (removesSources) for (const s of dir ? ops : ops.slice(0, -1)) sink.write(call.scope, s, `${via} (source removed)`, { tree: true });
+    if (removesSources) for (const s of dir ? ops : ops.slice(0, -1)) sink.write(call.scope, s, `${via} (source removed)`, { tree: true, removes: true });
     // A link is a second, writable name for its target: linking a protected file counts as writing it,
     // and a later write through the link in the same command lands on the target.
     const links = via === 'ln' || (via === 'cp' && has(argv, '-l', '--link', '-s', '--symbolic-link'));
@@ -88,7 +88,12 @@ export const sed: Handler = (call, sink) => {
       if (f !== '' && f !== '/dev/stdout' && f !== '/dev/stderr') sink.write(call.scope, lit(f), 'sed w');
     }
   }
-  if (inPlace) writeAll(call, sink, files, 'sed -i (in-place edit)');
+  if (!inPlace) return null;
+  // What the edit leaves is computed from each file when the script is known and line-by-line (no -n, no -z).
+  const flags = shortFlags(call.args, 'i', 'efl');
+  const plain = scripts.every((s) => s.text !== null) && !['n', 'z'].some((f) => flags.has(f)) && !has(argv, '--quiet', '--silent', '--null-data');
+  const edit: WriteExtra = plain ? { inPlace: { lang: 'sed', scripts: scripts.map((s) => s.text as string), ...(flags.has('E') || flags.has('r') || has(argv, '--regexp-extended') ? { extended: true } : {}) } } : {};
+  for (const f of files) sink.write(call.scope, f, 'sed -i (in-place edit)', edit);
   return null;
 };
 
@@ -360,8 +365,8 @@ export const sort: Handler = (call, sink) => {
 };
 
 /**
- * `patch [file] < diff`, `patch -i diff`: the files a named diff changes are read from its headers
- * on disk; a diff from a pipe or a heredoc cannot be seen statically.
+ * `patch [file] < diff`, `patch -i diff`: the files a diff changes are read from its headers, on
+ * disk or from the text a heredoc, a here-string or `cat f |` hands it.
  */
 export const patch: Handler = (call, sink) => {
   const argv = parseArgv(call.args, ['-i', '--input', '-o', '--output', '-p', '--strip', '-d', '--directory', '-B', '--prefix', '-r', '--reject-file', '-D', '--ifdef', '-F', '--fuzz', '-z', '--suffix', '-V', '-Y', '--basename-prefix']);
@@ -377,16 +382,44 @@ export const patch: Handler = (call, sink) => {
     sink.write(call.scope, argv.operands[0], 'patch');
     return null;
   }
-  const input = argv.values.get('-i') ?? argv.values.get('--input') ?? (call.stdin.kind === 'file' ? call.stdin.path : null);
   const strip = argv.values.get('-p') ?? argv.values.get('--strip');
   const dir = argv.values.get('-d') ?? argv.values.get('--directory');
-  if (input == null || (strip !== undefined && !/^\d+$/.test(strip.text ?? ''))) {
-    sink.unknown('patch writes the files named inside a diff from its input, which cannot be seen statically');
+  if (strip !== undefined && !/^\d+$/.test(strip.text ?? '')) {
+    sink.unknown('patch strips a number of path components that is not statically known from the files its diff names');
     return null;
   }
-  sink.write(call.scope, input, 'patch', { patch: { strip: strip?.text != null ? Number(strip.text) : null, directory: dir?.text ?? null } });
+  const input = argv.values.get('-i') ?? argv.values.get('--input') ?? null;
+  patchInput(call, sink, call.scope, input, 'patch', { strip: strip?.text != null ? Number(strip.text) : null, directory: dir?.text ?? null });
   return null;
 };
+
+/**
+ * A patch applied from `file`, or from the standard input when `file` is null: its text is read
+ * now when it can be (a heredoc, `cat f |`, a file on disk or written earlier by this command);
+ * otherwise the file is read when the hook gathers the facts. A patch from another command's
+ * output cannot be seen.
+ */
+export function patchInput(call: Call, sink: Sink, scope: Call['scope'], file: Arg | null, via: string, how: { strip: number | null; directory: string | null; root?: string }): void {
+  let source = file;
+  if (source === null) {
+    const stdin = call.stdin;
+    if (stdin.kind === 'terminal') return; // no input: nothing to apply
+    if (stdin.kind === 'file') source = stdin.path;
+    else if (stdin.kind === 'text' && stdin.text !== null) {
+      sink.write(scope, lit('.'), `${via} (a patch from ${stdin.from})`, { patch: { ...how, text: stdin.text } });
+      return;
+    } else {
+      sink.unknown(`${via} applies a patch read from ${stdin.from}, which is another command's output, so the files it changes cannot be seen; apply a patch file that exists before the command runs, so its headers can be read`);
+      return;
+    }
+    if (source === null) {
+      sink.unknown(`${via} applies a patch from an input file that cannot be resolved statically`);
+      return;
+    }
+  }
+  const got = source.text !== null && !source.glob ? sink.read(scope, source.text) : null;
+  sink.write(scope, source, via, { patch: got === null ? how : { ...how, text: got.text } });
+}
 
 export const chmodLike: Handler = (call, sink) => {
   // A symbolic mode may start with a dash (`chmod -w f`): it is the mode, not an option.
@@ -401,7 +434,7 @@ export const chmodLike: Handler = (call, sink) => {
 export const rm: Handler = (call, sink) => {
   const argv = parseArgv(call.args, []);
   const tree = has(argv, '-r', '-R', '--recursive');
-  for (const t of argv.operands) sink.write(call.scope, t, call.name, tree ? { tree: true } : {});
+  for (const t of argv.operands) sink.write(call.scope, t, call.name, tree ? { tree: true, removes: true } : { removes: true });
   return null;
 };
 
