@@ -21,7 +21,8 @@ const PHASES: Phase[] = ['tdd-plan', 'tdd-red', 'tdd-green', 'tdd-refactor'];
 
 beforeAll(() => {
   for (const phase of PHASES) {
-    const repo = corpusRepo();
+    // As the corpus's own test holds it: the newest stash entry changes a test.
+    const repo = corpusRepo({ stashes: [{ 'tests/a.test.ts': 'stashed\n' }] });
     repo.setPhase(phase);
     repos.set(phase, repo);
   }
