@@ -68,6 +68,14 @@ describe('CLI cycle with a real mocha project (tests by file and title path, thr
     ok(cli(repo, 'done'));
   });
 
+  it('a test command that runs mocha behind `&&` is refused with what to change, not read from its text', { timeout: 60_000 }, () => {
+    const repo = mochaProject({ 'test/old.test.js': OLD_TEST, 'package.json': MOCHA_PKG({ scripts: { test: 'mocha && echo linted' } }) }, { test_command: 'npm test' });
+    startRed(repo);
+    repo.write('test/add.test.js', ADD_TEST);
+    repo.write('src/add.js', STUB);
+    expect(ok(cli(repo, 'verify', 'red'), 1).stderr).toMatch(/runs mocha in a way tdd-gate cannot add its own reporter to.*make test_command a plain mocha call/);
+  });
+
   it('`stack detect` proposes a stack for a mocha project that works as proposed', { timeout: 120_000 }, () => {
     const repo = mochaProject({ 'test/old.test.js': OLD_TEST, 'src/old.js': 'exports.one = () => 1;\n' }, null);
     rmSync(repo.path('.tdd/stack.json'), { force: true });

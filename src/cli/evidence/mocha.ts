@@ -1,3 +1,4 @@
+import { reachedCommands } from './nodeTest.js';
 import type { Counts, RunFacts, TestCase, TestStatus } from './report.js';
 
 /**
@@ -51,14 +52,19 @@ function errorOf(err) {
   if (err.code !== undefined) text += '\\ncode: ' + str(err.code);
   return text.slice(0, 4000);
 }
+const CWD = process.cwd();
+// The line of the test file where the error was raised (mocha shortens stack paths to the folder it runs in).
 function where(err, file) {
   if (!err || typeof err !== 'object' || typeof file !== 'string' || file === '') return null;
-  const stack = str(err.stack).split('\\n');
-  for (const line of stack) {
-    const at = line.indexOf(file);
-    if (at === -1) continue;
-    const m = /^:(\\d+):(\\d+)/.exec(line.slice(at + file.length));
-    if (m) return { line: Number(m[1]), column: Number(m[2]) };
+  const names = [file];
+  if (file.startsWith(CWD + '/')) names.push(file.slice(CWD.length + 1));
+  for (const line of str(err.stack).split('\\n')) {
+    for (const name of names) {
+      const at = line.indexOf(name);
+      if (at === -1 || (at > 0 && !/[\\s(/]/.test(line[at - 1]))) continue;
+      const m = /^:(\\d+):(\\d+)/.exec(line.slice(at + name.length));
+      if (m) return { line: Number(m[1]), column: Number(m[2]) };
+    }
   }
   return null;
 }
@@ -120,8 +126,17 @@ module.exports = TddGateMochaReporter;
 `;
 }
 
-/** Where the command names mocha's program: `mocha`, `_mocha`, `npx mocha`, `node_modules/.bin/mocha`, `…/mocha/bin/mocha.js`. */
-const MOCHA_CALL = /(?:^|[\s/])_?mocha(?:\.[cm]?js)?(?=\s|$)/;
+/** mocha's program, by its file name: `mocha`, `_mocha`, `node_modules/.bin/mocha`, `…/mocha/bin/mocha.js`. */
+const MOCHA_PROGRAM = /^(?:_?mocha|(?:.*\/)?(?:node_modules\/\.bin\/_?mocha|mocha\/bin\/_?mocha(?:\.[cm]?js)?))$/;
+/** What may come before it in a plain call: assignments, `env`, `npx`, `node`, a coverage wrapper, their flags. */
+const BEFORE_MOCHA = /^(?:[A-Za-z_]\w*=\S*|env|cross-env|npx|node|nodejs|c8|nyc|-[\w-]+(?:=\S*)?)$/;
+
+/** Is this command a call of mocha's program (not a call of something else that names a folder `mocha`)? */
+function isMochaCall(command: string): boolean {
+  const words = command.trim().split(/\s+/);
+  const at = words.findIndex((w) => MOCHA_PROGRAM.test(w));
+  return at !== -1 && words.slice(0, at).every((w) => w !== '--' && BEFORE_MOCHA.test(w));
+}
 
 /**
  * A plain mocha call with the gate's reporter added: after everything the command says (the last
@@ -129,11 +144,37 @@ const MOCHA_CALL = /(?:^|[\s/])_?mocha(?:\.[cm]?js)?(?=\s|$)/;
  * reporter's file (the runner puts the real path there). null when the command is not a mocha call.
  */
 export function mochaCommand(command: string, modulePath: string): string | null {
-  if (!MOCHA_CALL.test(command)) return null;
+  if (!isMochaCall(command)) return null;
   const flag = `--reporter ${modulePath}`;
   const dashes = /\s--(?=\s|$)/.exec(command);
   if (dashes) return `${command.slice(0, dashes.index)} ${flag}${command.slice(dashes.index)}`;
   return `${command} ${flag}`;
+}
+
+/** mocha named as a program anywhere in a command (looser than a plain call: `… && mocha`, `nyc --all mocha`). */
+const MOCHA_NAMED = /(?:^|[\s/])_?mocha(?:\.[cm]?js)?(?=\s|$)/;
+
+/**
+ * Does the command run mocha where the gate cannot add its reporter (inside `&&`, a pipe, a
+ * script that calls another script)? Such a run is not read from its text: it is refused with
+ * what to change (`unreachedMocha`).
+ */
+export function reachesMocha(command: string, script?: (name: string) => string | null): boolean {
+  return reachedCommands(command, script).some((seg) => MOCHA_NAMED.test(seg) && !/(?:^|\s)--test(?=\s|$)/.test(seg));
+}
+
+/** The refusal for a mocha run the gate's reporter could not reach. */
+export function unreachedMocha(): RunFacts {
+  return {
+    counts: null,
+    failingFiles: [],
+    loadErrorFiles: [],
+    messages: [],
+    source: MOCHA_SOURCE,
+    tests: [],
+    unfinished:
+      'test_command runs mocha in a way tdd-gate cannot add its own reporter to (mocha behind `&&`, a pipe, or a script that calls another script), and mocha’s printed summary is no evidence; make test_command a plain mocha call (`npx mocha …`) or `npm test` whose script is one (other steps belong in lint_command) in .tdd/stack.json',
+  };
 }
 
 interface MochaLine {
