@@ -68,6 +68,18 @@ describe('CLI cycle with a real mocha project (tests by file and title path, thr
     ok(cli(repo, 'done'));
   });
 
+  it('mocha --parallel: the tests run in workers, the reporter in mocha’s own process, by identity all the same', { timeout: 60_000 }, () => {
+    const repo = mochaProject({ 'test/old.test.js': OLD_TEST }, { test_command: 'npx mocha --parallel --jobs 2' });
+    startRed(repo);
+    repo.write('test/add.test.js', ADD_TEST);
+    repo.write('src/add.js', STUB);
+    const red = JSON.parse(ok(cli(repo, 'verify', 'red', '--json')).stdout) as { red_tests: string[]; red_messages: Record<string, string>; tests: Record<string, string> };
+    expect(red.red_tests).toEqual([ADDS]);
+    expect(red.tests).toEqual({ [ADDS]: 'failed', [OLD]: 'passed' });
+    // the error's name crosses from the worker through its stack
+    expect(red.red_messages[ADDS]).toMatch(/^AssertionError: Expected values to be strictly equal/);
+  });
+
   it('a test command that runs mocha behind `&&` is refused with what to change, not read from its text', { timeout: 60_000 }, () => {
     const repo = mochaProject({ 'test/old.test.js': OLD_TEST, 'package.json': MOCHA_PKG({ scripts: { test: 'mocha && echo linted' } }) }, { test_command: 'npm test' });
     startRed(repo);

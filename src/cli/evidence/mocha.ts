@@ -46,8 +46,10 @@ function titles(r) {
 function errorOf(err) {
   if (err === undefined || err === null) return '';
   if (typeof err !== 'object') return str(err).slice(0, 4000);
-  const name = str(err.name);
   const message = str(err.message);
+  // In parallel mode the error crosses from a worker without its name; its stack still starts with it.
+  let name = str(err.name);
+  if (name === '') name = (/^([A-Z][\\w$]*(?:Error|Exception))\\b/.exec(str(err.stack)) || [])[1] || '';
   let text = name !== '' && !message.startsWith(name) ? name + ': ' + message : message;
   if (err.code !== undefined) text += '\\ncode: ' + str(err.code);
   return text.slice(0, 4000);
