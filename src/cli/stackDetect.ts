@@ -204,7 +204,8 @@ function jsStack(pkg: Pkg, p: ProjectFacts, runner: JsRunner, ws: boolean): Stac
   if (runner === 'mocha') {
     // Mocha as the project calls it (`mocha spec -R spec`): a bare `mocha` reads only test/.
     const call = testScripts(pkg.scripts).map((seg) => /(?:^|\s)_?mocha(?:\s+(.*))?$/.exec(seg)).find((m) => m !== null);
-    // the project's reporter goes: the CLI reads mocha's own summary (`N passing`)
+    // The project's reporter goes: the CLI runs mocha through a reporter of its own (evidence/mocha.ts),
+    // which takes the place of any other for the run, and a plain call is what it can reach.
     const args = withoutFlags(call?.[1]?.trim() ?? '', /^(?:-R|--reporter|-O|--reporter-options?)$/);
     const hasRc = MOCHA_RCS.some((f) => p.has(f));
     const targets = targetGlobs(operands(args.split(/\s+/).filter(Boolean), MOCHA_VALUED));

@@ -12,6 +12,7 @@ import { instrumentCommand, type Instrumented } from './evidence/instrument.js';
 import { judgeGreen, judgeRed, parseCoverage, type FrozenTests, type RunOutcome, type Verdict } from './evidence/judge.js';
 import { parseJestJson, parseJunitXml, type RunFacts } from './evidence/report.js';
 import { textCounts, textFacts } from './evidence/textReport.js';
+import { parseMochaReport, unreachedMocha } from './evidence/mocha.js';
 import { NODE_TEST_SOURCE, nodeTestSummary, npmrcNodeOptions, parseNodeTestReport } from './evidence/nodeTest.js';
 import { cleanEnv } from './oracle/cleanEnv.js';
 import type { Session } from './session.js';
@@ -25,6 +26,9 @@ export const DEFAULT_TIMEOUT_SECONDS = 600;
 
 /** The runner's report when it wrote one we can read, else what the text says. */
 export function factsOf(run: RunResult): RunFacts {
+  // mocha through the gate's reporter: its report or nothing, never the printed text.
+  if (run.report.kind === 'mocha') return parseMochaReport(run.report.text);
+  if (run.report.kind === 'mocha-unreached') return unreachedMocha();
   const text = textFacts(run.output);
   let report: RunFacts | null = null;
   if (run.report.text !== null) {

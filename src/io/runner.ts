@@ -108,15 +108,18 @@ export interface Instrumentation {
   pythonModule?: { name: string; source: string };
   /** A second report file the instrumentation writes. */
   sideReport?: string;
+  /** A JavaScript module the run loads by path (mocha's reporter): written like the Python module; each `token` in the command becomes its quoted path. */
+  jsModule?: { name: string; source: string; token: string };
 }
 
 /**
- * The module's directory, read-only for the run (it is imported before any project code, so a
- * later write could not change what runs anyway). Returns the directory and how to remove it.
+ * The module's directory, read-only for the run (it is loaded before the project's tests and
+ * sources, so a later write could not change what runs anyway). Returns the directory and how to
+ * remove it.
  */
-function writePythonModule(mod: { name: string; source: string }): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'tdd-gate-py-'));
-  writeFileSync(path.join(dir, `${mod.name}.py`), mod.source, { mode: 0o444 });
+function writeModule(mod: { name: string; source: string }, prefix: string, file: string): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  writeFileSync(path.join(dir, file), mod.source, { mode: 0o444 });
   chmodSync(dir, 0o555);
   return {
     dir,
@@ -224,12 +227,23 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
   mkdirSync(runsDir, { recursive: true });
   const base = `${stamp(started)}-${opts.label}`;
   const reportFile = path.join(runsDir, `${base}.report`);
-  const plan: Instrumentation = opts.instrument ? opts.instrument(opts.command, reportFile) : { command: opts.command, kind: 'none' };
-  const pyModule = plan.pythonModule ? writePythonModule(plan.pythonModule) : null;
-  try {
-    return await runPlanned(opts, plan, pyModule?.dir ?? null, started, base, runsDir, reportFile, () => pyModule?.cleanup());
-  } finally {
+  let plan: Instrumentation = opts.instrument ? opts.instrument(opts.command, reportFile) : { command: opts.command, kind: 'none' };
+  const pyModule = plan.pythonModule ? writeModule(plan.pythonModule, 'tdd-gate-py-', `${plan.pythonModule.name}.py`) : null;
+  let jsModule: { dir: string; cleanup: () => void } | null = null;
+  const cleanup = () => {
     pyModule?.cleanup();
+    jsModule?.cleanup();
+  };
+  try {
+    if (plan.jsModule) {
+      const mod = plan.jsModule;
+      jsModule = writeModule(mod, 'tdd-gate-js-', mod.name);
+      const file = path.join(jsModule.dir, mod.name);
+      plan = { ...plan, command: plan.command.split(mod.token).join(`'${file.replace(/'/g, `'\\''`)}'`) };
+    }
+    return await runPlanned(opts, plan, pyModule?.dir ?? null, started, base, runsDir, reportFile, cleanup);
+  } finally {
+    cleanup();
   }
 }
 

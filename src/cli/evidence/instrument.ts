@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import { MOCHA_REPORTER_NAME, mochaCommand, mochaReporterSource, reachesMocha } from './mocha.js';
 import { nodeTestOptions, nodeTestReporterSupported } from './nodeTest.js';
 import { PYTEST_PLUGIN_MODULE, pytestPluginSource } from './pytestOutcomes.js';
 
 /** vitest/jest/junit/node:test reports go to a file; go's JSON events replace the text on stdout. */
-export type ReportKind = 'vitest-json' | 'jest-json' | 'junit-xml' | 'go-json' | 'node-test' | 'cargo' | 'none';
+export type ReportKind = 'vitest-json' | 'jest-json' | 'junit-xml' | 'go-json' | 'node-test' | 'mocha' | 'mocha-unreached' | 'cargo' | 'none';
 
 /** The command to run, the report it writes, and (node:test) what to add to NODE_OPTIONS for it. */
 export interface Instrumented {
@@ -15,6 +17,11 @@ export interface Instrumented {
   pythonModule?: { name: string; source: string };
   /** A second report the instrumentation writes beside the runner's (pytest's outcomes as the gate's plugin saw them). */
   sideReport?: string;
+  /**
+   * A JavaScript module the run loads by its path (mocha's reporter): written to a fresh read-only
+   * directory outside the project; every `token` in `command` becomes the file's quoted path.
+   */
+  jsModule?: { name: string; source: string; token: string };
 }
 
 /** Shell syntax after which appending arguments would reach another command. */
@@ -30,6 +37,13 @@ function quote(arg: string): string {
  * by the text parsers.
  */
 export function instrumentCommand(command: string, reportFile: string, script?: (name: string) => string | null): Instrumented {
+  const plan = instrumentPlain(command, reportFile, script);
+  // mocha is never read from its text: a run the reporter cannot reach is refused (mocha.ts).
+  if (plan.kind === 'none' && process.platform !== 'win32' && reachesMocha(command, script)) return { command, kind: 'mocha-unreached' };
+  return plan;
+}
+
+function instrumentPlain(command: string, reportFile: string, script?: (name: string) => string | null): Instrumented {
   const plain = { command, kind: 'none' as const };
   if (process.platform === 'win32') return plain;
   // node:test, however the command reaches it: the reporter goes in through NODE_OPTIONS (the
@@ -46,13 +60,19 @@ export function instrumentCommand(command: string, reportFile: string, script?: 
     const name = pm[1] === 'npm' && (pm[2] === 't' || pm[2] === 'tst') ? 'test' : (pm[2] ?? '');
     const body = script(name)?.trim() ?? null;
     if (body !== null && !/^(npm|pnpm|yarn)\b/.test(body)) {
-      const inner = instrumentCommand(body, reportFile);
-      if ((inner.kind === 'vitest-json' || inner.kind === 'jest-json' || inner.kind === 'junit-xml') && inner.command.startsWith(body)) {
+      const inner = instrumentPlain(body, reportFile);
+      if ((inner.kind === 'vitest-json' || inner.kind === 'jest-json' || inner.kind === 'junit-xml' || inner.kind === 'mocha') && inner.command.startsWith(body)) {
         return { ...inner, command: `${command.trim()}${pm[1] === 'npm' ? ' --' : ''}${inner.command.slice(body.length)}` };
       }
     }
     return plain;
   }
+  // mocha: the gate's own reporter, from a file the runner writes outside the project for the run
+  // (mocha.ts); the last --reporter wins over the project's. The token cannot occur in a command
+  // (it is made of random bytes), so only the flag's value is replaced.
+  const token = `@tdd-gate-mocha-reporter-${randomBytes(12).toString('hex')}@`;
+  const mocha = mochaCommand(command, token);
+  if (mocha !== null) return { command: mocha, kind: 'mocha', jsModule: { name: MOCHA_REPORTER_NAME, source: mochaReporterSource(reportFile), token } };
   if (/(^|[\s/])vitest(\.mjs)?(\s|$)/.test(command) && !/--reporter|--outputFile/.test(command)) {
     return { command: `${command} --reporter=default --reporter=json --outputFile.json=${f}`, kind: 'vitest-json' };
   }

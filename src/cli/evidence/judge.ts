@@ -155,12 +155,14 @@ export function judgeRed(
   const broken = brokenRun(o, rules.command);
   if (broken) return refuse(broken);
   if (o.exitCode === 0) return refuse('the test command passed (exit 0): nothing fails, so this is not RED; write a test that fails on an assertion');
+  // The gate's own reporter saw the run cut short: what ran before proves nothing about the rest.
+  if (o.facts.unfinished && (tests ?? []).length > 0) return refuse(`${o.facts.unfinished}; then verify red again`);
   const changedLoadErrors = o.facts.loadErrorFiles.map((f) => toCycleFile(f, rules.root, rules.changedTests)).filter((f) => f !== null);
   if (changedLoadErrors.length > 0) {
     return refuse(`${changedLoadErrors.join(', ')} failed to load (compile or import error), not on an assertion; add a STUB:TDD stub so it loads, then verify red again`);
   }
   if (tests !== null && rules.isNew) {
-    if (tests.length === 0 || o.facts.counts === null) return refuse(stubOrNothing(o, rules.buildError, 'no test ran'));
+    if (tests.length === 0 || o.facts.counts === null) return refuse(stubOrNothing(o, rules.buildError, o.facts.unfinished ?? 'no test ran'));
     const failing = tests.filter((t) => t.status === 'failed');
     const fresh = failing.filter((t) => rules.isNew!(t));
     if (fresh.length === 0) {
@@ -246,6 +248,7 @@ export function judgeGreen(o: RunOutcome, command: string, frozen: FrozenTests |
   const refuse = (reason: string): Verdict => ({ valid: false, reason, counts, failingFiles: [], ...(map ? { tests: map } : {}) });
   const broken = brokenRun(o, command);
   if (broken) return refuse(broken);
+  if (o.facts.unfinished) return refuse(`${o.facts.unfinished}; then verify again`);
   if (o.exitCode !== 0) {
     const loadErr = o.facts.loadErrorFiles.length > 0 ? `${o.facts.loadErrorFiles.slice(0, 3).join(', ')} failed to load` : '';
     const named = (tests ?? []).filter((t) => t.status === 'failed').map(shown);
@@ -283,7 +286,7 @@ export function judgeGreen(o: RunOutcome, command: string, frozen: FrozenTests |
     }
     if (failed.length > 0) return refuse(`${failed.length} frozen tests fail: ${list(failed)}; fix the source and verify again`);
     if (skipped.length > 0) return refuse(`${skipped.length} frozen tests were skipped instead of run: ${list(skipped)}; a skipped test is not a passing one: remove what skips it from the source and verify again`);
-    if (missing.length > 0) return refuse(`${missing.length} frozen tests did not run: ${list(missing)}; every test frozen at the freeze must run and pass: remove what deselects them and verify again`);
+    if (missing.length > 0) return refuse(`${missing.length} frozen tests did not run: ${list(missing)}${o.facts.narrowed ? ` (${o.facts.narrowed})` : ''}; every test frozen at the freeze must run and pass: remove what deselects them and verify again`);
   } else if (frozen?.counts) {
     const ran = frozen.counts.passed + frozen.counts.failed;
     if (counts.passed < ran) return refuse(`only ${counts.passed} tests passed, but ${ran} ran in RED; every frozen test must run and pass`);

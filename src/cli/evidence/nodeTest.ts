@@ -91,7 +91,7 @@ const PM_RUN = /^(?:npm|pnpm|yarn)(?:\s+--?[\w-]+)*(?:\s+run(?:-script)?)?\s+([\
 const OTHER_RUNNER = /(?:^|[\s/])(?:vitest|jest|mocha|ava|tap|pytest|py\.test|playwright)(?:\.[cm]?js)?(?=\s|$)/;
 
 /** Every command a command line runs, through the package scripts it calls (with their pre/post scripts). */
-function reachedCommands(command: string, script?: (name: string) => string | null, depth = 0, seen = new Set<string>()): string[] {
+export function reachedCommands(command: string, script?: (name: string) => string | null, depth = 0, seen = new Set<string>()): string[] {
   const out: string[] = [];
   for (const raw of command.split(/&&|\|\||[;|\n]/)) {
     const seg = raw.trim();

@@ -45,6 +45,10 @@ export interface RunFacts {
   source: string;
   /** Every test the runner reported, by identity; null when the runner gave no per-test report. */
   tests?: TestCase[] | null;
+  /** Why the gate's own reporter shows the run was not whole (it never began, never ended, or its counts disagree): no verdict rests on it. */
+  unfinished?: string;
+  /** What narrowed the run to fewer tests than its files declare (mocha's `.only`), for a refusal to name. */
+  narrowed?: string;
 }
 
 interface JsonAssertion {
