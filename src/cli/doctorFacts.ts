@@ -102,7 +102,7 @@ function marketplacesOf(home: string, names: Set<string>): DoctorFacts['marketpl
 }
 
 function beatFacts(beat: Heartbeat | null, now: number): ProbeFacts['pre'] {
-  return beat === null ? null : { agentType: beat.agent_type, background: beat.background, pluginRoot: beat.plugin_root, ageMs: Math.max(0, now - beat.at) };
+  return beat === null ? null : { agentType: beat.agent_type, agentId: typeof beat.agent_id === 'string' ? beat.agent_id : null, background: beat.background, pluginRoot: beat.plugin_root, ageMs: Math.max(0, now - beat.at) };
 }
 
 export function probeFacts(repo: Repo, now: number): ProbeFacts[] {
@@ -198,6 +198,12 @@ function statusLineFacts(files: { file: string; shown: string }[]): DoctorFacts[
   return null;
 }
 
+/** The client's release from AI_AGENT (`claude-code_2-1-197_agent`), which Claude Code sets for its commands. */
+export function clientVersion(env: NodeJS.ProcessEnv): string | null {
+  const m = /^claude-code_(\d+)-(\d+)-(\d+)(?:_|$)/.exec(env.AI_AGENT ?? '');
+  return m ? `${m[1]}.${m[2]}.${m[3]}` : null;
+}
+
 export function gatherDoctorFacts(io: CliIo, argv1: string | undefined = process.argv[1]): DoctorFacts {
   const env = io.env;
   const home = env.HOME ?? homedir();
@@ -228,6 +234,7 @@ export function gatherDoctorFacts(io: CliIo, argv1: string | undefined = process
   }
   return {
     insideClaudeCode: env.CLAUDECODE === '1',
+    client: clientVersion(env),
     cliRoot: cliRootOf(argv1),
     pluginRootEnv: env.CLAUDE_PLUGIN_ROOT ?? null,
     installs,

@@ -15,6 +15,8 @@ export type Context = 'main' | 'subagent' | 'background';
 
 export interface BeatFacts {
   agentType: string | null;
+  /** Present only for a call made inside a subagent (the hook input's agent_id). */
+  agentId: string | null;
   background: boolean;
   pluginRoot: string | null;
   ageMs: number;
@@ -36,6 +38,8 @@ export interface SettingValue {
 
 export interface DoctorFacts {
   insideClaudeCode: boolean;
+  /** The Claude Code release this runs inside (x.y.z), when the client says (AI_AGENT); null in a terminal. */
+  client: string | null;
   /** The plugin folder this CLI runs from; null when it is not a plugin's dist/. */
   cliRoot: string | null;
   pluginRootEnv: string | null;
@@ -127,6 +131,35 @@ function pluginLines(f: DoctorFacts): Finding[] {
   return out;
 }
 
+/** The first release with the PreSkillShellCommand event (docs/adr/008). */
+export const SKILL_SHELL_SINCE = '2.1.332';
+
+function olderThan(version: string, than: string): boolean {
+  const a = version.split('.').map(Number);
+  const b = than.split('.').map(Number);
+  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) < (b[i] ?? 0);
+  return false;
+}
+
+/**
+ * Skills' shell commands: gated from 2.1.332 on. An older client rejects hooks/skill-shell.json and
+ * shows the plugin as "failed to load", which alarms for nothing: the rest of the plugin gates.
+ */
+function skillShellLines(f: DoctorFacts): Finding[] {
+  const listed = `\`claude plugin list\` and /plugin show tdd-gate as "failed to load" (Hook load failed … "PreSkillShellCommand")`;
+  if (f.client === null) {
+    if (f.installs.length === 0) return [];
+    return [{ id: 'skill-shell', level: 'info', fact: `skill shell commands: gated from Claude Code ${SKILL_SHELL_SINCE} on; on older clients ${listed}: only hooks/skill-shell.json is rejected, the gate itself loads (/tdd-gate:doctor shows it firing)` }];
+  }
+  if (!olderThan(f.client, SKILL_SHELL_SINCE)) return [{ id: 'skill-shell', level: 'ok', fact: `skill shell commands: Claude Code ${f.client} has the PreSkillShellCommand event; they are judged like Bash calls` }];
+  return [{
+    id: 'skill-shell',
+    level: 'info',
+    fact: `skill shell commands: Claude Code ${f.client} has no PreSkillShellCommand event, so ${listed}: only hooks/skill-shell.json is rejected; the gate itself loads (the hooks lines show it). Shell commands that skills and slash commands embed run here without the gate: what they change in the control set is put back at the next gated call, and abort, init --force and result --resume refuse to run from them`,
+    fix: `update Claude Code to ${SKILL_SHELL_SINCE} or later to gate them before they run`,
+  }];
+}
+
 function switchLines(f: DoctorFacts): Finding[] {
   const out: Finding[] = [];
   for (const s of f.disableAllHooks) {
@@ -167,6 +200,15 @@ function probeLines(f: DoctorFacts): Finding[] {
     }
     const post = p.post !== null && p.post.ageMs <= p.pre.ageMs + 120_000 ? ', PostToolUse too' : '';
     const stale = p.pre.ageMs > STALE_MS ? ' (an old probe: run /tdd-gate:doctor again)' : '';
+    // The probe's argument is only a claim: where it really ran is what the hook input said.
+    if (p.context === 'subagent' && p.pre.agentId === null) {
+      out.push({ id, level: 'warn', fact: `hooks: the subagent probe ran in the main thread (the hook input had no agent_id), so it shows nothing about subagents (${ago(p.pre.ageMs)})`, fix: PROBE_HOW });
+      continue;
+    }
+    if (p.context === 'main' && p.pre.agentId !== null) {
+      out.push({ id, level: 'warn', fact: `hooks: the main-thread probe ran in a subagent (agent_type ${p.pre.agentType ?? 'none'}), so it shows nothing about the main thread (${ago(p.pre.ageMs)})`, fix: PROBE_HOW });
+      continue;
+    }
     if (p.context === 'subagent' && p.pre.agentType === null) {
       out.push({ id, level: 'fail', fact: `hooks: the PreToolUse hook fired for the subagent probe, but without agent_type: it cannot tell a subagent from the orchestrator, so the role rules do not apply`, fix: 'update Claude Code (2.1.197 or later passes agent_type to hooks)' });
       continue;
@@ -237,7 +279,7 @@ function statusLineLines(f: DoctorFacts): Finding[] {
 }
 
 export function diagnose(f: DoctorFacts): Finding[] {
-  return [...pluginLines(f), ...switchLines(f), ...probeLines(f), ...nodeLines(f), ...wallLines(f), ...cycleLines(f), ...statusLineLines(f)];
+  return [...pluginLines(f), ...skillShellLines(f), ...switchLines(f), ...probeLines(f), ...nodeLines(f), ...wallLines(f), ...cycleLines(f), ...statusLineLines(f)];
 }
 
 export function healthy(findings: readonly Finding[]): boolean {

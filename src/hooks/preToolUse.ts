@@ -77,14 +77,14 @@ export function preToolUse(input: unknown, env: NodeJS.ProcessEnv, bash: BashGat
     if (decision.kind === 'deny') return decision;
     if (verdict.kind === 'pass') verdict = decision;
   }
-  if (event.tool_name === 'Bash') for (const cycle of cycles) markCommand(cycle, { ...event, tool_name: tool });
+  if (event.tool_name === 'Bash') for (const cycle of cycles) markCommand(cycle, { ...event, tool_name: tool }, verdict.kind === 'ask' ? verdict.ruleId : undefined);
   // The canary's record: PostToolUse checks that the gate saw this write (src/core/canary.ts).
   else if (event.tool_use_id !== undefined) for (const cycle of cycles) markSeen(cycle.anchorPaths, event.tool_use_id);
   return verdict;
 }
 
 /** A command the gate lets run is marked in flight until its PostToolUse (anchorInflight.ts). */
-function markCommand(cycle: ActiveCycle, event: { tool_name: string; tool_use_id?: string | undefined; agent_type?: string | undefined; agent_id?: string | undefined; tool_input: object }): void {
+function markCommand(cycle: ActiveCycle, event: { tool_name: string; tool_use_id?: string | undefined; agent_type?: string | undefined; agent_id?: string | undefined; tool_input: object }, asked?: string): void {
   const input = event.tool_input as { run_in_background?: unknown; timeout?: unknown };
   clearEnded(cycle.anchorPaths, event.agent_id ?? null);
   markInflight(cycle.anchorPaths, {
@@ -94,6 +94,7 @@ function markCommand(cycle: ActiveCycle, event: { tool_name: string; tool_use_id
     tool: event.tool_name,
     background: event.tool_name === 'Monitor' || input.run_in_background === true,
     timeoutMs: typeof input.timeout === 'number' ? input.timeout : undefined,
+    asked,
   });
 }
 

@@ -21,6 +21,8 @@ export interface Inflight {
   background: boolean;
   at: number;
   until: number;
+  /** The rule of the gate's `ask` for this call (the person was asked to confirm it), or absent. */
+  asked?: string;
 }
 
 const FOREGROUND_SLACK_MS = 30_000;
@@ -47,13 +49,13 @@ function fileOf(paths: AnchorPaths, id: string): string {
 
 export function markInflight(
   paths: AnchorPaths,
-  call: { id: string; agentType?: string | undefined; agentId?: string | undefined; tool: string; background: boolean; timeoutMs?: number | undefined },
+  call: { id: string; agentType?: string | undefined; agentId?: string | undefined; tool: string; background: boolean; timeoutMs?: number | undefined; asked?: string | undefined },
   now = Date.now(),
 ): void {
   try {
     mkdirSync(dir(paths), { recursive: true });
     const until = now + (call.background ? BACKGROUND_MS : (call.timeoutMs ?? DEFAULT_TIMEOUT_MS) + FOREGROUND_SLACK_MS);
-    const rec: Inflight = { id: call.id, agent_type: call.agentType ?? null, agent_id: call.agentId ?? null, tool: call.tool, background: call.background, at: now, until };
+    const rec: Inflight = { id: call.id, agent_type: call.agentType ?? null, agent_id: call.agentId ?? null, tool: call.tool, background: call.background, at: now, until, ...(call.asked !== undefined ? { asked: call.asked } : {}) };
     writeFileSync(fileOf(paths, call.id), JSON.stringify(rec));
   } catch {
     // best effort: a missing mark weakens a second check, never the first
@@ -93,6 +95,16 @@ export function inflight(paths: AnchorPaths, now = Date.now()): Inflight[] {
     }
   }
   return out;
+}
+
+/**
+ * Is a main-thread command in flight that the gate asked the person to confirm (`rule`)? A CLI
+ * verb that ends or overrides a cycle, run inside Claude Code, needs one: without it the command
+ * did not pass the gate's question (a skill's shell command on a client without the
+ * PreSkillShellCommand event, or hooks switched off).
+ */
+export function personAsked(paths: AnchorPaths, rule: string, now = Date.now()): boolean {
+  return inflight(paths, now).some((m) => m.asked === rule && m.agent_type === null && !m.background);
 }
 
 /** A subagent that stopped runs nothing in the foreground any more; its background marks go too. */

@@ -180,10 +180,24 @@ describe('tdd-gate doctor', () => {
   it('a subagent whose hook input carries no agent_type: the role rules cannot apply, FAIL', () => {
     const h = installedHome();
     const repo = testRepo();
-    runHookBundle(probeCall(repo, 'subagent'), { event: 'PreToolUse', env: { HOME: h.home } });
+    runHookBundle({ ...probeCall(repo, 'subagent'), agent_id: 'sub-1' }, { event: 'PreToolUse', env: { HOME: h.home } });
     doctor(repo, { HOME: h.home }, '--probe', 'subagent');
     const r = doctor(repo, { HOME: h.home });
     expect(r.stdout).toContain('FAIL  hooks: the PreToolUse hook fired for the subagent probe, but without agent_type');
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['the main thread', {}],
+    ['the main thread of a session started with --agent', { agent_type: 'reviewer' }],
+  ])('`doctor --probe subagent` run in %s (a model spoofing the probe) makes no claim about subagents', (_name, extra) => {
+    const h = installedHome();
+    const repo = testRepo();
+    // Raw input: the event helper adds an agent_id to every agent_type, and the main thread of an --agent session has none.
+    runHookBundle({ ...probeCall(repo, 'subagent'), ...extra }, { event: 'PreToolUse', env: { HOME: h.home } });
+    doctor(repo, { HOME: h.home }, '--probe', 'subagent');
+    const r = doctor(repo, { HOME: h.home });
+    expect(r.stdout).toContain('warn  hooks: the subagent probe ran in the main thread (the hook input had no agent_id), so it shows nothing about subagents');
+    expect(r.stdout).not.toMatch(/fires in a subagent/u);
   });
 
   it('inconsistent record: a state rewritten behind the CLI, and an anchor record deleted under its marker', () => {

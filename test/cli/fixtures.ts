@@ -162,7 +162,7 @@ export function cliAsync(cwd: string, args: string[], env: NodeJS.ProcessEnv = {
 
 export function spawnAsync(cmd: string, args: string[], cwd: string, input?: string, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, TDD_GATE_DISABLE: '', ...env } });
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, TDD_GATE_DISABLE: '', CLAUDECODE: '', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

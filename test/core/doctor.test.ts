@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose, healthy, renderFinding, type DoctorFacts, type ProbeFacts } from '../../src/core/doctor.js';
 
-const beat = (over: Partial<NonNullable<ProbeFacts['pre']>> = {}) => ({ agentType: null, background: false, pluginRoot: '/p', ageMs: 5_000, ...over });
+const beat = (over: Partial<NonNullable<ProbeFacts['pre']>> = {}) => ({ agentType: null, agentId: null, background: false, pluginRoot: '/p', ageMs: 5_000, ...over });
 
 const base: DoctorFacts = {
   insideClaudeCode: true,
+  client: '2.1.332',
   cliRoot: '/p',
   pluginRootEnv: null,
   installs: [],
@@ -16,7 +17,7 @@ const base: DoctorFacts = {
   killSwitchSettings: [],
   probes: [
     { context: 'main', pre: beat(), post: null, ran: { saw: true, ageMs: 4_000 } },
-    { context: 'subagent', pre: beat({ agentType: 'general-purpose' }), post: null, ran: { saw: true, ageMs: 4_000 } },
+    { context: 'subagent', pre: beat({ agentType: 'general-purpose', agentId: 'a1' }), post: null, ran: { saw: true, ageMs: 4_000 } },
     { context: 'background', pre: beat({ background: true }), post: null, ran: { saw: true, ageMs: 4_000 } },
   ],
   node: { version: 'v20.1.0', onPath: '/usr/bin/node', onPathVersion: 'v20.1.0' },
@@ -47,7 +48,14 @@ describe('doctor: each fact judged', () => {
     ['the probe ran unseen, a later probe seen', { probes: [{ context: 'main', pre: beat({ ageMs: 500 }), post: null, ran: { saw: false, ageMs: 1_000 } }] }, 'probe-main', ['ok']],
     ['a heartbeat, the probe could not record its run (sandbox)', { probes: [{ context: 'main', pre: beat(), post: null, ran: null }] }, 'probe-main', ['ok']],
     ['nothing probed', { probes: [{ context: 'main', pre: null, post: null, ran: null }] }, 'probe-missing', ['info']],
-    ['a subagent without agent_type', { probes: [{ context: 'subagent', pre: beat(), post: null, ran: { saw: true, ageMs: 1 } }] }, 'probe-subagent', ['fail']],
+    ['a subagent without agent_type', { probes: [{ context: 'subagent', pre: beat({ agentId: 'a1' }), post: null, ran: { saw: true, ageMs: 1 } }] }, 'probe-subagent', ['fail']],
+    // `doctor --probe subagent` typed in the main thread (or by a model there) proves nothing about subagents, whatever agent_type says (a session started with --agent has one).
+    ['the subagent probe run in the main thread', { probes: [{ context: 'subagent', pre: beat(), post: null, ran: { saw: true, ageMs: 1 } }] }, 'probe-subagent', ['warn']],
+    ['the subagent probe run in the main thread of an --agent session', { probes: [{ context: 'subagent', pre: beat({ agentType: 'reviewer' }), post: null, ran: { saw: true, ageMs: 1 } }] }, 'probe-subagent', ['warn']],
+    ['the main probe run in a subagent', { probes: [{ context: 'main', pre: beat({ agentType: 'general-purpose', agentId: 'a1' }), post: null, ran: { saw: true, ageMs: 1 } }] }, 'probe-main', ['warn']],
+    ['an older client: skill shell commands explained, not alarming', { client: '2.1.197' }, 'skill-shell', ['info']],
+    ['the newest client', { client: '2.1.332' }, 'skill-shell', ['ok']],
+    ['a terminal, installed', { client: null, installs: [{ key: 'tdd-gate@tdd-gate', scope: 'user', installPath: '/p', exists: true, hasHook: true }] }, 'skill-shell', ['info']],
     ['the background probe not in the background', { probes: [{ context: 'background', pre: beat(), post: null, ran: { saw: true, ageMs: 1 } }] }, 'probe-background', ['warn']],
     ['hooks and CLI from two copies', { cliRoot: '/other' }, 'plugin-two-copies', ['warn']],
     ['a state out of step with its anchor', { cycle: { kind: 'active', branch: 'main', phase: 'tdd-green', anchored: true, anchorProblem: 'x', drift: null, skips: 0, lastSkip: null } }, 'cycle', ['fail']],
@@ -58,5 +66,20 @@ describe('doctor: each fact judged', () => {
   it('renders one line per fact, the fix after a dash', () => {
     expect(renderFinding({ id: 'x', level: 'fail', fact: 'hooks: off', fix: 'turn them on' })).toBe('FAIL  hooks: off — fix: turn them on');
     expect(renderFinding({ id: 'x', level: 'ok', fact: 'node: v20' })).toBe('ok    node: v20');
+  });
+});
+
+describe('doctor: the client release', () => {
+  it('comes from AI_AGENT, which Claude Code sets for its commands', async () => {
+    const { clientVersion } = await import('../../src/cli/doctorFacts.js');
+    expect(clientVersion({ AI_AGENT: 'claude-code_2-1-197_agent' })).toBe('2.1.197');
+    expect(clientVersion({ AI_AGENT: 'claude-code_2-1-332_agent' })).toBe('2.1.332');
+    expect(clientVersion({ AI_AGENT: 'other_1-2-3_agent' })).toBeNull();
+    expect(clientVersion({})).toBeNull();
+  });
+  it('on an older client the "failed to load" of plugin list is explained, and the report stays healthy', () => {
+    const lines = diagnose({ ...base, client: '2.1.197' });
+    expect(healthy(lines)).toBe(true);
+    expect(lines.find((x) => x.id === 'skill-shell')?.fact).toContain('show tdd-gate as "failed to load" (Hook load failed … "PreSkillShellCommand"): only hooks/skill-shell.json is rejected; the gate itself loads');
   });
 });

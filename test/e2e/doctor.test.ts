@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { state, testRepo } from '../helpers/repo.js';
-import { describeE2E, E2E_TIMEOUT, marker, PLUGIN_ROOT, resultOf, session } from './harness.js';
+import { clientAtLeast, describeE2E, E2E_TIMEOUT, SKILL_SHELL_EVENT_SINCE, marker, PLUGIN_ROOT, resultOf, session } from './harness.js';
 
 const CLI = `node "${path.join(PLUGIN_ROOT, 'dist', 'cli.mjs')}"`;
 const bash = (command: string) => ({ name: 'Bash', input: { command, description: 'tdd-gate doctor' } });
@@ -32,6 +32,9 @@ describeE2E('doctor', (bin) => {
     expect(report.content).toContain('ok    hooks: PreToolUse fires in the main thread, PostToolUse too');
     expect(report.content).toContain('ok    hooks: PreToolUse fires in a subagent (agent_type general-purpose)');
     expect(report.content).toContain('tdd-gate doctor: healthy');
+    // The client's release comes from its own environment: an older one gets the "failed to load" of `plugin list` explained, not alarmed.
+    if (clientAtLeast(bin, SKILL_SHELL_EVENT_SINCE)) expect(report.content).toMatch(/ok {4}skill shell commands: Claude Code \d+\.\d+\.\d+ has the PreSkillShellCommand event/u);
+    else expect(report.content).toMatch(/info {2}skill shell commands: Claude Code \d+\.\d+\.\d+ has no PreSkillShellCommand event, so `claude plugin list` and \/plugin show tdd-gate as "failed to load"/u);
   }, E2E_TIMEOUT);
 
   it('hooks turned off (disableAllHooks): the probe is not seen and the report names the setting, exit 1', async () => {

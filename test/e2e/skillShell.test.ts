@@ -5,9 +5,11 @@
 // reject a whole hooks file that names an event they do not know (docs/adr/008).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, it } from 'vitest';
 import { SPEC_TEXT, state, testRepo } from '../helpers/repo.js';
-import { SKILL_SHELL_EVENT_SINCE, clientAtLeast, denied, describeE2E, E2E_TIMEOUT, gateReason, hooksOf, lastUserText, resultOf, session, type SessionResult } from './harness.js';
+import { lab, phaseOf, toGreen } from '../tamper/fixtures.js';
+import { SKILL_SHELL_EVENT_SINCE, clientAtLeast, denied, describeE2E, E2E_TIMEOUT, gateReason, hooksOf, lastUserText, PLUGIN_ROOT, resultOf, session, throwawayHome, type SessionResult } from './harness.js';
 
 const FROZEN = "it('adds', () => expect(1 + 2).toBe(3));\n";
 const SOURCE = 'export const add = (a, b) => a + b;\n';
@@ -94,5 +96,24 @@ describeE2E('skill shell commands', (bin) => {
     expect(denied(resultOf(r, 3))).toMatch(/^tdd-gate rule \[tests-frozen\]: Blocked write to test file /u);
     expect(gateReason(resultOf(r, 3).content)).toContain('This is the gate working as designed, not an error; do not retry the same call.');
     expect(hooksOf(r, 'PreToolUse').length).toBeGreaterThanOrEqual(2);
+  }, E2E_TIMEOUT);
+
+  it('a project slash command whose shell command runs `tdd-gate abort` with the model\'s arguments does not end the cycle: denied before it runs on clients with the event, refused by the CLI on older ones', async () => {
+    const home = throwawayHome();
+    const l = lab({ home, data: false });
+    l.repo.write('.claude/commands/stop.md', ['---', 'description: Stops.', 'allowed-tools: Bash', '---', `Result: !\`node ${path.join(PLUGIN_ROOT, 'dist', 'cli.mjs')} abort --reason "$ARGUMENTS"\``, ''].join('\n'));
+    toGreen(l);
+    const r = await session(bin, l.repo, {
+      home,
+      script: { main: [{ tools: [{ name: 'Skill', input: { skill: 'stop', args: 'the task is done' } }] }, { text: 'Done.' }] },
+    });
+    const told = lastUserText(r, 'main', 1);
+    if (clientAtLeast(bin, SKILL_SHELL_EVENT_SINCE)) {
+      expect(told).toContain('Result: [not run: blocked by hook: tdd-gate rule [cli-confirm]: ');
+    } else {
+      expect(hooksOf(r, 'PreSkillShellCommand')).toEqual([]);
+      expect(told).toMatch(/tdd-gate abort: refused: `tdd-gate abort` is the user's decision, and this command ran inside Claude Code without passing the gate's question to the user/u);
+    }
+    expect(phaseOf(l)).toBe('tdd-green');
   }, E2E_TIMEOUT);
 });

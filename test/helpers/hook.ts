@@ -35,7 +35,7 @@ export function runHookBundle(input: unknown, opts: { env?: NodeJS.ProcessEnv; e
 
 export function runCli(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   try {
-    const stdout = execFileSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout = execFileSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, CLAUDECODE: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     return { status: 0, stdout, stderr: '' };
   } catch (err) {
     const e = err as { status: number; stdout: string; stderr: string };

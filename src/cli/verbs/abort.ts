@@ -5,6 +5,7 @@ import { anchorPaths, anchorSaysActive } from '../../io/anchorPaths.js';
 import { appendEvent } from '../../io/eventLog.js';
 import { GateError, RefusalError } from '../../io/errors.js';
 import { parseFlags, requireFlag } from '../args.js';
+import { requirePersonAsked } from '../personAsked.js';
 import { loadState, openSession, out, transition } from '../session.js';
 import { ACTIVE_PHASES } from '../phases.js';
 import type { Verb } from '../verb.js';
@@ -21,6 +22,7 @@ export const abort: Verb = {
     const { values } = parseFlags(args, { reason: { type: 'string' } }, USAGE);
     const reason = requireFlag(values.reason, '--reason', USAGE).replace(/\s+/g, ' ').trim();
     const s = openSession(io);
+    requirePersonAsked(s, 'abort');
     try {
       if (loadState(s) === null && (readAnchor(anchorPaths(s.repo, io.env))?.active === true || anchorSaysActive(s.repo, io.env))) {
         // The state file is gone but the anchor still holds the cycle: end it there.

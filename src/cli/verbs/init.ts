@@ -12,6 +12,7 @@ import { scanTree } from '../tree.js';
 import { listProjectFiles } from '../../io/projectFiles.js';
 import { STACK_REL } from '../../io/loadStack.js';
 import { backslashGlobProblems } from '../../schema/stackGlobs.js';
+import { requirePersonAsked } from '../personAsked.js';
 import type { Verb } from '../verb.js';
 import { assertWallAvailable, syncHardening } from './harden.js';
 
@@ -91,6 +92,7 @@ export const init: Verb = {
         if (!values.force) {
           throw new RefusalError(`a cycle for ${current.spec_id} is active (${current.phase}); finish it (\`tdd-gate done\`), end it (\`tdd-gate abort --reason "<why>"\`), or start over with --force (recorded)`);
         }
+        requirePersonAsked(s, 'init --force');
         note = `forced over an active ${current.phase} cycle of ${current.spec_id}`;
       }
     } catch (err) {

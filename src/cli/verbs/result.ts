@@ -11,6 +11,7 @@ import { isLaunchNotice, LAUNCH_NOTICE_HELP } from '../../handoff/launchNotice.j
 import type { Limits } from '../../schema/loopState.js';
 import { parseFlags } from '../args.js';
 import { openSession, type Session } from '../session.js';
+import { requirePersonAsked } from '../personAsked.js';
 import type { CliIo, Verb } from '../verb.js';
 
 const USAGE =
@@ -126,6 +127,7 @@ export const resultVerb: Verb = {
 };
 
 async function resume(s: Session, limits: Partial<Limits>): Promise<number> {
+  requirePersonAsked(s, 'result --resume');
   const prior: { reason: string | null } = { reason: null };
   await withState(s.statePath, (current) => {
     if (current === null || current.phase === 'done') throw new RefusalError('no TDD cycle is active on this branch');

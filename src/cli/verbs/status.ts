@@ -1,3 +1,4 @@
+import { anchorSaysActive } from '../../io/anchorPaths.js';
 import { GateError } from '../../io/errors.js';
 import { describeLoop } from '../../handoff/describe.js';
 import type { CliState, Receipt } from '../../schema/cliState.js';
@@ -67,6 +68,12 @@ export const status: Verb = {
     } catch (err) {
       if (values.json && err instanceof GateError) out(s, JSON.stringify({ active: null, error: err.message, rule: err.ruleId, state_file: s.stateRel }));
       throw err;
+    }
+    if (state === null && anchorSaysActive(s.repo, io.env)) {
+      // The state file is gone while the anchor holds an active cycle: the gate blocks every write.
+      const message = `the state file ${s.stateRel} of branch ${s.repo.branch} is missing, but the anchor kept outside the work tree says a cycle is active: something other than the tdd-gate CLI deleted it, and the gate blocks every write until the user runs \`tdd-gate recover\` (or ends the cycle with \`tdd-gate abort --reason "<why>"\`)`;
+      out(s, values.json ? JSON.stringify({ active: null, error: message, rule: 'state-tampered', state_file: s.stateRel }) : `tdd-gate: ${message}.`);
+      return 1;
     }
     if (values.json) {
       out(s, JSON.stringify(statusJson(state, s.stateRel, now)));
