@@ -274,7 +274,7 @@ const PY_RED = 'AssertionError|assert ';
 const PY_BUILD = 'SyntaxError|IndentationError|ImportError|ModuleNotFoundError|errors? during collection';
 
 /** The interpreter the project's tests run with, and what the person should know about it. */
-function pythonCommand(p: ProjectFacts, dirs: readonly string[]): { python: string; notes: string[] } {
+function pythonCommand(p: ProjectFacts, dirs: readonly string[]): { python: string; notes: string[]; own?: true } {
   const notes: string[] = [];
   let found = null;
   for (const d of dirs) {
@@ -284,7 +284,7 @@ function pythonCommand(p: ProjectFacts, dirs: readonly string[]): { python: stri
   if (found) {
     notes.push(`the tests run with the project's own interpreter ${found.python} (${found.via})`);
     if (venvLacksPytest(p, found.venv)) notes.push(`pytest is not installed in ${found.venv}: install it there (\`${found.python} -m pip install pytest\`, or your tool's way: \`uv add --dev pytest\`, \`poetry add --group dev pytest\`) before the first cycle`);
-    return { python: found.python, notes };
+    return { python: found.python, notes, own: true };
   }
   const declared = venvCandidates(p, dirs[0] ?? '').find((c) => c.declared);
   if (declared) notes.push(`${declared.via} keeps the project's virtualenv in ${declared.venv}, which has no interpreter yet: create it (\`uv sync\`, \`poetry install\`, \`pipenv install --dev\`), then run \`tdd-gate stack detect\` again`);
@@ -300,7 +300,7 @@ function pythonSourcesOf(p: ProjectFacts, dir: string): string[] | null {
 
 function pythonStack(p: ProjectFacts, packages: readonly string[]): Detected {
   const nested = packages.filter((d) => d !== '');
-  const { python, notes } = pythonCommand(p, ['']);
+  const { python, notes, own } = pythonCommand(p, ['']);
   const stack = (test_command: string, sources: readonly string[] | null): Detected => ({
     runner: 'pytest',
     notes,
@@ -313,7 +313,13 @@ function pythonStack(p: ProjectFacts, packages: readonly string[]): Detected {
       build_error_pattern: PY_BUILD,
     },
   });
-  if (nested.length === 0 || p.files === undefined) return stack(`${python} -m pytest`, pythonSourcesOf(p, ''));
+  if (nested.length === 0 || p.files === undefined) {
+    // A src/ layout run by an interpreter the project does not own (no virtualenv the package is
+    // installed in): the tests import the code from src/, never an installed copy or nothing.
+    const srcLayout = own !== true && p.files !== undefined && pythonImportRoot(p.files, '') === 'src' && pytestConfig(p, '')?.pythonpath !== true;
+    if (srcLayout) notes.push('a src/ layout and no virtualenv in the project: the tests import the package from src/ (`-o pythonpath=src`), not from a copy installed elsewhere');
+    return stack(`${python} -m pytest${srcLayout ? ' -o pythonpath=src' : ''}`, pythonSourcesOf(p, ''));
+  }
   // Several packages: one pytest session from the root, each package importable from its source folder.
   const files = p.files;
   const rootIsPackage = packages.includes('');

@@ -130,6 +130,20 @@ describe('stack detect: where Python code lives', () => {
   });
 });
 
+describe('stack detect: a src/ layout imports the package from src/ unless the project has its own interpreter', () => {
+  it.each<[string, Record<string, Entry>, RegExp]>([
+    // tkem/cachetools' shape: src/ layout, tests in tests/, pytest settings in tox.ini's deps only
+    ['no virtualenv: -o pythonpath=src', { 'pyproject.toml': PYPROJECT, 'tox.ini': '[testenv]\ndeps =\n    pytest\n', 'src/calc/__init__.py': '', 'tests/test_calc.py': '' }, /^python3? -m pytest -o pythonpath=src$/],
+    ['pytest settings that set pythonpath themselves', { 'pyproject.toml': PYPROJECT + '\n[tool.pytest.ini_options]\npythonpath = ["src"]\n', 'src/calc/__init__.py': '', 'tests/test_calc.py': '' }, /^python3? -m pytest$/],
+    ['a virtualenv in the project, the package installed there', { 'pyproject.toml': PYPROJECT, 'src/calc/__init__.py': '', 'tests/test_calc.py': '', '.venv/pyvenv.cfg': '', '.venv/bin/python': PYTHON_LINK }, /^\.venv\/bin\/python -m pytest$/],
+    ['a flat layout', { 'pyproject.toml': PYPROJECT, 'calc/__init__.py': '', 'tests/test_calc.py': '' }, /^python3? -m pytest$/],
+  ])('%s', (_name, files, command) => {
+    const found = detectIn(files);
+    expect(found.stack.test_command).toMatch(command);
+    if (found.stack.test_command.includes('pythonpath')) expect(found.notes.join('\n')).toMatch(/src\/ layout and no virtualenv/);
+  });
+});
+
 describe('stack detect: monorepos from the root', () => {
   const ws = (extra: Record<string, unknown> = {}) => JSON.stringify({ private: true, workspaces: ['packages/*'], ...extra });
   it.each<[string, Record<string, Entry>, Partial<Record<string, string>>, RegExp | null]>([
