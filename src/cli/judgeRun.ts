@@ -1,13 +1,13 @@
 import type { CompiledStack } from '../io/loadStack.js';
 import type { RunResult } from '../io/runner.js';
 import type { CliState, Receipt } from '../schema/cliState.js';
-import type { FrozenTests, Verdict } from './evidence/judge.js';
+import { judgeGreen, type FrozenTests, type Verdict } from './evidence/judge.js';
 import type { Isolation } from './oracle/isolate.js';
 import { reachVerdict } from './oracle/reach.js';
 import { checkDrift, runOracle } from './oracle/run.js';
 import { reusable, runInputs, runOfReceipt, verdictOfReceipt } from './runInputs.js';
 import type { Session } from './session.js';
-import { frozenTests, greenVerdict, judgeRedRun, runChecks, runTests, testEnv, withSetupProblem } from './testRun.js';
+import { frozenTests, judgeRedRun, runChecks, runTests, testEnv, withSetupProblem } from './testRun.js';
 import type { Tree } from './tree.js';
 
 /**
@@ -64,7 +64,7 @@ export async function greenRun(s: Session, stack: CompiledStack, state: CliState
   }
   const { run, outcome, isolation } = await runOracle(s, stack, state, tree, label, opts.command);
   const frozen = opts.frozen === undefined ? frozenTests(state) : opts.frozen;
-  const judged = withSetupProblem(run, reachVerdict(s, stack, tree, greenVerdict(outcome, run.command, frozen), state.baseline?.sources));
+  const judged = withSetupProblem(run, reachVerdict(s, stack, tree, judgeGreen(outcome, run.command, frozen), state.baseline?.sources));
   if (!opts.checks) return { run, isolation, verdict: judged, inputs, reused: null };
   const { verdict, coverage } = await runChecks(s, stack, judged);
   return { run, isolation, verdict, inputs, reused: null, ...(coverage !== undefined ? { coverage } : {}) };

@@ -9,7 +9,7 @@ import { baselineText } from './baseline.js';
 import { parseGoJson } from './evidence/goJson.js';
 import { identify, isNewOrChanged } from './evidence/identity.js';
 import { instrumentCommand, type Instrumented } from './evidence/instrument.js';
-import { judgeGreen, judgeRed, parseCoverage, type FrozenTests, type RunOutcome, type Verdict } from './evidence/judge.js';
+import { judgeRed, parseCoverage, type FrozenTests, type RunOutcome, type Verdict } from './evidence/judge.js';
 import { parseJestJson, parseJunitXml, type RunFacts } from './evidence/report.js';
 import { textCounts, textFacts } from './evidence/textReport.js';
 import { NODE_TEST_SOURCE, nodeTestSummary, npmrcNodeOptions, parseNodeTestReport } from './evidence/nodeTest.js';
@@ -220,10 +220,6 @@ export function makeReceipt(s: Session, run: RunResult, verdict: Verdict, tree: 
 
 export function recordReceiptEvent(s: Session, kind: ReceiptKind | 'final', receipt: Receipt): void {
   appendEvent(s.root, { type: 'receipt', kind, valid: receipt.valid, counts: receipt.counts, log: receipt.log, ...(receipt.reason ? { reason: receipt.reason } : {}) });
-}
-
-export function greenVerdict(outcome: RunOutcome, command: string, frozen: FrozenTests | null): Verdict {
-  return judgeGreen(outcome, command, frozen);
 }
 
 /** What GREEN is held to, from the freeze (or, for a cycle frozen before per-test records, the RED receipt). */

@@ -1,6 +1,6 @@
 import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, symlinkSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { fileSha, readRecord, restoreSettings, settingsGuard, statCachePath, storeBlob, verifiedBlob, writeAtomic, type AnchorRecord, type Protected } from './anchor.js';
+import { fileSha, restoreSettings, settingsGuard, statCachePath, storeBlob, verifiedBlob, writeAtomic, type AnchorRecord, type Protected } from './anchor.js';
 import type { AnchorPaths } from './anchorPaths.js';
 import { entryAt, frozenChange, holdsFrozen, putBackFrozen } from './frozenEntry.js';
 
@@ -314,9 +314,4 @@ function checkEvents(anchor: AnchorRecord, seen: Seen, remember: Remember, repor
 
 function sortedLines(text: string): string {
   return text.split('\n').sort().join('\n');
-}
-
-/** The anchor record at `paths`, for callers that hold only the paths. */
-export function anchorAt(paths: AnchorPaths): AnchorRecord | null {
-  return readRecord(paths.record);
 }

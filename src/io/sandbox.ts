@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, lstatSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
-import { hardeningFor, type HardeningFacts, type HardeningSection } from '../core/sandbox.js';
+import { type HardeningFacts, type HardeningSection } from '../core/sandbox.js';
 import { carriesHardening } from '../core/sandboxMerge.js';
 import type { Phase } from '../schema/state.js';
 import type { Repo } from './repo.js';
@@ -120,10 +120,6 @@ export function hardeningFactsFor(repo: Repo, state: StateFacts, stack: { langua
     tmpDirs: tmp,
     pathDirs: (env.PATH ?? '').split(path.delimiter).filter((d) => d !== ''),
   };
-}
-
-export function sectionFor(facts: HardeningFacts): HardeningSection | null {
-  return hardeningFor(facts);
 }
 
 function realOrSelf(p: string): string {
