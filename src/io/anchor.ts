@@ -1,6 +1,7 @@
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { writeAtomic } from './atomicWrite.js';
 import { fileURLToPath } from 'node:url';
 import { anchorPaths, eventsCopyPath, type AnchorPaths } from './anchorPaths.js';
 import { inflight } from './anchorInflight.js';
@@ -158,18 +159,6 @@ export function restoreSettings(file: string, guard: string, blob: string | null
   }
   writeAtomic(file, JSON.stringify(json, null, 2) + '\n');
   return settingsGuard(file) === guard;
-}
-
-export function writeAtomic(file: string, text: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
 }
 
 /** Content-addressed copies: restoring needs only the hash. */

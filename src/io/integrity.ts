@@ -1,6 +1,7 @@
 import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, symlinkSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { fileSha, restoreSettings, settingsGuard, statCachePath, storeBlob, verifiedBlob, writeAtomic, type AnchorRecord, type Protected } from './anchor.js';
+import { writeAtomic } from './atomicWrite.js';
+import { fileSha, restoreSettings, settingsGuard, statCachePath, storeBlob, verifiedBlob, type AnchorRecord, type Protected } from './anchor.js';
 import type { AnchorPaths } from './anchorPaths.js';
 import { entryAt, frozenChange, holdsFrozen, putBackFrozen } from './frozenEntry.js';
 

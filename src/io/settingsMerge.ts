@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
+import { writeAtomic } from './atomicWrite.js';
 import type { HardeningSection } from '../core/sandbox.js';
 import { isObject, mergeHardening, removeHardening, type Json, type JsonObject } from '../core/sandboxMerge.js';
 import { RefusalError } from './errors.js';
@@ -51,13 +52,6 @@ export function readRecord(gitDir: string): HardeningRecord {
   } catch (err) {
     throw new RefusalError(`the hardened-mode record ${recordPath(gitDir)} is unreadable (${(err as Error).message}); remove it after checking ${SETTINGS_REL} by hand`, { cause: err });
   }
-}
-
-function writeAtomic(file: string, data: string | Buffer): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, data);
-  renameSync(tmp, file);
 }
 
 export function writeRecord(gitDir: string, record: HardeningRecord): void {

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { writeAtomic } from '../../io/atomicWrite.js';
 import { ANCHOR_DIR, gitCommonDir, shortName } from '../../io/anchorPaths.js';
 import { sha256Hex } from '../../io/hash.js';
 import { simpleCommands } from '../runnerInstalled.js';
@@ -262,9 +263,7 @@ function compileNew(opts: PyCacheOptions, dir: string, kept: Manifest): void {
   } finally {
     rmSync(out, { recursive: true, force: true });
     // rename: a reader sees the old manifest or the new one
-    const tmp = `${opts.manifest}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(kept));
-    renameSync(tmp, opts.manifest);
+    writeAtomic(opts.manifest, JSON.stringify(kept));
   }
 }
 

@@ -1,6 +1,7 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
 import { Script } from 'node:vm';
+import { writeAtomic } from '../../io/atomicWrite.js';
 
 /**
  * Loads one of the hook's parts (dist/hook/<part>-<hash>.cjs, each a self-contained CommonJS
@@ -75,18 +76,8 @@ export function loadPart(dir: string, name: string, nodeRequire: Require, env: N
 function saveCodeCache(): void {
   if (cacheDir === null || cacheDir === undefined || unsaved.length === 0) return;
   try {
-    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    for (const { script, file } of unsaved) {
-      const tmp = `${file}.${process.pid}.tmp`;
-      const fd = openSync(tmp, 'w', 0o600);
-      try {
-        writeSync(fd, script.createCachedData());
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, file); // atomic: a parallel call reads the old entry or the new one, never half
-    }
+    // atomic: a parallel call reads the old entry or the new one, never half
+    for (const { script, file } of unsaved) writeAtomic(file, script.createCachedData(), { mode: 0o600, dirMode: 0o700, fsync: true });
   } catch {
     // Only an optimization: the next call compiles again.
   }
