@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, lstatSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
+import { gitCommonDir } from './anchorPaths.js';
 import { type HardeningFacts, type HardeningSection } from '../core/sandbox.js';
 import { carriesHardening } from '../core/sandboxMerge.js';
 import type { Phase } from '../schema/state.js';
@@ -52,16 +53,6 @@ export function wallAvailability(env: NodeJS.ProcessEnv = process.env, platform:
     return { ok: false, backend: 'none', problem: `bubblewrap cannot create its sandbox here (${why}); enable unprivileged user namespaces (e.g. \`sysctl kernel.unprivileged_userns_clone=1\`, or the AppArmor profile for bwrap on Ubuntu 24.04) or run outside this container` };
   }
   return { ok: true, backend: 'bubblewrap' };
-}
-
-/** The git common directory (worktrees share it; the anchor lives there). */
-export function gitCommonDir(gitDir: string): string {
-  try {
-    const rel = readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
-    return path.resolve(gitDir, rel);
-  } catch {
-    return gitDir;
-  }
 }
 
 /** The command the orchestrator types to run this CLI: `node "<plugin>/dist/cli.mjs"` (see skills/tdd/SKILL.md). */
