@@ -8,6 +8,7 @@ import { inflight } from './anchorInflight.js';
 import { sha256Hex } from './hash.js';
 import { findRepo, type Repo } from './repo.js';
 import { childPath } from './childPath.js';
+import { readOrNull } from './readOrNull.js';
 
 /**
  * The anchor (DESIGN §2, ADR 006): the record of a branch's cycle that the work tree does not
@@ -79,14 +80,6 @@ export const GUARDED_SETTINGS_KEYS = [
 const MAX_TREE_FILES = 400;
 const MAX_BLOB_BYTES = 8 * 1024 * 1024;
 
-function readText(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
 export function fileSha(file: string): string | null {
   try {
     return sha256Hex(readFileSync(file));
@@ -97,7 +90,7 @@ export function fileSha(file: string): string | null {
 
 /** The guarded keys of a settings file as one canonical string; null when the file is absent. */
 export function settingsGuard(file: string): string | null {
-  const text = readText(file);
+  const text = readOrNull(file);
   if (text === null) return null;
   // An empty file sets nothing (Claude Code's sandbox leaves empty mount points at absent denied paths while a command runs).
   if (text.trim() === '') return '{}';
@@ -129,7 +122,7 @@ function pickGuarded(json: unknown): unknown {
 
 /** Put the guarded keys of `guard` back into the settings file, leaving every other key as it is. */
 export function restoreSettings(file: string, guard: string, blob: string | null): boolean {
-  const text = readText(file);
+  const text = readOrNull(file);
   if (text === null) {
     if (blob === null) return false;
     mkdirSync(path.dirname(file), { recursive: true });
@@ -188,7 +181,7 @@ export function verifiedBlob(home: string, sha: string): string | null {
 }
 
 export function readRecord(file: string): AnchorRecord | null {
-  const text = readText(file);
+  const text = readOrNull(file);
   if (text === null) return null;
   try {
     const r = JSON.parse(text) as AnchorRecord;
@@ -269,7 +262,7 @@ function pluginFiles(): string[] {
 
 /** The runner a test command starts, as installed under node_modules/.bin (its real file). */
 function runnerFiles(root: string): string[] {
-  const stack = readText(path.join(root, '.tdd', 'stack.json'));
+  const stack = readOrNull(path.join(root, '.tdd', 'stack.json'));
   if (stack === null) return [];
   let command = '';
   try {
@@ -442,7 +435,7 @@ export function anchorState(repo: Repo, statePath: string, text: string | null, 
   const eventsCopy = eventsCopyPath(paths.home, repo.root);
   // The copy starts as the log is now; from here on tdd-gate appends to both (eventLog.ts).
   if (active && !((prev?.active ?? false) && existsSync(eventsCopy))) {
-    const now = readText(eventsPath);
+    const now = readOrNull(eventsPath);
     writeAtomic(eventsCopy, now ?? '');
   }
   if (!active) rmSync(eventsCopy, { force: true });
