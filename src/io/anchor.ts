@@ -9,6 +9,7 @@ import { sha256Hex } from './hash.js';
 import { findRepo, type Repo } from './repo.js';
 import { childPath } from './childPath.js';
 import { readOrNull } from './readOrNull.js';
+import { TDD_DIR } from '../core/tddDir.js';
 
 /**
  * The anchor (DESIGN §2, ADR 006): the record of a branch's cycle that the work tree does not
@@ -262,7 +263,7 @@ function pluginFiles(): string[] {
 
 /** The runner a test command starts, as installed under node_modules/.bin (its real file). */
 function runnerFiles(root: string): string[] {
-  const stack = readOrNull(path.join(root, '.tdd', 'stack.json'));
+  const stack = readOrNull(path.join(root, TDD_DIR, 'stack.json'));
   if (stack === null) return [];
   let command = '';
   try {
@@ -336,15 +337,15 @@ export function collectProtected(root: string, home: string, anchorHome: string,
     if (sha !== null) storeBlob(anchorHome, abs, sha);
     out.push({ kind: 'file', path: abs, sha256: sha, what });
   };
-  file(path.join(root, '.tdd', 'stack.json'), 'the stack binding .tdd/stack.json');
+  file(path.join(root, TDD_DIR, 'stack.json'), 'the stack binding .tdd/stack.json');
   if (state.phase !== 'tdd-plan') {
-    const plans = listTree(path.join(root, '.tdd', 'plans'));
-    for (const rel of Object.keys(plans)) file(path.join(root, '.tdd', 'plans', rel), `the plan .tdd/plans/${rel}`);
+    const plans = listTree(path.join(root, TDD_DIR, 'plans'));
+    for (const rel of Object.keys(plans)) file(path.join(root, TDD_DIR, 'plans', rel), `the plan .tdd/plans/${rel}`);
   }
   const frozen = hashes(state.frozen?.files);
   const links = linkTargets(state.frozen?.links);
   for (const [rel, h] of Object.entries(frozen)) {
-    const copy = path.join(root, '.tdd', 'snapshots', 'frozen', `${rel}.copy`);
+    const copy = path.join(root, TDD_DIR, 'snapshots', 'frozen', `${rel}.copy`);
     if (fileSha(copy) === h) storeBlob(anchorHome, copy, h);
     const link = links[rel];
     // A frozen link is watched as the link it was (what it points at is not the project's to pin).
@@ -366,7 +367,7 @@ export function collectProtected(root: string, home: string, anchorHome: string,
   ];
   for (const [kind, files] of snapshots) {
     for (const [rel, h] of Object.entries(files)) {
-      const copy = path.join(root, '.tdd', 'snapshots', kind, `${rel}.copy`);
+      const copy = path.join(root, TDD_DIR, 'snapshots', kind, `${rel}.copy`);
       if (fileSha(copy) === h) file(copy, `the ${kind} snapshot of ${rel}`);
     }
   }
@@ -431,7 +432,7 @@ export function anchorState(repo: Repo, statePath: string, text: string | null, 
   const seq = (prev?.seq ?? 0) + 1;
   const home = env.HOME ?? homedir();
   mkdirSync(paths.home, { recursive: true });
-  const eventsPath = path.join(repo.root, '.tdd', 'events.jsonl');
+  const eventsPath = path.join(repo.root, TDD_DIR, 'events.jsonl');
   const eventsCopy = eventsCopyPath(paths.home, repo.root);
   // The copy starts as the log is now; from here on tdd-gate appends to both (eventLog.ts).
   if (active && !((prev?.active ?? false) && existsSync(eventsCopy))) {
@@ -450,7 +451,7 @@ export function anchorState(repo: Repo, statePath: string, text: string | null, 
     chain: sha256Hex(`${prev?.chain ?? ''}:${stateSha ?? 'none'}`),
     state_sha256: stateSha,
     state_text: text,
-    stack_sha256: fileSha(path.join(repo.root, '.tdd', 'stack.json')),
+    stack_sha256: fileSha(path.join(repo.root, TDD_DIR, 'stack.json')),
     frozen: hashes(state.frozen?.files),
     protect: active ? collectProtected(repo.root, home, paths.home, state) : [],
     events: { path: eventsPath, copy: eventsCopy },

@@ -8,6 +8,7 @@ import { carriesHardening } from '../core/sandboxMerge.js';
 import type { Phase } from '../schema/state.js';
 import type { Repo } from './repo.js';
 import { parseSettings, readRecord, SETTINGS_REL } from './settingsMerge.js';
+import { TDD_DIR } from '../core/tddDir.js';
 
 export { RELOAD_MS } from './settingsMerge.js';
 
@@ -196,7 +197,7 @@ export function appliedWall(repo: Repo): Wall | null {
   return {
     writable: [repo.root, ...fs.allowWrite],
     readOnly: [...fs.denyWrite, ...gitDirs.flatMap((g) => [path.join(g, 'hooks'), path.join(g, 'config')])],
-    carveOut: [path.join(repo.root, '.tdd', 'runs')],
+    carveOut: [path.join(repo.root, TDD_DIR, 'runs')],
   };
 }
 
@@ -226,7 +227,7 @@ export function settingsCarry(root: string, section: HardeningSection): boolean 
  * it (or with the wall down) the file is created and removed again (false).
  */
 export function probeWall(root: string): boolean {
-  const probe = path.join(root, '.tdd', `.wall-probe-${process.pid}`);
+  const probe = path.join(root, TDD_DIR, `.wall-probe-${process.pid}`);
   try {
     writeFileSync(probe, '', { flag: 'wx' });
     unlinkSync(probe);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { isEnvironmentPath, type EnvProbe } from '../../core/envDirs.js';
 import { compileGlobs } from '../../core/globs.js';
 import { envProbe } from '../../io/envProbe.js';
+import { TDD_DIR } from '../../core/tddDir.js';
 
 /**
  * Runner configuration frozen with the tests whatever `test_config_glob` says: files that change
@@ -20,7 +21,7 @@ export const ALWAYS_FROZEN = ['.npmrc', '.yarnrc', '.yarnrc.yml', 'bunfig.toml',
 export const isAlwaysFrozen = compileGlobs(ALWAYS_FROZEN, false);
 
 /** Ignored directories never searched for tests: build output and caches, rebuilt by every run. */
-const HEAVY = new Set(['node_modules', '.git', '.tdd', 'target', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.tox', '.nox', 'dist', 'build', 'coverage', '.next', '.nuxt', '.cache', '.gradle', '.turbo', '.parcel-cache', '.vite', 'out', '.output', 'tmp', '.svelte-kit', '.angular', 'storybook-static', '.terraform', '.idea', '.vscode']);
+const HEAVY = new Set(['node_modules', '.git', TDD_DIR, 'target', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.tox', '.nox', 'dist', 'build', 'coverage', '.next', '.nuxt', '.cache', '.gradle', '.turbo', '.parcel-cache', '.vite', 'out', '.output', 'tmp', '.svelte-kit', '.angular', 'storybook-static', '.terraform', '.idea', '.vscode']);
 const MAX_WALK = 50_000;
 
 /**

@@ -14,6 +14,7 @@ import { STACK_REL } from '../../io/loadStack.js';
 import { backslashGlobProblems } from '../../schema/stackGlobs.js';
 import type { Verb } from '../verb.js';
 import { assertWallAvailable, syncHardening } from './harden.js';
+import { TDD_DIR } from '../../core/tddDir.js';
 
 const USAGE = 'tdd-gate init --spec <path> [--spec-id ID] [--mode standard|light-dispatch|light-inline|prototype-inline] [--force]';
 
@@ -99,7 +100,7 @@ export const init: Verb = {
       note = `forced over a corrupt state file (kept as ${setAside(s)})`;
     }
 
-    const tdd = path.join(s.root, '.tdd');
+    const tdd = path.join(s.root, TDD_DIR);
     mkdirSync(tdd, { recursive: true });
     if (!existsSync(path.join(tdd, '.gitignore'))) writeFileSync(path.join(tdd, '.gitignore'), GITIGNORE);
     rmSync(path.join(tdd, 'snapshots'), { recursive: true, force: true });
