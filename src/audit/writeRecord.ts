@@ -29,7 +29,7 @@ import { runnerVersion } from './runnerVersion.js';
 import { TDD_DIR } from '../core/tddDir.js';
 
 /** The lines `.tdd/.gitignore` needs so the cycle records are committed with the work. */
-export const CYCLES_UNIGNORE = '!cycles/\n!cycles/**\n';
+const CYCLES_UNIGNORE = '!cycles/\n!cycles/**\n';
 
 /** A `.tdd/.gitignore` written before cycle records existed gets the lines that let them through. */
 export function unignoreCycles(root: string): void {

@@ -24,7 +24,7 @@ import { cacheDirs, openPyCache, projectScope, usesPython, type PyCacheRun } fro
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 
 /** The runner's report when it wrote one we can read, else what the text says. */
-export function factsOf(run: RunResult): RunFacts {
+function factsOf(run: RunResult): RunFacts {
   const text = textFacts(run.output);
   let report: RunFacts | null = null;
   if (run.report.text !== null) {
@@ -191,7 +191,7 @@ export async function runChecks(s: Session, stack: CompiledStack, verdict: Verdi
 }
 
 /** Where a run came from: the digest of its inputs, and the earlier receipt it reuses, if any. */
-export interface RunOrigin {
+interface RunOrigin {
   inputs: string;
   reused: Receipt | null;
 }

@@ -40,7 +40,7 @@ export interface HardeningFacts {
   pathDirs?: readonly string[];
 }
 
-export interface SandboxSection {
+interface SandboxSection {
   enabled: true;
   failIfUnavailable: true;
   allowUnsandboxedCommands: false;
@@ -107,7 +107,7 @@ function unique(xs: readonly string[]): string[] {
 
 const CLAUDE_SETTINGS = ['.claude/settings.json', '.claude/settings.local.json'];
 
-export interface ProtectedPath {
+interface ProtectedPath {
   path: string;
   /** A directory: everything under it is covered (an `Edit(…/**)` rule for the file tools). */
   dir: boolean;

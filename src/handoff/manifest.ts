@@ -12,7 +12,7 @@ export const RUNNER_OUTPUT_MAX = 2000;
 export type HandoffKind = 'red' | 'green';
 
 /** Who reads each manifest. */
-export const NEXT_ROLE: Record<HandoffKind, Role> = { red: 'implementer', green: 'refactorer' };
+const NEXT_ROLE: Record<HandoffKind, Role> = { red: 'implementer', green: 'refactorer' };
 
 export const manifestSchema = z.object({
   version: z.literal(1),
@@ -49,7 +49,7 @@ export function isolationProblem(rel: string, rules: PathRules): string | null {
   return null;
 }
 
-export interface ManifestInput {
+interface ManifestInput {
   kind: HandoffKind;
   phase: string;
   now: string;

@@ -30,7 +30,7 @@ export interface ActiveCycle {
   anchor: AnchorRecord | null;
 }
 
-export type CycleLookup = { active: false; repo: Repo | null } | { active: true; cycle: ActiveCycle };
+type CycleLookup = { active: false; repo: Repo | null } | { active: true; cycle: ActiveCycle };
 
 /**
  * The active cycles of every project among `dirs` (see candidateDirs), one per repository.

@@ -58,7 +58,7 @@ export type Protected =
   | { kind: 'tree'; path: string; files: Record<string, string>; open: boolean; what: string };
 
 /** Keys of a Claude Code settings file that can turn this gate off or run code of their own. */
-export const GUARDED_SETTINGS_KEYS = [
+const GUARDED_SETTINGS_KEYS = [
   'disableAllHooks',
   'hooks',
   'enabledPlugins',
@@ -156,7 +156,7 @@ export function restoreSettings(file: string, guard: string, blob: string | null
 }
 
 /** Content-addressed copies: restoring needs only the hash. */
-export function blobPath(home: string, sha: string): string {
+function blobPath(home: string, sha: string): string {
   return path.join(home, 'blobs', sha);
 }
 
@@ -324,7 +324,7 @@ function listTree(dir: string, recentOnly = false): Record<string, string> {
 }
 
 /** The control set of an active cycle, hashed now (each file's copy goes to the blob store). */
-export function collectProtected(root: string, home: string, anchorHome: string, state: StateLike): Protected[] {
+function collectProtected(root: string, home: string, anchorHome: string, state: StateLike): Protected[] {
   const out: Protected[] = [];
   const file = (abs: string, what: string, expect?: string, copy?: string) => {
     const sha = fileSha(abs);
@@ -417,7 +417,7 @@ export function journalStateChange(statePath: string, text: string | null, env: 
   anchorState(repo, statePath, text, env, note);
 }
 
-export function anchorState(repo: Repo, statePath: string, text: string | null, env: NodeJS.ProcessEnv, note?: string): AnchorRecord {
+function anchorState(repo: Repo, statePath: string, text: string | null, env: NodeJS.ProcessEnv, note?: string): AnchorRecord {
   const paths = anchorPaths(repo, env);
   const prev = readAnchor(paths);
   let state: StateLike = {};

@@ -19,7 +19,7 @@ export type { DiskContext };
 /** Never descended into by tree walks: tools that rewrite a tree leave these alone. */
 const SKIP_DIRS = new Set(['node_modules', '.git']);
 /** Patch files and scripts larger than this are not read. */
-export const MAX_READ = 1024 * 1024;
+const MAX_READ = 1024 * 1024;
 
 
 function readOrEmpty(file: string): string {

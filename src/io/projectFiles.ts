@@ -51,7 +51,7 @@ function walk(root: string, rel: string): string[] {
   return out;
 }
 
-export interface ProjectFiles {
+interface ProjectFiles {
   /** Test files and test-config files: frozen together. */
   tests: string[];
   sources: string[];

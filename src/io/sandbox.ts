@@ -57,12 +57,12 @@ export function wallAvailability(env: NodeJS.ProcessEnv = process.env, platform:
 }
 
 /** The command the orchestrator types to run this CLI: `node "<plugin>/dist/cli.mjs"` (see skills/tdd/SKILL.md). */
-export function cliCommandOf(argv1: string | undefined = process.argv[1]): string {
+function cliCommandOf(argv1: string | undefined = process.argv[1]): string {
   return `node "${path.resolve(argv1 ?? 'dist/cli.mjs')}"`;
 }
 
 /** Registry hosts the person configured, so their installs keep working through the sandbox's proxy. */
-export function configuredRegistryHosts(root: string, env: NodeJS.ProcessEnv): string[] {
+function configuredRegistryHosts(root: string, env: NodeJS.ProcessEnv): string[] {
   const urls: string[] = [];
   for (const key of ['npm_config_registry', 'NPM_CONFIG_REGISTRY', 'PIP_INDEX_URL', 'UV_INDEX_URL', 'GOPROXY']) {
     const v = env[key];
@@ -87,7 +87,7 @@ export function configuredRegistryHosts(root: string, env: NodeJS.ProcessEnv): s
   return [...new Set(hosts)];
 }
 
-export interface StateFacts {
+interface StateFacts {
   phase: Phase;
   spec_path: string;
   frozen?: { files?: Record<string, string> } | undefined;
@@ -167,7 +167,7 @@ export interface Wall {
  * \`bwrap\` arguments for a wall like the client's sandbox: the whole file system read-only, the
  * writable set bound back, the protected paths read-only inside it. Later binds win.
  */
-export function wallArgs(wall: Wall): string[] {
+function wallArgs(wall: Wall): string[] {
   const args = ['--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--die-with-parent'];
   const add = (flag: string, list: readonly string[]) => {
     for (const p of list) if (existsSync(p)) args.push(flag, p, p);
@@ -184,7 +184,7 @@ export function wallArgs(wall: Wall): string[] {
  * plus what the client always protects (git hooks and config: git run later by the CLI, outside
  * any sandbox, would execute them).
  */
-export function appliedWall(repo: Repo): Wall | null {
+function appliedWall(repo: Repo): Wall | null {
   let record;
   try {
     record = readRecord(repo.gitDir);
@@ -307,7 +307,7 @@ export function hardeningNote(repo: Repo, env: NodeJS.ProcessEnv): string | null
 }
 
 /** Settings files the client merges with the local one (the local one is tdd-gate's to manage). */
-export function otherSettingsFiles(root: string, home: string): string[] {
+function otherSettingsFiles(root: string, home: string): string[] {
   return [path.join(root, '.claude', 'settings.json'), path.join(home, '.claude', 'settings.json'), '/etc/claude-code/managed-settings.json'];
 }
 

@@ -18,7 +18,7 @@ export const SETTINGS_REL = '.claude/settings.local.json';
 /** How long the client takes to apply a changed settings file (measured ~1 s; docs/hardened.md). */
 export const RELOAD_MS = 1500;
 
-export interface HardeningRecord {
+interface HardeningRecord {
   version: 1;
   /** The person asked for hardened mode in this worktree (`harden on`, `/tdd … --hardened`). */
   on: boolean;
@@ -28,11 +28,11 @@ export interface HardeningRecord {
   applied: { sha256: string; section: HardeningSection; at: string; phase: string } | null;
 }
 
-export function recordDir(gitDir: string): string {
+function recordDir(gitDir: string): string {
   return path.join(gitDir, 'tdd-gate');
 }
 
-export function recordPath(gitDir: string): string {
+function recordPath(gitDir: string): string {
   return path.join(recordDir(gitDir), 'hardened.json');
 }
 
@@ -145,7 +145,7 @@ export function applySection(root: string, gitDir: string, section: HardeningSec
   return { changed };
 }
 
-export type RestoreOutcome = 'nothing-applied' | 'byte-exact' | 'merged';
+type RestoreOutcome = 'nothing-applied' | 'byte-exact' | 'merged';
 
 /**
  * Take the section out. Byte for byte when the file is as we left it (or, after edits by the client

@@ -4,7 +4,7 @@ import { GateError } from './errors.js';
 import { hashFile } from './projectFiles.js';
 import { TDD_DIR } from '../core/tddDir.js';
 
-export type SnapshotKind = 'frozen' | 'green-entry' | 'refactor';
+type SnapshotKind = 'frozen' | 'green-entry' | 'refactor';
 
 /**
  * Copies carry a `.copy` suffix: under their own names, a test runner that does not skip dot

@@ -18,7 +18,7 @@ export class StateLockError extends Error {
  * Temp file + rename: a reader (the hook) sees the old file or the new one, never a torn one.
  * Every write is journaled in the anchor outside the work tree (ADR 006).
  */
-export function writeStateAtomic(statePath: string, state: StoredState): void {
+function writeStateAtomic(statePath: string, state: StoredState): void {
   const validated = baseStateSchema.safeParse(state);
   if (!validated.success) throw new GateError(`refusing to write an invalid state: ${formatIssues(validated.error)}`, 'state-invalid');
   const text = JSON.stringify(state, null, 2) + '\n';

@@ -156,7 +156,7 @@ export function redReplay(r: CycleRecord, outcome: RunOutcome, rules: { redConfi
 }
 
 /** What the head is held to, cycle by cycle in order: a later cycle's freeze replaces an earlier one's for the files it froze. */
-export interface HeadExpectations {
+interface HeadExpectations {
   files: Map<string, { hash: string; record: string }>;
   parts: Map<string, { hash: string; record: string }>;
   tests: Record<string, TestStatus>;

@@ -16,7 +16,7 @@ import { TDD_DIR } from '../../core/tddDir.js';
  * tree added after the freeze replaces every dependency) are the same for go test, and a
  * rust-toolchain file can name any directory as the toolchain.
  */
-export const ALWAYS_FROZEN = ['.npmrc', '.yarnrc', '.yarnrc.yml', 'bunfig.toml', '*/**/Cargo.toml', '.cargo/config.toml', '.cargo/config', 'sitecustomize.py', 'usercustomize.py', '*.pth', 'go.work', '*/**/go.mod', 'vendor/modules.txt', 'rust-toolchain', 'rust-toolchain.toml', 'pytest.ini', '.pytest.ini', 'pytest.toml', '.pytest.toml', 'conftest.py', 'tox.ini', 'build.rs', 'node.config.json', '.babelrc', '.babelrc.*', 'babel.config.*'];
+const ALWAYS_FROZEN = ['.npmrc', '.yarnrc', '.yarnrc.yml', 'bunfig.toml', '*/**/Cargo.toml', '.cargo/config.toml', '.cargo/config', 'sitecustomize.py', 'usercustomize.py', '*.pth', 'go.work', '*/**/go.mod', 'vendor/modules.txt', 'rust-toolchain', 'rust-toolchain.toml', 'pytest.ini', '.pytest.ini', 'pytest.toml', '.pytest.toml', 'conftest.py', 'tox.ini', 'build.rs', 'node.config.json', '.babelrc', '.babelrc.*', 'babel.config.*'];
 
 export const isAlwaysFrozen = compileGlobs(ALWAYS_FROZEN, false);
 

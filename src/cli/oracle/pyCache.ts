@@ -124,7 +124,7 @@ function onPath(name: string, pathEnv: string | undefined): string | null {
 }
 
 /** The interpreters the test command may run, most likely first: its own word, a script's shebang, the project's virtualenv, python3. */
-export function interpreterCandidates(command: string, root: string, pathEnv: string | undefined): string[] {
+function interpreterCandidates(command: string, root: string, pathEnv: string | undefined): string[] {
   const out: string[] = [];
   for (const words of simpleCommands(command)) {
     for (const w of words) {
@@ -168,7 +168,7 @@ export interface PyCacheRun {
   skip(dir: string): void;
 }
 
-export interface PyCacheOptions {
+interface PyCacheOptions {
   /** The folder the run reads and writes (cacheDirs().pyc). */
   dir: string;
   /** The digests of what the CLI compiled into it, where the run cannot write (cacheDirs().pycManifest). */

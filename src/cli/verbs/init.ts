@@ -42,7 +42,7 @@ const NOT_SOURCE_PACKAGE = /^(?:\..*|tests?|testing|docs?|examples?|samples?|scr
  * stub. A file beside tests in their own folder (a conftest, a helper, the folder's
  * `__init__.py`) belongs to the tests.
  */
-export function unclassifiedPackages(files: readonly string[], tree: { tests: Record<string, string>; sources: Record<string, string> }): Map<string, string[]> {
+function unclassifiedPackages(files: readonly string[], tree: { tests: Record<string, string>; sources: Record<string, string> }): Map<string, string[]> {
   const packages = new Set(files.filter((rel) => /^[^/]+\/__init__\.py$/.test(rel)).map((rel) => rel.split('/')[0]!));
   const testDirs = new Set(Object.keys(tree.tests).map((rel) => path.posix.dirname(rel)));
   const out = new Map<string, string[]>();

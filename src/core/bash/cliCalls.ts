@@ -33,7 +33,7 @@ export function cliVerb(args: readonly Arg[]): string | null {
   return words.join(' ');
 }
 
-export type CliEffect = 'read' | 'change' | 'confirm';
+type CliEffect = 'read' | 'change' | 'confirm';
 
 /**
  * What a call does to the cycle. Unknown verbs count as changes (fail closed); `abort` and
