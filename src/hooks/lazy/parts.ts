@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the code cache itself: compiling the entry afresh cost ≈ 3 M instructions a call, reading its cache ≈ 0.5 M (docs/performance.md)
 import { Script } from 'node:vm';
 import { writeAtomic } from '../../io/atomicWrite.js';
+import { childPath, isNormalizedAbsolute } from '../../io/childPath.js';
 
 /**
  * Loads one of the hook's parts (dist/hook/<part>-<hash>.cjs, each a self-contained CommonJS
@@ -39,7 +41,10 @@ let cacheDir: string | null | undefined;
 function codeCacheDir(env: NodeJS.ProcessEnv): string | null {
   const data = env.CLAUDE_PLUGIN_DATA;
   if (data === undefined || !isAbsolute(data)) return null;
-  return join(data, 'code-cache', `${process.version}-${process.arch}`);
+  const name = `${process.version}-${process.arch}`;
+  if (isNormalizedAbsolute(data)) return childPath(data, 'code-cache', name);
+  // eslint-disable-next-line no-restricted-syntax -- CLAUDE_PLUGIN_DATA as the environment wrote it (`..`, a trailing `/`): normalized
+  return join(data, 'code-cache', name);
 }
 
 function readCache(file: string): Buffer | undefined {
@@ -61,7 +66,7 @@ export function loadPart(dir: string, name: string, nodeRequire: Require, env: N
     if (cacheDir !== null) process.once('exit', saveCodeCache);
   }
   const file = dir + sep + name; // dir is absolute and normalized: join() would only cost
-  const cacheFile = cacheDir === null ? null : join(cacheDir, `${name}.cache`);
+  const cacheFile = cacheDir === null ? null : childPath(cacheDir, `${name}.cache`);
   const cachedData = cacheFile === null ? undefined : readCache(cacheFile);
   const source = readFileSync(file, 'utf8');
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
