@@ -57,16 +57,25 @@ export function candidateDirs(input: Record<string, unknown>, env: NodeJS.Proces
  */
 export function pathWords(command: string): string[] {
   const out = new Set<string>();
-  let i = 0;
-  while (i < command.length && out.size < MAX_PATH_WORDS) {
-    const ch = command[i] as string;
-    const prev = i === 0 ? null : (command[i - 1] as string);
-    if ((ch === '~' || ch === '/') && (prev === null || isSpace(prev) || BEFORE_WORD.includes(prev))) {
-      let end = i + 1;
-      while (end < command.length && !isSpace(command[end] as string) && !ENDS_WORD.includes(command[end] as string)) end++;
-      if (end - i > 1) out.add(command.slice(i, end));
-      i = end;
-    } else i++;
+  // From one `/` or `~` to the next with indexOf: a loop over every character of a long heredoc,
+  // run by V8's interpreter, would cost more than the expression did.
+  let slash = command.indexOf('/');
+  let tilde = command.indexOf('~');
+  let from = 0;
+  while (out.size < MAX_PATH_WORDS) {
+    if (slash !== -1 && slash < from) slash = command.indexOf('/', from);
+    if (tilde !== -1 && tilde < from) tilde = command.indexOf('~', from);
+    const at = slash === -1 ? tilde : tilde === -1 ? slash : Math.min(slash, tilde);
+    if (at === -1) break;
+    const prev = at === 0 ? null : (command[at - 1] as string);
+    if (prev !== null && !isSpace(prev) && !BEFORE_WORD.includes(prev)) {
+      from = at + 1;
+      continue;
+    }
+    let end = at + 1;
+    while (end < command.length && !isSpace(command[end] as string) && !ENDS_WORD.includes(command[end] as string)) end++;
+    if (end - at > 1) out.add(command.slice(at, end));
+    from = end;
   }
   return [...out];
 }
