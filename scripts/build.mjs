@@ -11,6 +11,7 @@ import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { BOOT_FILES, ENTRY_FILES, HOT_PATH_BUILTINS, MAX_BYTES, PART_FORBIDDEN } from './hot-path.mjs';
 
 const common = {
   bundle: true,
@@ -95,6 +96,42 @@ const NESTED_LIBS = { name: 'nested-libs', setup(b) {
   });
 } };
 const LAZY_DIR = 'hook';
+
+// The performance rules a build can hold (docs/performance.md; the lists are in scripts/hot-path.mjs).
+/** The package a bundled input comes from, or null for the project's own files. */
+function packageOf(input) {
+  const at = input.lastIndexOf('node_modules/');
+  if (at < 0) return null;
+  const rest = input.slice(at + 'node_modules/'.length).split('/');
+  return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
+}
+/** A part bundles none of the packages it must not load at its top level. */
+function checkPart(name, metafile) {
+  const forbidden = PART_FORBIDDEN[name];
+  if (forbidden === undefined) throw new Error(`hook part ${name}: no entry in PART_FORBIDDEN of scripts/hot-path.mjs; add one (docs/performance.md)`);
+  const found = [...new Set(Object.keys(metafile.inputs).map(packageOf).filter((p) => p !== null && forbidden.includes(p)))];
+  if (found.length > 0) throw new Error(`hook part ${name} bundles ${found.join(', ')}, which it must not load (docs/performance.md)`);
+}
+/**
+ * The boot and the entry run on every hook call: exactly the modules listed in scripts/hot-path.mjs
+ * (so each is linted with the hot-path rules), only the builtins allowed there, within a size cap.
+ */
+function checkHotPath(what, metafile, text, files, builtins) {
+  const problems = [];
+  const own = [];
+  for (const input of Object.keys(metafile.inputs)) {
+    if (input.startsWith('builtin:')) {
+      const id = input.slice('builtin:'.length);
+      if (!builtins.includes(id)) problems.push(`loads ${id} (allowed: ${builtins.join(', ')})`);
+    } else if (input.startsWith('src/')) own.push(input);
+    else if (!input.startsWith('part:')) problems.push(`bundles ${input}`);
+  }
+  for (const f of own) if (!files.includes(f)) problems.push(`bundles ${f}, which is not in its list in scripts/hot-path.mjs (add it there, and it is linted as hot path)`);
+  for (const f of files) if (!own.includes(f)) problems.push(`no longer bundles ${f}; remove it from its list in scripts/hot-path.mjs`);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_BYTES[what]) problems.push(`is ${bytes} bytes, over its cap of ${MAX_BYTES[what]} (scripts/hot-path.mjs)`);
+  if (problems.length > 0) throw new Error(`the hook's ${what} (hot path, docs/performance.md):\n  ${problems.join('\n  ')}`);
+}
 // Each part is one self-contained CommonJS bundle: every module it needs in one scope (no module
 // table, no interop wrapper per module, one file to read and compile). Parts share no code at
 // run time: a call loads exactly one of them, so a module copied into two parts never meets its
@@ -111,7 +148,9 @@ const partFiles = await Promise.all(
       supported: noDynamicImport,
       plugins: [NESTED_LIBS, BUILTINS],
       write: false,
+      metafile: true,
     });
+    checkPart(name, out.metafile);
     const text = out.outputFiles[0].text;
     const hash = createHash('sha256').update(text).digest('hex').slice(0, 8).toUpperCase();
     return { name, file: `${name}-${hash}.cjs`, path: path.resolve('dist', LAZY_DIR, `${name}-${hash}.cjs`), text };
@@ -144,6 +183,7 @@ const hookEntry = await build({
   supported: noDynamicImport,
   plugins: [LAZY_PARTS, NESTED_LIBS, BUILTINS],
   write: false,
+  metafile: true,
 });
 const entryText = hookEntry.outputFiles[0].text;
 const entryFile = `hook-${createHash('sha256').update(entryText).digest('hex').slice(0, 8).toUpperCase()}.cjs`;
@@ -157,7 +197,10 @@ const boot = await build({
   define: { HOOK_ENTRY: JSON.stringify(entryFile) },
   plugins: [BUILTINS],
   write: false,
+  metafile: true,
 });
+checkHotPath('entry', hookEntry.metafile, entryText, ENTRY_FILES, HOT_PATH_BUILTINS.entry);
+checkHotPath('boot', boot.metafile, boot.outputFiles[0].text, BOOT_FILES, HOT_PATH_BUILTINS.boot);
 if (!boot.outputFiles[0].text.includes(JSON.stringify(PARTS_MODULE))) throw new Error('src/bin/hookBoot.ts no longer answers the entry\'s require of the parts loader');
 const cli = await build({
   ...common,

@@ -81,9 +81,9 @@ export function blobAt(root: string, commit: string, rel: string): string | null
 }
 
 /** Top-level folders linked, not checked out, into a replay: the installed dependencies and build caches. */
-export const LINKED_DIRS = ['node_modules', '.venv', 'venv', 'target'];
+const LINKED_DIRS = ['node_modules', '.venv', 'venv', 'target'];
 
-export interface Worktree {
+interface Worktree {
   dir: string;
   remove: () => void;
 }

@@ -37,7 +37,7 @@ import { BLOBS_DIR, type CycleRecord } from './rules/record.js';
 import { statusOf, type AuditReport, type CycleReport } from './rules/report.js';
 import { runnerVersion } from './runnerVersion.js';
 
-export interface AuditOptions {
+interface AuditOptions {
   root: string;
   base: string | null;
   head: string;

@@ -26,13 +26,14 @@ import {
   type RecordRun,
 } from './rules/record.js';
 import { runnerVersion } from './runnerVersion.js';
+import { TDD_DIR } from '../core/tddDir.js';
 
 /** The lines `.tdd/.gitignore` needs so the cycle records are committed with the work. */
-export const CYCLES_UNIGNORE = '!cycles/\n!cycles/**\n';
+const CYCLES_UNIGNORE = '!cycles/\n!cycles/**\n';
 
 /** A `.tdd/.gitignore` written before cycle records existed gets the lines that let them through. */
 export function unignoreCycles(root: string): void {
-  const file = path.join(root, '.tdd', '.gitignore');
+  const file = path.join(root, TDD_DIR, '.gitignore');
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

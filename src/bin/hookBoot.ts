@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { childPath } from '../io/childPath.js';
 import { loadPart } from '../hooks/lazy/parts.js';
 
 /**
@@ -16,4 +16,4 @@ const PARTS_MODULE = 'tdd-gate:parts';
 const parts = { loadPart };
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the boot is CommonJS: node's own require, for the builtins
 const hookRequire = (id: string): unknown => (id === PARTS_MODULE ? parts : require(id));
-loadPart(join(__dirname, 'hook'), HOOK_ENTRY, hookRequire);
+loadPart(childPath(__dirname, 'hook'), HOOK_ENTRY, hookRequire); // node gives __dirname absolute and normalized

@@ -3,12 +3,13 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../io/hash.js';
 import type { FileHashes } from '../schema/cliState.js';
+import { TDD_DIR } from '../core/tddDir.js';
 
 /**
  * Copies of the test files as RED began, so "written or changed in this cycle" can be judged per
  * test (its declaration block then and now), not per file.
  */
-const DIR = path.join('.tdd', 'snapshots', 'baseline');
+const DIR = path.join(TDD_DIR, 'snapshots', 'baseline');
 
 export function writeBaseline(root: string, rels: readonly string[]): void {
   const dir = path.join(root, DIR);

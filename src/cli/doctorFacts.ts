@@ -60,7 +60,7 @@ function settingsValues(files: { file: string; shown: string }[], pick: (s: Reco
 }
 
 /** The folder of the plugin this CLI was started from (`<root>/dist/cli.mjs`), or null. */
-export function cliRootOf(argv1: string | undefined): string | null {
+function cliRootOf(argv1: string | undefined): string | null {
   if (argv1 === undefined) return null;
   try {
     const file = realpathSync(argv1);
@@ -105,7 +105,7 @@ function beatFacts(beat: Heartbeat | null, now: number): ProbeFacts['pre'] {
   return beat === null ? null : { agentType: beat.agent_type, agentId: typeof beat.agent_id === 'string' ? beat.agent_id : null, background: beat.background, pluginRoot: beat.plugin_root, ageMs: Math.max(0, now - beat.at) };
 }
 
-export function probeFacts(repo: Repo, now: number): ProbeFacts[] {
+function probeFacts(repo: Repo, now: number): ProbeFacts[] {
   return PROBE_CONTEXTS.map((context: Context) => {
     const ran = readProbeRun(repo, context);
     return {

@@ -7,7 +7,7 @@ import { TOOLCHAIN_PART } from './oracle/outsideConfig.js';
 import { toolchainFrom } from './oracle/toolchain.js';
 import { entryOf, frozenForm, holdsFrozen } from '../io/frozenEntry.js';
 
-export interface Drift {
+interface Drift {
   /** Frozen files whose bytes differ from the freeze, that are gone, or that became (or stopped being) a link. */
   files: string[];
   /** Test files that were not there at the freeze (an unfrozen test is an unreviewed oracle). */
@@ -20,7 +20,7 @@ export interface Drift {
 }
 
 /** Frozen files as they are now, compared as what they are: a regular file by content, a link by its target. */
-export function driftedEntries(root: string, frozen: Record<string, string>, links: Record<string, string> = {}): string[] {
+function driftedEntries(root: string, frozen: Record<string, string>, links: Record<string, string> = {}): string[] {
   const out: string[] = [];
   for (const [rel, hash] of Object.entries(frozen)) if (!holdsFrozen(entryOf(root, rel), frozenForm(rel, hash, links))) out.push(rel);
   return out.sort();

@@ -16,7 +16,7 @@ import { frozenTests } from './testRun.js';
 import { scanTree, type Tree } from './tree.js';
 
 /** I/O glue shared by the hand-off verbs: the active cycle, changed files, re-runs. */
-export interface HandoffCycle {
+interface HandoffCycle {
   state: StoredState;
   stack: CompiledStack;
   rules: PathRules;
@@ -81,7 +81,7 @@ export function readInput(arg: string, cwd: string): string {
  * criterion's tests): the frozen tests of those files (or ids). Any other narrowing (a name
  * filter, a flag, a package): what ran, since which frozen tests it selects cannot be read.
  */
-export function frozenFor(state: CliState, stack: CompiledStack, tree: Tree, command: string): FrozenTests | null {
+function frozenFor(state: CliState, stack: CompiledStack, tree: Tree, command: string): FrozenTests | null {
   const all = frozenTests(state);
   const words = (c: string) => c.trim().split(/\s+/).filter((w) => w !== '');
   const extra = words(command).slice(words(stack.config.test_command).length);

@@ -18,7 +18,7 @@ export function verbsUnder(prefix: string, verbs: readonly Verb[]): Verb[] {
 }
 
 /** A group of verbs sharing their first words: each one's usage and summary. */
-export function groupHelp(prefix: string, group: readonly Verb[]): string {
+function groupHelp(prefix: string, group: readonly Verb[]): string {
   const lines = [`tdd-gate ${prefix}: ${group.map((v) => `\`${v.name}\``).join(', ')}`];
   for (const v of group) lines.push('', `usage: ${v.usage}`, `  ${v.summary}`);
   lines.push('', `(\`tdd-gate ${group[0]?.name ?? prefix} --help\` shows one of them)`);

@@ -1,20 +1,20 @@
 import type { CompiledStack } from '../io/loadStack.js';
 import type { RunResult } from '../io/runner.js';
 import type { CliState, Receipt } from '../schema/cliState.js';
-import type { FrozenTests, Verdict } from './evidence/judge.js';
+import { judgeGreen, type FrozenTests, type Verdict } from './evidence/judge.js';
 import type { Isolation } from './oracle/isolate.js';
 import { reachVerdict } from './oracle/reach.js';
 import { checkDrift, runOracle } from './oracle/run.js';
 import { reusable, runInputs, runOfReceipt, verdictOfReceipt } from './runInputs.js';
 import type { Session } from './session.js';
-import { frozenTests, greenVerdict, judgeRedRun, runChecks, runTests, testEnv, withSetupProblem } from './testRun.js';
+import { frozenTests, judgeRedRun, runChecks, runTests, testEnv, withSetupProblem } from './testRun.js';
 import type { Tree } from './tree.js';
 
 /**
  * The one place a RED and a GREEN are judged: `verify red|green|refactor`, `done` and the
  * hand-off verbs all come here, so a verdict cannot depend on which verb asked for it.
  */
-export interface JudgedRun {
+interface JudgedRun {
   run: RunResult;
   verdict: Verdict;
   /** Digest of everything the run depended on (runInputs.ts), for the receipt. */
@@ -24,7 +24,7 @@ export interface JudgedRun {
 }
 
 /** Receipts of runs this CLI made that a run of the same inputs may reuse (only valid ones count). */
-export type ReuseCandidates = readonly (Receipt | undefined)[];
+type ReuseCandidates = readonly (Receipt | undefined)[];
 
 /** RED as `verify red` judges it: the test command in the work tree, per test against the baseline. */
 export async function redRun(s: Session, stack: CompiledStack, state: CliState, tree: Tree, label: string, command?: string, reuse: ReuseCandidates = []): Promise<JudgedRun> {
@@ -36,7 +36,7 @@ export async function redRun(s: Session, stack: CompiledStack, state: CliState, 
   return { run, verdict: withSetupProblem(run, judgeRedRun(s, stack, state, tree, run, outcome)), inputs, reused: null };
 }
 
-export interface GreenOptions {
+interface GreenOptions {
   /** lint_command and coverage after the tests pass (`verify green|refactor`, the hand-offs; not `done`). */
   checks: boolean;
   /** A narrowed form of the test command (a hand-off child's); the whole test command by default. */
@@ -64,7 +64,7 @@ export async function greenRun(s: Session, stack: CompiledStack, state: CliState
   }
   const { run, outcome, isolation } = await runOracle(s, stack, state, tree, label, opts.command);
   const frozen = opts.frozen === undefined ? frozenTests(state) : opts.frozen;
-  const judged = withSetupProblem(run, reachVerdict(s, stack, tree, greenVerdict(outcome, run.command, frozen), state.baseline?.sources));
+  const judged = withSetupProblem(run, reachVerdict(s, stack, tree, judgeGreen(outcome, run.command, frozen), state.baseline?.sources));
   if (!opts.checks) return { run, isolation, verdict: judged, inputs, reused: null };
   const { verdict, coverage } = await runChecks(s, stack, judged);
   return { run, isolation, verdict, inputs, reused: null, ...(coverage !== undefined ? { coverage } : {}) };

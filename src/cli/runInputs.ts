@@ -11,7 +11,7 @@ import { digestOf, type Tree } from './tree.js';
 import { VERSION } from './version.js';
 
 /** Which run: the work tree's (RED) or the oracle's (GREEN, out of the agent's reach). */
-export type RunKind = 'red' | 'green';
+type RunKind = 'red' | 'green';
 
 /** Bytecode and runner caches are written by runs: never an input. */
 const CACHE = /(^|\/)(__pycache__|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.hypothesis)(\/|$)|\.py[co]$/;

@@ -15,7 +15,7 @@ const JS_RUNNERS = new Set(['vitest', 'jest', 'mocha', 'ava', 'jasmine', 'tap', 
 /** Words that run the next word as the program. */
 const PASS_THROUGH = new Set(['env', 'cross-env', 'time', 'exec', 'nice', 'nohup', 'dotenv']);
 
-export interface RunnerCheck {
+interface RunnerCheck {
   /** The test command as configured. */
   command: string;
   root: string;

@@ -4,7 +4,7 @@ import { checkSpec, refusalLine, type SpecReport } from '../core/specCheck.js';
 import { parseSpec, type ParsedSpec } from '../core/specParse.js';
 
 /** What the C1 entry gate reads from a SPEC (any of the formats in docs/spec-formats.md). */
-export interface SpecFacts {
+interface SpecFacts {
   /** The number of acceptance criteria (scenarios, FR criteria or task card items). */
   scenarios: number;
   status: string | null;
@@ -40,7 +40,7 @@ const MAX_BYTES = 512 * 1024;
  * A SPEC by id: a `.md` file beside `specRel` or under `specs/` whose name is the id (or starts
  * with `<id>-`, `<id>_`, `<id>.`), or whose front matter says `id: <id>`. Root-relative, or null.
  */
-export function findSpecById(root: string, specRel: string, id: string): string | null {
+function findSpecById(root: string, specRel: string, id: string): string | null {
   // Siblings of the SPEC, and the specs/ tree (a few levels deep).
   const dirs: [string, number][] = [[path.dirname(specRel), 0], ['specs', 4]];
   const self = path.normalize(specRel);
@@ -84,7 +84,7 @@ function* walk(root: string, dir: string, depth: number, more: () => boolean): G
 }
 
 /** One acceptance criterion as the evidence record keeps it (docs/spec-formats.md). */
-export interface CriterionEvidence {
+interface CriterionEvidence {
   id: string;
   title: string;
   /** The plan names the id (the planner kept the SPEC's ids). */

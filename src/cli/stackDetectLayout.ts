@@ -63,7 +63,7 @@ function inPackageTree(rel: string, venvs: readonly string[]): boolean {
 }
 
 /** Folders holding a virtualenv (a `pyvenv.cfg`), whatever their name. */
-export function venvDirs(files: readonly string[]): string[] {
+function venvDirs(files: readonly string[]): string[] {
   return files.filter((f) => f === 'pyvenv.cfg' || f.endsWith('/pyvenv.cfg')).map((f) => f.slice(0, Math.max(0, f.lastIndexOf('/'))));
 }
 
@@ -210,7 +210,7 @@ export function pythonImportRoot(files: readonly string[], dir: string): string 
 }
 
 /** The file that configures pytest in a folder, and what it sets. */
-export interface PytestConfig {
+interface PytestConfig {
   file: string;
   pythonpath: boolean;
   testpaths: boolean;
@@ -253,7 +253,7 @@ export function clashingTestModules(files: readonly string[], dirs: readonly str
 }
 
 /** An in-project interpreter: the virtualenv folder, its python, and what said it is the project's. */
-export interface Interpreter {
+interface Interpreter {
   venv: string;
   python: string;
   via: string;

@@ -9,7 +9,7 @@ import { baselineText } from './baseline.js';
 import { parseGoJson } from './evidence/goJson.js';
 import { identify, isNewOrChanged } from './evidence/identity.js';
 import { instrumentCommand, type Instrumented } from './evidence/instrument.js';
-import { judgeGreen, judgeRed, parseCoverage, type FrozenTests, type RunOutcome, type Verdict } from './evidence/judge.js';
+import { judgeRed, parseCoverage, type FrozenTests, type RunOutcome, type Verdict } from './evidence/judge.js';
 import { parseJestJson, parseJunitXml, type RunFacts } from './evidence/report.js';
 import { textCounts, textFacts } from './evidence/textReport.js';
 import { parseMochaReport, unreachedMocha } from './evidence/mocha.js';
@@ -25,7 +25,7 @@ import { cacheDirs, openPyCache, projectScope, usesPython, type PyCacheRun } fro
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 
 /** The runner's report when it wrote one we can read, else what the text says. */
-export function factsOf(run: RunResult): RunFacts {
+function factsOf(run: RunResult): RunFacts {
   // mocha through the gate's reporter: its report or nothing, never the printed text.
   if (run.report.kind === 'mocha') return parseMochaReport(run.report.text);
   if (run.report.kind === 'mocha-unreached') return unreachedMocha();
@@ -195,7 +195,7 @@ export async function runChecks(s: Session, stack: CompiledStack, verdict: Verdi
 }
 
 /** Where a run came from: the digest of its inputs, and the earlier receipt it reuses, if any. */
-export interface RunOrigin {
+interface RunOrigin {
   inputs: string;
   reused: Receipt | null;
 }
@@ -224,10 +224,6 @@ export function makeReceipt(s: Session, run: RunResult, verdict: Verdict, tree: 
 
 export function recordReceiptEvent(s: Session, kind: ReceiptKind | 'final', receipt: Receipt): void {
   appendEvent(s.root, { type: 'receipt', kind, valid: receipt.valid, counts: receipt.counts, log: receipt.log, ...(receipt.reason ? { reason: receipt.reason } : {}) });
-}
-
-export function greenVerdict(outcome: RunOutcome, command: string, frozen: FrozenTests | null): Verdict {
-  return judgeGreen(outcome, command, frozen);
 }
 
 /** What GREEN is held to, from the freeze (or, for a cycle frozen before per-test records, the RED receipt). */

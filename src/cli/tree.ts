@@ -74,14 +74,6 @@ export function changedFiles(base: FileHashes, now: FileHashes): string[] {
   return Object.keys(now).filter((rel) => base[rel] !== now[rel]).sort();
 }
 
-/** Frozen files whose bytes differ from the freeze, or that are gone. */
-export function driftedFiles(frozen: FileHashes, current: (rel: string) => string | null): string[] {
-  return Object.entries(frozen)
-    .filter(([rel, h]) => current(rel) !== h)
-    .map(([rel]) => rel)
-    .sort();
-}
-
 function isFileIn(root: string, rel: string): boolean {
   try {
     return statSync(path.join(root, rel)).isFile();

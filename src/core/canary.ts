@@ -8,7 +8,7 @@
 /** The tools whose PostToolUse the canary checks: the file writers (a Bash call has its own in-flight mark). */
 export const CANARY_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
-export interface CallContext {
+interface CallContext {
   kind: 'main' | 'subagent' | 'background';
   /** In words, for the reason and the notice. */
   label: string;
@@ -45,7 +45,7 @@ export interface CanaryFacts {
 /** Calls judged in the first moments of a cycle may have been judged before it began. */
 export const CYCLE_START_GRACE_MS = 30_000;
 
-export type CanaryVerdict = 'recorded' | 'skipped' | 'unknown';
+type CanaryVerdict = 'recorded' | 'skipped' | 'unknown';
 
 export function canaryVerdict(f: CanaryFacts): CanaryVerdict {
   if (!CANARY_TOOLS.has(f.toolName) || f.toolUseId === null || f.toolUseId === '') return 'unknown';
@@ -54,7 +54,7 @@ export function canaryVerdict(f: CanaryFacts): CanaryVerdict {
   return 'skipped';
 }
 
-export interface CanaryReport {
+interface CanaryReport {
   ruleId: 'gate-skipped';
   reason: string;
   notice: string;

@@ -1,4 +1,5 @@
 import type { PathMatcher } from './globs.js';
+import { TDD_DIR } from './tddDir.js';
 
 /** What a write target is, for the phase table (DESIGN §3). */
 export type PathClass = 'control' | 'plan' | 'spec' | 'test' | 'source' | 'other';
@@ -34,7 +35,7 @@ export interface TargetLocation {
  */
 const CLAUDE_CONTROL = /(^|\/)\.claude\/(settings(\.local)?\.json$|(agents|commands|skills|hooks|workflows|shell-snapshots)(\/|$))|(^|\/)\.claude\.json$/;
 /** Creating, replacing or linking anything under these names moves a control directory. */
-const CONTROL_NAMES = new Set(['.claude', '.tdd', '.git']);
+const CONTROL_NAMES = new Set(['.claude', TDD_DIR, '.git']);
 
 export function classify(target: TargetLocation, ctx: ClassifyContext): PathClass {
   const fold = (s: string) => (ctx.nocase ? s.toLowerCase() : s);
@@ -47,7 +48,7 @@ export function classify(target: TargetLocation, ctx: ClassifyContext): PathClas
   const rel = target.rel;
   if (rel === null) return 'other';
   const frel = fold(rel);
-  if (frel === '.tdd' || frel.startsWith('.tdd/')) {
+  if (frel === TDD_DIR || frel.startsWith(`${TDD_DIR}/`)) {
     return frel.startsWith('.tdd/plans/') ? 'plan' : 'control';
   }
   if (frel === fold(ctx.specRel)) return 'spec';

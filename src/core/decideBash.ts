@@ -3,7 +3,7 @@
  * what it may write; the facts (gathered on disk by src/io/bashFacts.ts) say what each target is.
  * Pure: the same analysis and facts always give the same Decision.
  */
-import { cliEffect } from './bash/cliCalls.js';
+import { cliEffect, READ_ONLY_VERBS } from './bash/cliCalls.js';
 import type { BashAnalysis, BashWrite } from './bash/types.js';
 import type { PathClass } from './classify.js';
 import { PASS, ask, deny, type Decision } from './decision.js';
@@ -89,7 +89,7 @@ function cli(a: BashAnalysis, f: BashFacts): Decision {
     if (cliEffect(call.verb, call.args) === 'read') continue;
     return deny(
       'subagent-cli',
-      `Blocked \`${short(call.text)}\` ${where(f)}: subagents never run the tdd-gate CLI's state-changing verbs (${call.verb ?? 'a verb that is not static'}); only the orchestrator moves the cycle. Read-only verbs (status, log, context, stack check) are fine. Finish your task and report back in your tdd-result block.`,
+      `Blocked \`${short(call.text)}\` ${where(f)}: subagents never run the tdd-gate CLI's state-changing verbs (${call.verb ?? 'a verb that is not static'}); only the orchestrator moves the cycle. Read-only verbs (${READ_ONLY_VERBS.join(', ')}) are fine. Finish your task and report back in your tdd-result block.`,
     );
   }
   return PASS;

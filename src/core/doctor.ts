@@ -2,7 +2,7 @@
  * `tdd-gate doctor` (pure): the facts gathered about this project, this user and this machine,
  * judged one line each — what holds, and where something is wrong, how to fix it.
  */
-export type Level = 'ok' | 'info' | 'warn' | 'fail';
+type Level = 'ok' | 'info' | 'warn' | 'fail';
 
 export interface Finding {
   id: string;
@@ -13,7 +13,7 @@ export interface Finding {
 
 export type Context = 'main' | 'subagent' | 'background';
 
-export interface BeatFacts {
+interface BeatFacts {
   agentType: string | null;
   /** Present only for a call made inside a subagent (the hook input's agent_id). */
   agentId: string | null;
@@ -65,7 +65,7 @@ export interface DoctorFacts {
   statusLine: { file: string; cliPath: string; exists: boolean } | null;
 }
 
-export const MIN_NODE_MAJOR = 18;
+const MIN_NODE_MAJOR = 18;
 const STALE_MS = 24 * 3600_000;
 
 function major(version: string | null): number | null {

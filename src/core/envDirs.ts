@@ -14,7 +14,7 @@ import type { PathMatcher } from './globs.js';
  */
 
 /** Folder names that are an environment or a cache wherever they are. */
-export const ENV_DIR_NAMES: ReadonlySet<string> = new Set(['node_modules', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.hypothesis', '.tox', '.nox', '.venv', 'venv']);
+const ENV_DIR_NAMES: ReadonlySet<string> = new Set(['node_modules', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.hypothesis', '.tox', '.nox', '.venv', 'venv']);
 
 /**
  * Whether the folder at this root-relative path is an environment by what it holds: a
@@ -43,7 +43,7 @@ export function environmentOf(rel: string, probe?: EnvProbe): string | null {
 }
 
 /** Bytecode files: rewritten by every run, never tests or sources. */
-export function isBytecode(rel: string): boolean {
+function isBytecode(rel: string): boolean {
   return rel.endsWith('.pyc') || rel.endsWith('.pyo');
 }
 

@@ -38,7 +38,7 @@ export function rolesEnforced(mode: Mode): boolean {
 }
 
 /** Where SPECs live: the one directory the spec-writer may write in. */
-export const SPECS_DIR = 'specs';
+const SPECS_DIR = 'specs';
 
 const SPEC_WRITER_SCOPE = `The spec-writer writes only the SPEC draft under ${SPECS_DIR}/ (${SPECS_DIR}/SPEC-<n>-<slug>.md): read the code with Read, Grep and Glob, write the draft, and end with your spec-draft block.`;
 

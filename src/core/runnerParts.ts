@@ -22,7 +22,7 @@ export const PART_FILES: Readonly<Record<string, string>> = {
  * is runner configuration, frozen whole, where its folder holds tests (a nested go.mod hides its
  * packages from `./...`); a new module in a folder of sources is neither a test nor a config.
  */
-export const MODULE_MANIFESTS: ReadonlySet<string> = new Set(['go.mod', 'Cargo.toml']);
+const MODULE_MANIFESTS: ReadonlySet<string> = new Set(['go.mod', 'Cargo.toml']);
 
 /**
  * For a module manifest (root-relative, `/`-separated): whether it is runner configuration frozen
@@ -96,7 +96,7 @@ export const ABSENT_PART = '\0absent';
 
 const STACK_KEYS = ['test_command', 'test_file_glob', 'test_config_glob', 'test_env_allow', 'oracle_isolation', 'oracle_ignore_processes', 'runner_reach_allow', 'unparsable'];
 /** package.json keys that change what a runner collects or how it loads: frozen whole. */
-export const PKG_KEYS = ['type', 'jest', 'vitest', 'mocha', 'ava', 'c8', 'nyc', 'tap', 'babel', 'imports', 'workspaces', 'packageManager'];
+const PKG_KEYS = ['type', 'jest', 'vitest', 'mocha', 'ava', 'c8', 'nyc', 'tap', 'babel', 'imports', 'workspaces', 'packageManager'];
 
 /** Script names a command line runs through a package manager (`npm test`, `npm run x`, `yarn x`, `pnpm x`, `bun run x`). */
 export function scriptsRun(command: string): string[] {

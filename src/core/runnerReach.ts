@@ -8,7 +8,7 @@ import { maskRustTestRegions } from './testRegions.js';
  * environment lets a source pass tests it does not satisfy.
  */
 
-export interface Reach {
+interface Reach {
   /** What the source does, for the reason the model sees. */
   what: string;
   /** The line it does it on (1-based). */

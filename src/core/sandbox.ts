@@ -1,4 +1,5 @@
 import type { Phase } from '../schema/state.js';
+import { TDD_DIR } from './tddDir.js';
 
 /**
  * Hardened mode: the `sandbox` and `permissions.deny` section tdd-gate keeps in the project's
@@ -39,7 +40,7 @@ export interface HardeningFacts {
   pathDirs?: readonly string[];
 }
 
-export interface SandboxSection {
+interface SandboxSection {
   enabled: true;
   failIfUnavailable: true;
   allowUnsandboxedCommands: false;
@@ -106,7 +107,7 @@ function unique(xs: readonly string[]): string[] {
 
 const CLAUDE_SETTINGS = ['.claude/settings.json', '.claude/settings.local.json'];
 
-export interface ProtectedPath {
+interface ProtectedPath {
   path: string;
   /** A directory: everything under it is covered (an `Edit(…/**)` rule for the file tools). */
   dir: boolean;
@@ -120,7 +121,7 @@ export interface ProtectedPath {
 export function protectedPaths(f: HardeningFacts): ProtectedPath[] {
   const frozen = f.phase === 'tdd-green' || f.phase === 'tdd-refactor';
   const list: ProtectedPath[] = [
-    { path: join(f.root, '.tdd'), dir: true },
+    { path: join(f.root, TDD_DIR), dir: true },
     // Claude Code's settings by exact file: the client makes its own mount points inside `.claude/`
     // (e.g. `.claude/commands`), which a read-only `.claude/` would make fail for every command.
     ...CLAUDE_SETTINGS.map((rel) => ({ path: join(f.root, rel), dir: false })),
@@ -167,7 +168,7 @@ export function hardeningFor(f: HardeningFacts): HardeningSection | null {
  * so `.tdd/` is covered by its stack.json and snapshots there (the gate's own check denies the state).
  */
 function editDenyRules(f: HardeningFacts, paths: readonly ProtectedPath[]): string[] {
-  const tdd = join(f.root, '.tdd');
+  const tdd = join(f.root, TDD_DIR);
   const rules: string[] = [];
   for (const p of paths) {
     if (f.phase === 'tdd-plan' && p.path === tdd) {

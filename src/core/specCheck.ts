@@ -6,7 +6,7 @@
  */
 import { clip, type Criterion, type ParsedSpec, type SpecFormat } from './specParse.js';
 
-export type Severity = 'error' | 'warning';
+type Severity = 'error' | 'warning';
 
 export interface Finding {
   severity: Severity;
@@ -28,7 +28,7 @@ export interface SpecReport {
   warnings: Finding[];
 }
 
-export interface CheckFacts {
+interface CheckFacts {
   /** Whether the SPEC named in `supersedes:` was found; null when the SPEC is not a delta. */
   supersededFound: boolean | null;
   /** Checking a draft (`spec check --draft`): `status: draft` is expected, not an error. */

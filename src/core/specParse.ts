@@ -5,7 +5,7 @@
  */
 
 export type SpecFormat = 'scenario' | 'fr' | 'task-card';
-export type StepKeyword = 'GIVEN' | 'WHEN' | 'THEN' | 'AND' | 'BUT';
+type StepKeyword = 'GIVEN' | 'WHEN' | 'THEN' | 'AND' | 'BUT';
 
 export interface Step {
   keyword: StepKeyword;
@@ -27,10 +27,10 @@ export interface Criterion {
   deltaSection?: DeltaSection | null;
 }
 
-export type DeltaSection = 'ADDED' | 'MODIFIED' | 'REMOVED';
+type DeltaSection = 'ADDED' | 'MODIFIED' | 'REMOVED';
 
 /** Something the parser could not read as the format says; specCheck turns these into findings. */
-export interface ParseIssue {
+interface ParseIssue {
   code: string;
   line: number;
   message: string;
@@ -57,7 +57,7 @@ export interface ParsedSpec {
 }
 
 /** `AC-<prefix>.<N>`: the FR criterion id, also accepted as a written id on a task card item. */
-export const FR_ID = /^AC-[A-Za-z0-9][A-Za-z0-9_-]*\.\d+$/;
+const FR_ID = /^AC-[A-Za-z0-9][A-Za-z0-9_-]*\.\d+$/;
 const ANY_AC_ID = /^AC-[A-Za-z0-9._-]+$/;
 
 const FENCE = /^\s*(```|~~~)/;

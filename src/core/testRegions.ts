@@ -10,7 +10,7 @@ export function rustTestRegions(text: string): string | null {
 }
 
 /** The file without its test regions: what is left is production code. */
-export function withoutRustTestRegions(text: string): string {
+function withoutRustTestRegions(text: string): string {
   let out = '';
   let at = 0;
   for (const [a, b] of regionSpans(text)) {

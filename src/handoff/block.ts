@@ -6,8 +6,8 @@ import { parseYamlSubset } from './yamlSubset.js';
 
 /** The `tdd-result` contract every tdd-gate child ends its turn with (docs/handoff.md). Pure. */
 export const ROLES = ['planner', 'test-writer', 'test-validator', 'implementer', 'refactorer'] as const;
-export const STATUSES = ['ok', 'failed', 'blocked'] as const;
-export const VERDICTS = ['PASS', 'CONCERNS', 'BLOCKER'] as const;
+const STATUSES = ['ok', 'failed', 'blocked'] as const;
+const VERDICTS = ['PASS', 'CONCERNS', 'BLOCKER'] as const;
 export type Role = (typeof ROLES)[number];
 export type Status = (typeof STATUSES)[number];
 export type Verdict = (typeof VERDICTS)[number];

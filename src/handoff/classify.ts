@@ -16,7 +16,7 @@ export interface RunOutcome {
 }
 
 /** Everything known about one child's hand-back, gathered by the CLI. */
-export interface Attempt {
+interface Attempt {
   /** The role the child was invoked as. */
   role: Role;
   ac: string;

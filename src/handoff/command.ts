@@ -7,7 +7,7 @@
  */
 const SHELL_META = /[;&|<>`$(){}\n\\*?!'"]/;
 
-export type CommandCheck = { ok: true; command: string } | { ok: false; reason: string };
+type CommandCheck = { ok: true; command: string } | { ok: false; reason: string };
 
 function words(s: string): string[] {
   return s.trim().split(/\s+/).filter((w) => w !== '');

@@ -7,14 +7,14 @@
  * `output_excerpt` with its own ``` lines) is always indented, so it never closes the block.
  * Blocks inside another fence (an example quoted in ```markdown) do not count.
  */
-export interface FencedBlock {
+interface FencedBlock {
   body: string;
   /** The block as written, fences included (for the halt report). */
   raw: string;
   startLine: number;
 }
 
-export type FenceScan = { blocks: FencedBlock[]; unclosed: number | null };
+type FenceScan = { blocks: FencedBlock[]; unclosed: number | null };
 
 const OPEN = /^([ \t]*)(`{3,}|~{3,})[ \t]*([^\s`]*)[^`]*$/;
 

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import '../schema/zod.js';
 import { truncateTail } from './output.js';
 import type { Role } from './block.js';
+import { TDD_DIR } from '../core/tddDir.js';
 
 /**
  * Hand-off manifests (`.tdd/handoff-red.json`, `.tdd/handoff-green.json`) and the isolation rule
@@ -11,7 +12,7 @@ export const RUNNER_OUTPUT_MAX = 2000;
 export type HandoffKind = 'red' | 'green';
 
 /** Who reads each manifest. */
-export const NEXT_ROLE: Record<HandoffKind, Role> = { red: 'implementer', green: 'refactorer' };
+const NEXT_ROLE: Record<HandoffKind, Role> = { red: 'implementer', green: 'refactorer' };
 
 export const manifestSchema = z.object({
   version: z.literal(1),
@@ -42,13 +43,13 @@ export interface PathRules {
 export function isolationProblem(rel: string, rules: PathRules): string | null {
   if (rel === rules.specRel) return 'it is the SPEC (requirements reach the implementer only through the tests)';
   if (rules.planRel !== '' && rel === rules.planRel) return "it is the test plan (the test-writer's reasoning)";
-  if (rel === '.tdd' || rel.startsWith('.tdd/')) return "it is tdd-gate's own state (plans, results, reasoning)";
+  if (rel === TDD_DIR || rel.startsWith(`${TDD_DIR}/`)) return "it is tdd-gate's own state (plans, results, reasoning)";
   if (rel.startsWith('.claude/') || rel.startsWith('../') || rel.startsWith('/')) return 'it is outside the project or a control file';
   if (!rules.isTest(rel) && !rules.isSource(rel)) return 'it is neither a test file nor a source file';
   return null;
 }
 
-export interface ManifestInput {
+interface ManifestInput {
   kind: HandoffKind;
   phase: string;
   now: string;

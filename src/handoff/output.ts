@@ -15,13 +15,13 @@ export function truncateTail(s: string, max: number): string {
 }
 
 /** Keep head and tail (a retry prompt needs the first failure and the summary). */
-export function truncateMiddle(s: string, max: number): string {
+function truncateMiddle(s: string, max: number): string {
   if (s.length <= max) return s;
   const half = Math.floor((max - 60) / 2);
   return `${s.slice(0, half)}\n[… ${s.length - 2 * half} characters omitted …]\n${s.slice(s.length - half)}`;
 }
 
-export const RETRY_TEXT_MAX = 6000;
+const RETRY_TEXT_MAX = 6000;
 
 /**
  * The retry prompt of a semantic failure: the raw runner output and nothing else. No analysis, no

@@ -2,7 +2,7 @@ import { isRole, parseResult, type BlockErrorCode, type Role, type TddResult } f
 import { formatInstruction } from './classify.js';
 
 /** What the SubagentStop hook does with one tdd-gate child's final message. Pure. */
-export type StopDecision =
+type StopDecision =
   | { kind: 'ignore' }
   | { kind: 'valid'; role: Role; result: TddResult }
   /** Let the stop through although the block is invalid: the in-turn nudge was already used. */

@@ -6,9 +6,9 @@
  *   key: |  /  |-  /  >    followed by indented lines (a block scalar; fences inside are content)
  * Values stay strings (or string lists): the schema decides what they mean. Pure.
  */
-export type YamlValue = string | string[];
+type YamlValue = string | string[];
 
-export type YamlResult = { ok: true; value: Record<string, YamlValue> } | { ok: false; line: number; message: string };
+type YamlResult = { ok: true; value: Record<string, YamlValue> } | { ok: false; line: number; message: string };
 
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*)|[ \t]*)$/;
 
@@ -22,7 +22,7 @@ function isBlankOrComment(line: string): boolean {
 }
 
 /** A plain or quoted scalar; null when the quoting is broken. */
-export function parseScalar(raw: string): string | null {
+function parseScalar(raw: string): string | null {
   const text = raw.trim();
   if (text.startsWith('"')) {
     const m = /^"((?:[^"\\]|\\.)*)"[ \t]*(?:#.*)?$/.exec(text);

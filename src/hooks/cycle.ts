@@ -9,7 +9,7 @@ import { childPath } from '../io/childPath.js';
 import { compileStack, readStack, type CompiledStack } from '../io/loadStack.js';
 import { envProbe } from '../io/envProbe.js';
 import { readAnchor, type AnchorRecord } from '../io/anchor.js';
-import { anchorPaths, anchorSaysActive, type AnchorPaths } from '../io/anchorPaths.js';
+import { anchorPaths, anchorSaysActive, gitCommonDir, type AnchorPaths } from '../io/anchorPaths.js';
 import { GateError } from '../io/errors.js';
 import { sha256Hex } from '../io/hash.js';
 import { parseState, readStateText, type StoredState } from '../io/loadState.js';
@@ -30,7 +30,7 @@ export interface ActiveCycle {
   anchor: AnchorRecord | null;
 }
 
-export type CycleLookup = { active: false; repo: Repo | null } | { active: true; cycle: ActiveCycle };
+type CycleLookup = { active: false; repo: Repo | null } | { active: true; cycle: ActiveCycle };
 
 /**
  * The active cycles of every project among `dirs` (see candidateDirs), one per repository.
@@ -158,15 +158,6 @@ function sleep(ms: number): void {
 function specRelative(root: string, specPath: string): string {
   const abs = canonicalize(path.resolve(root, specPath));
   return path.relative(root, abs).split(path.sep).join('/');
-}
-
-/** A worktree's git dir names the shared one in `commondir`; a plain repository has none. */
-function gitCommonDir(gitDir: string): string | undefined {
-  try {
-    return path.resolve(gitDir, readFileSync(childPath(gitDir, 'commondir'), 'utf8').trim());
-  } catch {
-    return undefined;
-  }
 }
 
 /**

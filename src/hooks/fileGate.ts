@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { contentAfter, type WriteInput } from '../core/contentAfter.js';
 import type { Decision } from '../core/decision.js';
@@ -14,6 +13,7 @@ import { splitGlobs } from '../schema/stackGlobs.js';
 import { frozenPartChange, partFileOf } from './frozenParts.js';
 import { isInstalledDependency } from '../core/envDirs.js';
 import { envProbe } from '../io/envProbe.js';
+import { readOrNull } from '../io/readOrNull.js';
 
 /** GREEN/REFACTOR: does this write change a test region frozen inside a source (or add one)? */
 function testRegionChanged(cycle: ActiveCycle, rel: string, after: string): boolean {
@@ -36,14 +36,6 @@ function testRegionChanged(cycle: ActiveCycle, rel: string, after: string): bool
 
 function runnerReachAllow(globs: string | string[], nocase: boolean): (rel: string) => boolean {
   return compileGlobs(splitGlobs(globs), nocase);
-}
-
-function readOrNull(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
 }
 
 /** The SPEC drift fact for GREEN/REFACTOR; hashing a large SPEC is the costliest thing the hook does. */

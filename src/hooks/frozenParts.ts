@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { WriteTarget } from '../core/decideWrite.js';
 import { ABSENT_PART, PART_FILES, frozenKeysHit, frozenPackageKeys, partChanges, partText } from '../core/runnerParts.js';
 import { sha256Hex } from '../io/hash.js';
 import type { ActiveCycle } from './cycle.js';
+import { readOrNull } from '../io/readOrNull.js';
 
 /**
  * Wall 1 for the runner settings frozen inside editable files (package.json's test script, the
@@ -21,14 +21,6 @@ export function partFileOf(cycle: ActiveCycle, real: string): string | null {
   if (!Object.hasOwn(PART_FILES, name)) return null;
   const frozen = (cycle.state as { frozen?: { parts?: Record<string, string> } }).frozen?.parts;
   return frozen?.[PART_FILES[name]!] === undefined ? null : name;
-}
-
-function readOrNull(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -20,9 +20,9 @@ function json(value: unknown): HookResult {
 }
 
 /** The events whose answer lets a command or a tool call run or not: they fail closed. */
-export type GateEvent = 'PreToolUse' | 'PreSkillShellCommand';
+type GateEvent = 'PreToolUse' | 'PreSkillShellCommand';
 
-export function isGateEvent(eventName: string): eventName is GateEvent {
+function isGateEvent(eventName: string): eventName is GateEvent {
   return eventName === 'PreToolUse' || eventName === 'PreSkillShellCommand';
 }
 

@@ -90,7 +90,7 @@ function roleOf(file: string, programList: () => Program[]): ProgramRole | null 
 }
 
 /** Every reference in `command` to a plugin program, found on disk. */
-export function programReferences(command: string, cwd: string, env: NodeJS.ProcessEnv, home: string): ProgramReference[] {
+function programReferences(command: string, cwd: string, env: NodeJS.ProcessEnv, home: string): ProgramReference[] {
   let list: Program[] | undefined;
   const programList = () => (list ??= programs(env));
   const refs: ProgramReference[] = [];

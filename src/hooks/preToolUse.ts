@@ -23,7 +23,7 @@ const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash'
 /** Tools of the newest client that write or move the session elsewhere (docs/tools.md). */
 const OTHER_TOOLS = new Set(['Monitor', 'EnterWorktree']);
 
-export function isGatedTool(toolName: string): boolean {
+function isGatedTool(toolName: string): boolean {
   return FILE_TOOLS.has(toolName) || OTHER_TOOLS.has(toolName) || isMcpTool(toolName);
 }
 
@@ -31,7 +31,7 @@ export function isGatedTool(toolName: string): boolean {
  * A call that reaches the gate as a tool call it stands for, not as one of its own: a shell
  * command a skill embeds is judged as the Bash call it is (skillShell.ts).
  */
-export interface CallSource {
+interface CallSource {
   /** What the event log names as the tool (default: the tool's name). */
   label: string;
   /** The client cannot ask the person here: what an ask becomes instead (recorded as that). */
@@ -154,7 +154,7 @@ export function cyclesOf(event: { cwd: string; tool_name: string; tool_input: ob
 }
 
 /** `tdd-gate <verb>` or `node <…>/dist/cli.mjs <verb>` and nothing else: the verb; otherwise null. */
-export function bareCliVerb(command: string): string | null {
+function bareCliVerb(command: string): string | null {
   const m = /^\s*(?:tdd-gate|npx\s+tdd-gate|node\s+(?:"[^"$`]*\/dist\/cli\.mjs"|'[^']*\/dist\/cli\.mjs'|[^\s"'$`;&|<>()]*\/dist\/cli\.mjs))\s+(recover|status|log)(?:\s+--json)?\s*$/.exec(command);
   return m?.[1] ?? null;
 }

@@ -1,4 +1,5 @@
 import { dirname, join, resolve } from 'node:path';
+import { isSpace } from '../core/ascii.js';
 
 const TARGET_KEY: Record<string, string> = {
   Write: 'file_path',
@@ -14,8 +15,10 @@ export function targetKey(toolName: string): string | undefined {
 }
 
 const MAX_PATH_WORDS = 32;
-// An absolute or home-relative path word in a shell command, ended by shell syntax.
-const PATH_WORD = /(?:^|[\s'"=:(<>])((?:~|\/)[^\s'";|&<>()`$]*)/g;
+// A path word starts with `~` or `/` at the start of the command or after one of these (or white space)…
+const BEFORE_WORD = '\'"=:(<>';
+// …and ends before one of these (or white space): shell syntax.
+const ENDS_WORD = '\'";|&<>()`$';
 
 /**
  * Directories whose projects a call can touch. The session's `cwd` moves with every `cd` the
@@ -36,18 +39,43 @@ export function candidateDirs(input: Record<string, unknown>, env: NodeJS.Proces
   if (typeof value === 'string') {
     const words = toolName === 'Bash' ? pathWords(value) : [value];
     for (const word of words) {
+      // The words come from the input as written (`..`, `//`, a relative file_path): the directory
+      // the shell or the tool would reach is the normalized one, so these two normalize.
+      // eslint-disable-next-line no-restricted-syntax -- an input path, see above
       const expanded = home !== undefined && (word === '~' || word.startsWith('~/')) ? join(home, word.slice(1)) : word;
+      // eslint-disable-next-line no-restricted-syntax -- an input path, see above
       if (!expanded.startsWith('~')) dirs.push(dirname(resolve(cwd, expanded)));
     }
   }
   return [...new Set(dirs)];
 }
 
-function pathWords(command: string): string[] {
+/**
+ * The absolute and home-relative path words of a shell command, at most MAX_PATH_WORDS: what
+ * /(?:^|[\s'"=:(<>])((?:~|\/)[^\s'";|&<>()`$]*)/g finds, by hand (a Bash call with no cycle runs
+ * this; test/hooks/projectDirs.test.ts holds it to that expression).
+ */
+export function pathWords(command: string): string[] {
   const out = new Set<string>();
-  for (const m of command.matchAll(PATH_WORD)) {
-    if (m[1] !== undefined && m[1].length > 1) out.add(m[1]);
-    if (out.size >= MAX_PATH_WORDS) break;
+  // From one `/` or `~` to the next with indexOf: a loop over every character of a long heredoc,
+  // run by V8's interpreter, would cost more than the expression did.
+  let slash = command.indexOf('/');
+  let tilde = command.indexOf('~');
+  let from = 0;
+  while (out.size < MAX_PATH_WORDS) {
+    if (slash !== -1 && slash < from) slash = command.indexOf('/', from);
+    if (tilde !== -1 && tilde < from) tilde = command.indexOf('~', from);
+    const at = slash === -1 ? tilde : tilde === -1 ? slash : Math.min(slash, tilde);
+    if (at === -1) break;
+    const prev = at === 0 ? null : (command[at - 1] as string);
+    if (prev !== null && !isSpace(prev) && !BEFORE_WORD.includes(prev)) {
+      from = at + 1;
+      continue;
+    }
+    let end = at + 1;
+    while (end < command.length && !isSpace(command[end] as string) && !ENDS_WORD.includes(command[end] as string)) end++;
+    if (end - at > 1) out.add(command.slice(at, end));
+    from = end;
   }
   return [...out];
 }

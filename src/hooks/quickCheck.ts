@@ -1,10 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ROLE } from '../core/roles.js';
 import { anchorSaysActive } from '../io/anchorPaths.js';
 import { findRepo } from '../io/repo.js';
 import { stateSlug } from '../io/stateSlug.js';
 import { candidateDirs, targetKey } from './projectDirs.js';
+import { childPath } from '../io/childPath.js';
+import { TDD_DIR } from '../core/tddDir.js';
 
 /**
  * The hot path of every tool call in every session: with no state file for the branch (or no
@@ -42,7 +43,7 @@ export function quickCheck(eventName: string, input: unknown, env: NodeJS.Proces
 
 function hasStateFile(root: string, branch: string): boolean {
   let names: string[];
-  const dir = join(root, '.tdd');
+  const dir = childPath(root, TDD_DIR); // root is canonical (findRepo)
   if (!existsSync(dir)) return false; // most projects: answered without an error object
   try {
     names = readdirSync(dir);
@@ -52,7 +53,7 @@ function hasStateFile(root: string, branch: string): boolean {
   }
   // Same slug, any hash: the full path computes the exact name (slugs can collide; hashes decide).
   const prefix = `state-${stateSlug(branch)}-`;
-  return names.some((n) => n.startsWith(prefix) && n.endsWith('.json') && !isDone(join(root, '.tdd', n)));
+  return names.some((n) => n.startsWith(prefix) && n.endsWith('.json') && !isDone(childPath(dir, n)));
 }
 
 /**

@@ -57,7 +57,7 @@ export function cliCommand(env: NodeJS.ProcessEnv): string {
   return typeof root === 'string' && root !== '' ? `node "${root}/dist/cli.mjs"` : 'tdd-gate';
 }
 
-export function phaseContext(phase: ActivePhase, mode: Mode, specId: string, specPath: string, branch: string, cli = 'tdd-gate'): string {
+function phaseContext(phase: ActivePhase, mode: Mode, specId: string, specPath: string, branch: string, cli = 'tdd-gate'): string {
   const p = PHASE[phase];
   const roles =
     mode === 'standard'

@@ -1,12 +1,15 @@
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { writeAtomic } from './atomicWrite.js';
 import { fileURLToPath } from 'node:url';
 import { anchorPaths, eventsCopyPath, type AnchorPaths } from './anchorPaths.js';
 import { inflight } from './anchorInflight.js';
 import { sha256Hex } from './hash.js';
 import { findRepo, type Repo } from './repo.js';
 import { childPath } from './childPath.js';
+import { readOrNull } from './readOrNull.js';
+import { TDD_DIR } from '../core/tddDir.js';
 
 /**
  * The anchor (DESIGN §2, ADR 006): the record of a branch's cycle that the work tree does not
@@ -55,7 +58,7 @@ export type Protected =
   | { kind: 'tree'; path: string; files: Record<string, string>; open: boolean; what: string };
 
 /** Keys of a Claude Code settings file that can turn this gate off or run code of their own. */
-export const GUARDED_SETTINGS_KEYS = [
+const GUARDED_SETTINGS_KEYS = [
   'disableAllHooks',
   'hooks',
   'enabledPlugins',
@@ -78,14 +81,6 @@ export const GUARDED_SETTINGS_KEYS = [
 const MAX_TREE_FILES = 400;
 const MAX_BLOB_BYTES = 8 * 1024 * 1024;
 
-function readText(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
 export function fileSha(file: string): string | null {
   try {
     return sha256Hex(readFileSync(file));
@@ -96,7 +91,7 @@ export function fileSha(file: string): string | null {
 
 /** The guarded keys of a settings file as one canonical string; null when the file is absent. */
 export function settingsGuard(file: string): string | null {
-  const text = readText(file);
+  const text = readOrNull(file);
   if (text === null) return null;
   // An empty file sets nothing (Claude Code's sandbox leaves empty mount points at absent denied paths while a command runs).
   if (text.trim() === '') return '{}';
@@ -128,7 +123,7 @@ function pickGuarded(json: unknown): unknown {
 
 /** Put the guarded keys of `guard` back into the settings file, leaving every other key as it is. */
 export function restoreSettings(file: string, guard: string, blob: string | null): boolean {
-  const text = readText(file);
+  const text = readOrNull(file);
   if (text === null) {
     if (blob === null) return false;
     mkdirSync(path.dirname(file), { recursive: true });
@@ -160,20 +155,8 @@ export function restoreSettings(file: string, guard: string, blob: string | null
   return settingsGuard(file) === guard;
 }
 
-export function writeAtomic(file: string, text: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-}
-
 /** Content-addressed copies: restoring needs only the hash. */
-export function blobPath(home: string, sha: string): string {
+function blobPath(home: string, sha: string): string {
   return path.join(home, 'blobs', sha);
 }
 
@@ -199,7 +182,7 @@ export function verifiedBlob(home: string, sha: string): string | null {
 }
 
 export function readRecord(file: string): AnchorRecord | null {
-  const text = readText(file);
+  const text = readOrNull(file);
   if (text === null) return null;
   try {
     const r = JSON.parse(text) as AnchorRecord;
@@ -280,7 +263,7 @@ function pluginFiles(): string[] {
 
 /** The runner a test command starts, as installed under node_modules/.bin (its real file). */
 function runnerFiles(root: string): string[] {
-  const stack = readText(path.join(root, '.tdd', 'stack.json'));
+  const stack = readOrNull(path.join(root, TDD_DIR, 'stack.json'));
   if (stack === null) return [];
   let command = '';
   try {
@@ -341,7 +324,7 @@ function listTree(dir: string, recentOnly = false): Record<string, string> {
 }
 
 /** The control set of an active cycle, hashed now (each file's copy goes to the blob store). */
-export function collectProtected(root: string, home: string, anchorHome: string, state: StateLike): Protected[] {
+function collectProtected(root: string, home: string, anchorHome: string, state: StateLike): Protected[] {
   const out: Protected[] = [];
   const file = (abs: string, what: string, expect?: string, copy?: string) => {
     const sha = fileSha(abs);
@@ -354,15 +337,15 @@ export function collectProtected(root: string, home: string, anchorHome: string,
     if (sha !== null) storeBlob(anchorHome, abs, sha);
     out.push({ kind: 'file', path: abs, sha256: sha, what });
   };
-  file(path.join(root, '.tdd', 'stack.json'), 'the stack binding .tdd/stack.json');
+  file(path.join(root, TDD_DIR, 'stack.json'), 'the stack binding .tdd/stack.json');
   if (state.phase !== 'tdd-plan') {
-    const plans = listTree(path.join(root, '.tdd', 'plans'));
-    for (const rel of Object.keys(plans)) file(path.join(root, '.tdd', 'plans', rel), `the plan .tdd/plans/${rel}`);
+    const plans = listTree(path.join(root, TDD_DIR, 'plans'));
+    for (const rel of Object.keys(plans)) file(path.join(root, TDD_DIR, 'plans', rel), `the plan .tdd/plans/${rel}`);
   }
   const frozen = hashes(state.frozen?.files);
   const links = linkTargets(state.frozen?.links);
   for (const [rel, h] of Object.entries(frozen)) {
-    const copy = path.join(root, '.tdd', 'snapshots', 'frozen', `${rel}.copy`);
+    const copy = path.join(root, TDD_DIR, 'snapshots', 'frozen', `${rel}.copy`);
     if (fileSha(copy) === h) storeBlob(anchorHome, copy, h);
     const link = links[rel];
     // A frozen link is watched as the link it was (what it points at is not the project's to pin).
@@ -384,7 +367,7 @@ export function collectProtected(root: string, home: string, anchorHome: string,
   ];
   for (const [kind, files] of snapshots) {
     for (const [rel, h] of Object.entries(files)) {
-      const copy = path.join(root, '.tdd', 'snapshots', kind, `${rel}.copy`);
+      const copy = path.join(root, TDD_DIR, 'snapshots', kind, `${rel}.copy`);
       if (fileSha(copy) === h) file(copy, `the ${kind} snapshot of ${rel}`);
     }
   }
@@ -434,7 +417,7 @@ export function journalStateChange(statePath: string, text: string | null, env: 
   anchorState(repo, statePath, text, env, note);
 }
 
-export function anchorState(repo: Repo, statePath: string, text: string | null, env: NodeJS.ProcessEnv, note?: string): AnchorRecord {
+function anchorState(repo: Repo, statePath: string, text: string | null, env: NodeJS.ProcessEnv, note?: string): AnchorRecord {
   const paths = anchorPaths(repo, env);
   const prev = readAnchor(paths);
   let state: StateLike = {};
@@ -449,11 +432,11 @@ export function anchorState(repo: Repo, statePath: string, text: string | null, 
   const seq = (prev?.seq ?? 0) + 1;
   const home = env.HOME ?? homedir();
   mkdirSync(paths.home, { recursive: true });
-  const eventsPath = path.join(repo.root, '.tdd', 'events.jsonl');
+  const eventsPath = path.join(repo.root, TDD_DIR, 'events.jsonl');
   const eventsCopy = eventsCopyPath(paths.home, repo.root);
   // The copy starts as the log is now; from here on tdd-gate appends to both (eventLog.ts).
   if (active && !((prev?.active ?? false) && existsSync(eventsCopy))) {
-    const now = readText(eventsPath);
+    const now = readOrNull(eventsPath);
     writeAtomic(eventsCopy, now ?? '');
   }
   if (!active) rmSync(eventsCopy, { force: true });
@@ -468,7 +451,7 @@ export function anchorState(repo: Repo, statePath: string, text: string | null, 
     chain: sha256Hex(`${prev?.chain ?? ''}:${stateSha ?? 'none'}`),
     state_sha256: stateSha,
     state_text: text,
-    stack_sha256: fileSha(path.join(repo.root, '.tdd', 'stack.json')),
+    stack_sha256: fileSha(path.join(repo.root, TDD_DIR, 'stack.json')),
     frozen: hashes(state.frozen?.files),
     protect: active ? collectProtected(repo.root, home, paths.home, state) : [],
     events: { path: eventsPath, copy: eventsCopy },

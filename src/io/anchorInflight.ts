@@ -13,7 +13,7 @@ import type { AnchorPaths } from './anchorPaths.js';
  * - a state change while a subagent's command runs may be that subagent running the CLI by a
  *   spelling the static check missed: the state store refuses it.
  */
-export interface Inflight {
+interface Inflight {
   id: string;
   agent_type: string | null;
   agent_id: string | null;

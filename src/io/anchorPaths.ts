@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stateSlug } from './stateSlug.js';
 import type { Repo } from './repo.js';
-import { childPath } from './childPath.js';
+import { childPath, isNormalizedAbsolute } from './childPath.js';
 
 /**
  * Where the anchor of a branch's cycle lives (ADR 006): outside the work tree, in the git common
@@ -43,6 +43,8 @@ export function shortName(text: string): string {
 /** A worktree's git dir names the shared one in `commondir`; a plain repository's git dir is its own. */
 export function gitCommonDir(gitDir: string): string {
   try {
+    // A worktree's commondir is relative (`../..`): the common dir is the normalized one. Worktrees only.
+    // eslint-disable-next-line no-restricted-syntax -- a path read from the file, see above
     return resolve(gitDir, readFileSync(childPath(gitDir, 'commondir'), 'utf8').trim());
   } catch {
     return gitDir;
@@ -54,7 +56,7 @@ export function anchorPaths(repo: Repo, env: NodeJS.ProcessEnv): AnchorPaths {
   const base = `${stateSlug(repo.branch)}-${shortName(repo.branch)}.json`;
   const home = childPath(common, ANCHOR_DIR);
   const data = env.CLAUDE_PLUGIN_DATA;
-  const mirrorHome = typeof data === 'string' && data !== '' ? join(data, 'anchors', shortName(common)) : null;
+  const mirrorHome = typeof data === 'string' && data !== '' ? dataChild(data, 'anchors', shortName(common)) : null;
   return {
     home,
     record: childPath(home, `anchor-${base}`),
@@ -63,9 +65,16 @@ export function anchorPaths(repo: Repo, env: NodeJS.ProcessEnv): AnchorPaths {
   };
 }
 
+/** A path under CLAUDE_PLUGIN_DATA, which the environment may give with `..` or a trailing `/`. */
+function dataChild(data: string, ...names: string[]): string {
+  if (isNormalizedAbsolute(data)) return childPath(data, ...names);
+  // eslint-disable-next-line no-restricted-syntax -- the environment's path as written: normalized
+  return join(data, ...names);
+}
+
 /** The event log's copy in the anchor directory, one per work tree. */
 export function eventsCopyPath(anchorHome: string, root: string): string {
-  return join(anchorHome, `events-${shortName(root)}.jsonl`);
+  return childPath(anchorHome, `events-${shortName(root)}.jsonl`); // a home of anchorPaths(): normalized
 }
 
 /** One or two stats: does an anchor say a cycle is active on this branch? */

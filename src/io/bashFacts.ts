@@ -12,24 +12,15 @@ import { patchTargets } from '../core/bash/patchFile.js';
 import { MAX_FILES, TooManyFiles, type TargetFact } from '../core/decideBash.js';
 import { canonicalize } from './canonicalPath.js';
 import { classesOf, runnerConfig, type DiskContext } from './targetClasses.js';
+import { readOrNull } from './readOrNull.js';
 
 export type { DiskContext };
 
 /** Never descended into by tree walks: tools that rewrite a tree leave these alone. */
 const SKIP_DIRS = new Set(['node_modules', '.git']);
 /** Patch files and scripts larger than this are not read. */
-export const MAX_READ = 1024 * 1024;
+const MAX_READ = 1024 * 1024;
 
-
-export function readOrNull(file: string, limit = MAX_READ): string | null {
-  try {
-    const st = statSync(file);
-    if (!st.isFile() || st.size > limit) return null;
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
 
 function readOrEmpty(file: string): string {
   try {
@@ -134,7 +125,7 @@ function* dynamicFacts(d: DiskContext, w: BashWrite, cwd: string, counter: { n: 
 function* patchFacts(d: DiskContext, w: BashWrite, cwd: string): Generator<TargetFact> {
   const how = w.patch as NonNullable<BashWrite['patch']>;
   const file = path.resolve(cwd, w.path);
-  const text = how.text ?? readOrNull(file);
+  const text = how.text ?? readOrNull(file, MAX_READ);
   const what = how.text !== undefined ? 'the patch it is given' : w.path;
   const unknown = (why: string): TargetFact => ({ abs: file, real: file, classes: [], inProject: true, exists: false, unresolved: `the files named inside ${what}, which ${why}` });
   if (text === null) {
@@ -183,15 +174,15 @@ function* stashFacts(d: DiskContext, range: { from: number; to: number }, cwd: s
 
 /** The file's content after a Bash write, when it can be known (RED: does the stub keep its marker?). */
 export function contentAfterWrite(w: BashWrite, cwd: string, real: string): string | null {
-  if (w.metadataOnly) return readOrNull(real) ?? '';
+  if (w.metadataOnly) return readOrNull(real, MAX_READ) ?? '';
   if (w.tree || w.glob || w.dynamicTail || w.patch || w.stash) return null;
   if (w.inPlace) {
-    const before = readOrNull(real);
+    const before = readOrNull(real, MAX_READ);
     return before === null ? null : applyInPlace(w.inPlace, before);
   }
   if (w.copyOf !== undefined) {
     const from = path.resolve(cwd, w.copyOf);
-    return from === '/dev/null' ? '' : readOrNull(from);
+    return from === '/dev/null' ? '' : readOrNull(from, MAX_READ);
   }
   if (w.content === undefined) return null;
   return w.append ? readOrEmpty(real) + w.content : w.content;

@@ -15,7 +15,7 @@ import { sha256Hex } from './hash.js';
 export type Entry = { kind: 'file'; sha256: string } | { kind: 'link'; target: string } | { kind: 'missing' } | { kind: 'directory' } | { kind: 'other' };
 
 /** What the freeze recorded of a path: the bytes read through it, and its target when it was a link. */
-export interface FrozenForm {
+interface FrozenForm {
   sha256: string;
   link?: string | undefined;
 }

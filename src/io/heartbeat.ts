@@ -14,7 +14,7 @@ export const PROBE_CONTEXTS = ['main', 'subagent', 'background'] as const;
 export type ProbeContext = (typeof PROBE_CONTEXTS)[number];
 
 /** A probe counts a heartbeat written at most this long before it ran. */
-export const PROBE_WINDOW_MS = 120_000;
+const PROBE_WINDOW_MS = 120_000;
 
 export interface Heartbeat {
   event: string;
@@ -33,7 +33,7 @@ export interface Heartbeat {
 }
 
 /** What the probe command found when it ran. */
-export interface ProbeRun {
+interface ProbeRun {
   context: ProbeContext;
   at: number;
   saw: boolean;
@@ -45,11 +45,11 @@ function dirOf(repo: Repo): string {
   return childPath(gitCommonDir(repo.gitDir), ANCHOR_DIR, 'heartbeats');
 }
 
-export function heartbeatFile(repo: Repo, event: string, context: ProbeContext): string {
+function heartbeatFile(repo: Repo, event: string, context: ProbeContext): string {
   return childPath(dirOf(repo), `${shortName(repo.root)}-${event}-${context}.json`);
 }
 
-export function probeRunFile(repo: Repo, context: ProbeContext): string {
+function probeRunFile(repo: Repo, context: ProbeContext): string {
   return childPath(dirOf(repo), `${shortName(repo.root)}-ran-${context}.json`);
 }
 
@@ -61,7 +61,7 @@ function isContext(word: string): word is ProbeContext {
  * The context a command probes, when it is the doctor's probe; null for every other command. A
  * substring test first: this runs on every Bash call the hook sees.
  */
-export function probedContext(command: string): ProbeContext | null {
+function probedContext(command: string): ProbeContext | null {
   const at = command.indexOf('--probe');
   if (at < 0 || !command.includes('doctor')) return null;
   let i = at + '--probe'.length;

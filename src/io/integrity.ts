@@ -1,6 +1,7 @@
 import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, symlinkSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { fileSha, readRecord, restoreSettings, settingsGuard, statCachePath, storeBlob, verifiedBlob, writeAtomic, type AnchorRecord, type Protected } from './anchor.js';
+import { writeAtomic } from './atomicWrite.js';
+import { fileSha, restoreSettings, settingsGuard, statCachePath, storeBlob, verifiedBlob, type AnchorRecord, type Protected } from './anchor.js';
 import type { AnchorPaths } from './anchorPaths.js';
 import { entryAt, frozenChange, holdsFrozen, putBackFrozen } from './frozenEntry.js';
 
@@ -47,7 +48,7 @@ function readCache(file: string): Cache {
  * whose stat matches the cache is not read. What moved is hashed; what differs is restored from
  * its copy when one is intact, and reported either way. Cheap when nothing moved.
  */
-export interface IntegrityOptions {
+interface IntegrityOptions {
   /** Is this absolute path a test file or test config of the cycle (for files added after the freeze)? */
   isTest?: (abs: string) => boolean;
 }
@@ -225,7 +226,7 @@ function checkNoNewTests(paths: AnchorPaths, entry: Extract<Protected, { kind: '
 }
 
 /** Files of an open tree (the shell snapshots) older than this are never sourced again: ignored. */
-export const OPEN_TREE_RECENT_MS = 48 * 3600_000;
+const OPEN_TREE_RECENT_MS = 48 * 3600_000;
 
 function checkTree(paths: AnchorPaths, entry: Extract<Protected, { kind: 'tree' }>, cache: Cache, seen: Seen, remember: Remember, report: IntegrityReport): void {
   for (const [rel, sha] of Object.entries(entry.files)) {
@@ -314,9 +315,4 @@ function checkEvents(anchor: AnchorRecord, seen: Seen, remember: Remember, repor
 
 function sortedLines(text: string): string {
   return text.split('\n').sort().join('\n');
-}
-
-/** The anchor record at `paths`, for callers that hold only the paths. */
-export function anchorAt(paths: AnchorPaths): AnchorRecord | null {
-  return readRecord(paths.record);
 }

@@ -3,8 +3,9 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from './hash.js';
 import type { CompiledStack } from './loadStack.js';
+import { TDD_DIR } from '../core/tddDir.js';
 
-const SKIP_DIRS = new Set(['.git', '.tdd', 'node_modules']);
+const SKIP_DIRS = new Set(['.git', TDD_DIR, 'node_modules']);
 
 function skipped(rel: string): boolean {
   return rel.split('/').some((part) => SKIP_DIRS.has(part));
@@ -50,7 +51,7 @@ function walk(root: string, rel: string): string[] {
   return out;
 }
 
-export interface ProjectFiles {
+interface ProjectFiles {
   /** Test files and test-config files: frozen together. */
   tests: string[];
   sources: string[];

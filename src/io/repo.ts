@@ -1,6 +1,7 @@
 import { readFileSync, statSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { childPath } from './childPath.js';
+import { isLineTerminator, isSpace } from '../core/ascii.js';
 
 export interface Repo {
   /** The git top level (canonical). */
@@ -23,6 +24,8 @@ function realOrSelf(p: string): string {
  * than the whole rest of the hook. Worktrees and submodules have a `.git` file naming their git dir.
  */
 export function findRepo(cwd: string): Repo | null {
+  // The cwd comes from the input: relative, `..` or `//` would give another walk up.
+  // eslint-disable-next-line no-restricted-syntax -- an input path, normalized once per directory tried
   let dir = realOrSelf(resolve(cwd));
   for (;;) {
     const dotGit = childPath(dir, '.git');
@@ -43,10 +46,35 @@ export function findRepo(cwd: string): Repo | null {
 }
 
 function readGitFile(dotGit: string, dir: string): string {
-  const text = readFileSync(dotGit, 'utf8');
-  const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
-  if (!m?.[1]) throw new Error(`${dotGit} is not a valid gitdir file`);
-  return resolve(dir, m[1]);
+  const target = gitdirLine(readFileSync(dotGit, 'utf8'));
+  if (target === null) throw new Error(`${dotGit} is not a valid gitdir file`);
+  // Git writes a relative path (`../.git/worktrees/x`) or an absolute one: the git dir is the normalized one.
+  // eslint-disable-next-line no-restricted-syntax -- a path read from the file, worktrees and submodules only
+  return resolve(dir, target);
+}
+
+/**
+ * The path of the first `gitdir:` line of a `.git` file, trimmed; null when there is none. By hand
+ * (every call in a worktree reads it): the first line starting `gitdir:` whose rest, white space
+ * skipped, is not blank, as /^gitdir:\s*(.+?)\s*$/m finds it. Where that expression took white
+ * space for the path (`gitdir:  `), this finds none: an error either way, as no git dir has a
+ * blank name (git itself refuses such a file).
+ */
+export function gitdirLine(text: string): string | null {
+  for (let start = 0; start < text.length; ) {
+    let end = start;
+    while (end < text.length && !isLineTerminator(text[end] as string)) end++;
+    if (text.startsWith('gitdir:', start)) {
+      let from = start + 'gitdir:'.length;
+      while (from < text.length && isSpace(text[from] as string)) from++; // over line ends too, as \s* does
+      let to = from;
+      while (to < text.length && !isLineTerminator(text[to] as string)) to++;
+      const value = text.slice(from, to).trimEnd();
+      if (value !== '') return value;
+    }
+    start = end + 1;
+  }
+  return null;
 }
 
 function readBranch(gitDir: string): string {

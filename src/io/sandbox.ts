@@ -2,11 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, lstatSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
-import { hardeningFor, type HardeningFacts, type HardeningSection } from '../core/sandbox.js';
+import { gitCommonDir } from './anchorPaths.js';
+import { type HardeningFacts, type HardeningSection } from '../core/sandbox.js';
 import { carriesHardening } from '../core/sandboxMerge.js';
 import type { Phase } from '../schema/state.js';
 import type { Repo } from './repo.js';
 import { parseSettings, readRecord, SETTINGS_REL } from './settingsMerge.js';
+import { TDD_DIR } from '../core/tddDir.js';
 
 export { RELOAD_MS } from './settingsMerge.js';
 
@@ -54,23 +56,13 @@ export function wallAvailability(env: NodeJS.ProcessEnv = process.env, platform:
   return { ok: true, backend: 'bubblewrap' };
 }
 
-/** The git common directory (worktrees share it; the anchor lives there). */
-export function gitCommonDir(gitDir: string): string {
-  try {
-    const rel = readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
-    return path.resolve(gitDir, rel);
-  } catch {
-    return gitDir;
-  }
-}
-
 /** The command the orchestrator types to run this CLI: `node "<plugin>/dist/cli.mjs"` (see skills/tdd/SKILL.md). */
-export function cliCommandOf(argv1: string | undefined = process.argv[1]): string {
+function cliCommandOf(argv1: string | undefined = process.argv[1]): string {
   return `node "${path.resolve(argv1 ?? 'dist/cli.mjs')}"`;
 }
 
 /** Registry hosts the person configured, so their installs keep working through the sandbox's proxy. */
-export function configuredRegistryHosts(root: string, env: NodeJS.ProcessEnv): string[] {
+function configuredRegistryHosts(root: string, env: NodeJS.ProcessEnv): string[] {
   const urls: string[] = [];
   for (const key of ['npm_config_registry', 'NPM_CONFIG_REGISTRY', 'PIP_INDEX_URL', 'UV_INDEX_URL', 'GOPROXY']) {
     const v = env[key];
@@ -95,7 +87,7 @@ export function configuredRegistryHosts(root: string, env: NodeJS.ProcessEnv): s
   return [...new Set(hosts)];
 }
 
-export interface StateFacts {
+interface StateFacts {
   phase: Phase;
   spec_path: string;
   frozen?: { files?: Record<string, string> } | undefined;
@@ -120,10 +112,6 @@ export function hardeningFactsFor(repo: Repo, state: StateFacts, stack: { langua
     tmpDirs: tmp,
     pathDirs: (env.PATH ?? '').split(path.delimiter).filter((d) => d !== ''),
   };
-}
-
-export function sectionFor(facts: HardeningFacts): HardeningSection | null {
-  return hardeningFor(facts);
 }
 
 function realOrSelf(p: string): string {
@@ -179,7 +167,7 @@ export interface Wall {
  * \`bwrap\` arguments for a wall like the client's sandbox: the whole file system read-only, the
  * writable set bound back, the protected paths read-only inside it. Later binds win.
  */
-export function wallArgs(wall: Wall): string[] {
+function wallArgs(wall: Wall): string[] {
   const args = ['--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--die-with-parent'];
   const add = (flag: string, list: readonly string[]) => {
     for (const p of list) if (existsSync(p)) args.push(flag, p, p);
@@ -196,7 +184,7 @@ export function wallArgs(wall: Wall): string[] {
  * plus what the client always protects (git hooks and config: git run later by the CLI, outside
  * any sandbox, would execute them).
  */
-export function appliedWall(repo: Repo): Wall | null {
+function appliedWall(repo: Repo): Wall | null {
   let record;
   try {
     record = readRecord(repo.gitDir);
@@ -209,7 +197,7 @@ export function appliedWall(repo: Repo): Wall | null {
   return {
     writable: [repo.root, ...fs.allowWrite],
     readOnly: [...fs.denyWrite, ...gitDirs.flatMap((g) => [path.join(g, 'hooks'), path.join(g, 'config')])],
-    carveOut: [path.join(repo.root, '.tdd', 'runs')],
+    carveOut: [path.join(repo.root, TDD_DIR, 'runs')],
   };
 }
 
@@ -239,7 +227,7 @@ export function settingsCarry(root: string, section: HardeningSection): boolean 
  * it (or with the wall down) the file is created and removed again (false).
  */
 export function probeWall(root: string): boolean {
-  const probe = path.join(root, '.tdd', `.wall-probe-${process.pid}`);
+  const probe = path.join(root, TDD_DIR, `.wall-probe-${process.pid}`);
   try {
     writeFileSync(probe, '', { flag: 'wx' });
     unlinkSync(probe);
@@ -319,7 +307,7 @@ export function hardeningNote(repo: Repo, env: NodeJS.ProcessEnv): string | null
 }
 
 /** Settings files the client merges with the local one (the local one is tdd-gate's to manage). */
-export function otherSettingsFiles(root: string, home: string): string[] {
+function otherSettingsFiles(root: string, home: string): string[] {
   return [path.join(root, '.claude', 'settings.json'), path.join(home, '.claude', 'settings.json'), '/etc/claude-code/managed-settings.json'];
 }
 

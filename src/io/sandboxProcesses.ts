@@ -8,7 +8,7 @@ export interface ProcessInfo {
 }
 
 /** Every process visible in /proc (Linux); empty elsewhere. */
-export function listProcesses(proc = '/proc'): ProcessInfo[] {
+function listProcesses(proc = '/proc'): ProcessInfo[] {
   let entries: string[];
   try {
     entries = readdirSync(proc).filter((e) => /^\d+$/.test(e));

@@ -1,5 +1,5 @@
 /** The files a Bash command runs (scripts, package.json, Makefiles), read for the analysis to follow. */
-import { readOrNull } from './bashFacts.js';
+import { readOrNull } from './readOrNull.js';
 
 /** Files larger than this are not followed: what they do passes to the after-the-fact check. */
 const MAX_SCRIPT = 256 * 1024;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
+import { writeAtomic } from './atomicWrite.js';
 import type { HardeningSection } from '../core/sandbox.js';
 import { isObject, mergeHardening, removeHardening, type Json, type JsonObject } from '../core/sandboxMerge.js';
 import { RefusalError } from './errors.js';
@@ -17,7 +18,7 @@ export const SETTINGS_REL = '.claude/settings.local.json';
 /** How long the client takes to apply a changed settings file (measured ~1 s; docs/hardened.md). */
 export const RELOAD_MS = 1500;
 
-export interface HardeningRecord {
+interface HardeningRecord {
   version: 1;
   /** The person asked for hardened mode in this worktree (`harden on`, `/tdd … --hardened`). */
   on: boolean;
@@ -27,11 +28,11 @@ export interface HardeningRecord {
   applied: { sha256: string; section: HardeningSection; at: string; phase: string } | null;
 }
 
-export function recordDir(gitDir: string): string {
+function recordDir(gitDir: string): string {
   return path.join(gitDir, 'tdd-gate');
 }
 
-export function recordPath(gitDir: string): string {
+function recordPath(gitDir: string): string {
   return path.join(recordDir(gitDir), 'hardened.json');
 }
 
@@ -51,13 +52,6 @@ export function readRecord(gitDir: string): HardeningRecord {
   } catch (err) {
     throw new RefusalError(`the hardened-mode record ${recordPath(gitDir)} is unreadable (${(err as Error).message}); remove it after checking ${SETTINGS_REL} by hand`, { cause: err });
   }
-}
-
-function writeAtomic(file: string, data: string | Buffer): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, data);
-  renameSync(tmp, file);
 }
 
 export function writeRecord(gitDir: string, record: HardeningRecord): void {
@@ -151,7 +145,7 @@ export function applySection(root: string, gitDir: string, section: HardeningSec
   return { changed };
 }
 
-export type RestoreOutcome = 'nothing-applied' | 'byte-exact' | 'merged';
+type RestoreOutcome = 'nothing-applied' | 'byte-exact' | 'merged';
 
 /**
  * Take the section out. Byte for byte when the file is as we left it (or, after edits by the client

@@ -2,8 +2,9 @@ import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { GateError } from './errors.js';
 import { hashFile } from './projectFiles.js';
+import { TDD_DIR } from '../core/tddDir.js';
 
-export type SnapshotKind = 'frozen' | 'green-entry' | 'refactor';
+type SnapshotKind = 'frozen' | 'green-entry' | 'refactor';
 
 /**
  * Copies carry a `.copy` suffix: under their own names, a test runner that does not skip dot
@@ -12,7 +13,7 @@ export type SnapshotKind = 'frozen' | 'green-entry' | 'refactor';
 export const COPY_SUFFIX = '.copy';
 
 export function snapshotDir(root: string, kind: SnapshotKind): string {
-  return path.join(root, '.tdd', 'snapshots', kind);
+  return path.join(root, TDD_DIR, 'snapshots', kind);
 }
 
 /** Where the copy of root-relative `rel` lives in snapshot `kind`. */

@@ -1,5 +1,6 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { writeAtomic } from './atomicWrite.js';
 import { specHash } from './hash.js';
 import { sha256Hex } from './sha256.js';
 import { isSha256Hex } from '../schema/handChecks.js';
@@ -64,16 +65,7 @@ function readEntry(entryFile: string): Entry | null {
 
 function writeEntry(entryFile: string, entry: Entry): void {
   try {
-    mkdirSync(path.dirname(entryFile), { recursive: true, mode: 0o700 });
-    const tmp = `${entryFile}.${process.pid}.tmp`;
-    const fd = openSync(tmp, 'w', 0o600);
-    try {
-      writeSync(fd, JSON.stringify(entry));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, entryFile);
+    writeAtomic(entryFile, JSON.stringify(entry), { mode: 0o600, dirMode: 0o700, fsync: true });
   } catch {
     // Only an optimization: the next call hashes again.
   }

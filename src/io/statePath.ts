@@ -1,8 +1,7 @@
 import { stateFileName } from './hash.js';
 import type { Repo } from './repo.js';
 import { childPath } from './childPath.js';
-
-export const TDD_DIR = '.tdd';
+import { TDD_DIR } from '../core/tddDir.js';
 
 /** The branch's state file (DESIGN §2). */
 export function statePathFor(repo: Repo): string {

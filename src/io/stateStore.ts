@@ -1,9 +1,10 @@
-import { mkdirSync, renameSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { baseStateSchema } from '../schema/state.js';
 import { formatIssues } from '../schema/format.js';
 import { GateError } from './errors.js';
+import { writeAtomic } from './atomicWrite.js';
 import { anchorMismatch, journalStateChange, subagentCommandRunning } from './anchor.js';
 import { parseState, readStateText, type StoredState } from './loadState.js';
 
@@ -17,25 +18,12 @@ export class StateLockError extends Error {
  * Temp file + rename: a reader (the hook) sees the old file or the new one, never a torn one.
  * Every write is journaled in the anchor outside the work tree (ADR 006).
  */
-export function writeStateAtomic(statePath: string, state: StoredState): void {
-  mkdirSync(path.dirname(statePath), { recursive: true });
+function writeStateAtomic(statePath: string, state: StoredState): void {
   const validated = baseStateSchema.safeParse(state);
   if (!validated.success) throw new GateError(`refusing to write an invalid state: ${formatIssues(validated.error)}`, 'state-invalid');
   const text = JSON.stringify(state, null, 2) + '\n';
-  replaceAtomically(statePath, text);
+  writeAtomic(statePath, text);
   journalStateChange(statePath, text);
-}
-
-/** Temp file + rename: a reader sees the old text or the new one, never half of it. */
-function replaceAtomically(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
 }
 
 /** Lock the state file of `statePath` for `fn` (the same lock withState takes). */
@@ -56,8 +44,7 @@ export async function withStateLock<T>(statePath: string, fn: () => T | Promise<
 
 /** Put a state file's exact text back (recover): the anchor already holds this very text. */
 export function restoreStateText(statePath: string, text: string): void {
-  mkdirSync(path.dirname(statePath), { recursive: true });
-  replaceAtomically(statePath, text);
+  writeAtomic(statePath, text);
 }
 
 /**

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { classify, type ClassifyContext, type PathClass } from '../core/classify.js';
 import { resolveTarget } from './canonicalPath.js';
+import { TDD_DIR } from '../core/tddDir.js';
 
 /** What classifying a target needs to know of its project (the file tools and Bash share it). */
 export interface DiskContext {
@@ -47,8 +48,8 @@ function controlIdentities(d: DiskContext): Set<string> {
   if (known !== undefined) return known;
   const files = [
     d.statePath,
-    path.join(d.root, '.tdd', 'stack.json'),
-    path.join(d.root, '.tdd', 'events.jsonl'),
+    path.join(d.root, TDD_DIR, 'stack.json'),
+    path.join(d.root, TDD_DIR, 'events.jsonl'),
     path.join(d.root, '.claude', 'settings.json'),
     path.join(d.root, '.claude', 'settings.local.json'),
     path.join(d.root, '.mcp.json'),

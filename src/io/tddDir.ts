@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { TDD_DIR } from '../core/tddDir.js';
 
 /** `.tdd/.gitignore`: state, run logs, snapshots and the event log stay local; stack.json and the cycle records are committed. */
 export const TDD_GITIGNORE = '# written by tdd-gate: state, runs and snapshots stay local; stack.json and cycles/ (the cycle records) are committed\n*\n!.gitignore\n!stack.json\n!cycles/\n!cycles/**\n';
@@ -10,7 +11,7 @@ export const TDD_GITIGNORE = '# written by tdd-gate: state, runs and snapshots s
  * Returns the folder's path.
  */
 export function ensureTddDir(root: string): string {
-  const dir = path.join(root, '.tdd');
+  const dir = path.join(root, TDD_DIR);
   mkdirSync(dir, { recursive: true });
   const ignore = path.join(dir, '.gitignore');
   if (!existsSync(ignore)) writeFileSync(ignore, TDD_GITIGNORE);

@@ -12,7 +12,7 @@ const countsSchema = z.looseObject({ total: z.number(), failed: z.number(), pass
 const testResults = z.record(z.string(), z.enum(['passed', 'failed', 'skipped']));
 
 /** The result of one verify run (docs/contracts.md), kept whether it held or not. */
-export const receiptSchema = z.looseObject({
+const receiptSchema = z.looseObject({
   at: iso(),
   command: z.string(),
   exit_code: z.nullable(z.number()),

@@ -12,7 +12,7 @@ import type { StackConfig } from './stack.js';
  * the CLI's extended state); test/schema/handChecks.test.ts holds these checks to the same
  * verdicts on every key. An accepted value is the input itself: none of the schemas transforms.
  */
-export type Checked<T> = { ok: true; value: T } | { ok: false; issues: string };
+type Checked<T> = { ok: true; value: T } | { ok: false; issues: string };
 
 type Issues = string[];
 type Obj = Record<string, unknown>;

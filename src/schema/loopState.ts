@@ -5,15 +5,15 @@ import './zod.js';
  * The `loop` key of the branch state (owned by the hand-off code, docs/handoff.md): the double
  * loop (outer over acceptance criteria, inner red → green → refactor cycles) and the retry budgets.
  */
-export const STEP_STATUSES = ['pending', 'ok', 'failed', 'skipped'] as const;
-export const AC_STATUSES = ['pending', 'failing', 'passing'] as const;
+const STEP_STATUSES = ['pending', 'ok', 'failed', 'skipped'] as const;
+const AC_STATUSES = ['pending', 'failing', 'passing'] as const;
 export const MODES = ['A', 'B', 'C', 'D', 'E'] as const;
 export type Mode = (typeof MODES)[number];
 
 const count = () => z.number().check(z.int(), z.minimum(0));
 const step = z.enum(STEP_STATUSES);
 
-export const DEFAULT_LIMITS = { semantic_retries: 2, format_retries: 1, same_failure: 3, max_cycles: 10 };
+const DEFAULT_LIMITS = { semantic_retries: 2, format_retries: 1, same_failure: 3, max_cycles: 10 };
 
 const limitsSchema = z.object({
   /** Retries for modes A/B/C/E, per role per acceptance criterion. */
@@ -26,7 +26,7 @@ const limitsSchema = z.object({
   max_cycles: z.number().check(z.int(), z.minimum(1)),
 });
 
-export const cycleSchema = z.object({
+const cycleSchema = z.object({
   n: z.number().check(z.int(), z.minimum(1)),
   started_at: z.string(),
   red: step,
@@ -34,7 +34,7 @@ export const cycleSchema = z.object({
   refactor: step,
 });
 
-export const acLoopSchema = z.object({
+const acLoopSchema = z.object({
   status: z.enum(AC_STATUSES),
   cycles: z.array(cycleSchema),
   same_failure: z.nullable(z.object({ signature: z.string(), count: count() })),
@@ -42,7 +42,7 @@ export const acLoopSchema = z.object({
   source_files: z.array(z.string()),
 });
 
-export const haltSchema = z.object({
+const haltSchema = z.object({
   at: z.string(),
   mode: z.nullable(z.enum(MODES)),
   role: z.string(),

@@ -98,6 +98,7 @@ describe('CLI verbs seen by the Bash gate', () => {
     ['log', ['--json'], 'read'],
     ['context', ['--role', 'implementer'], 'read'],
     ['stack check', [], 'read'],
+    ['spec check', ['specs/a.md', '--draft'], 'read'],
     ['stack detect', [], 'read'],
     ['stack detect', ['--write'], 'change'],
     ['', ['--help'], 'read'],

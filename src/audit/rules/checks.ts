@@ -5,6 +5,7 @@
  */
 import { judgeGreen, judgeRed, notAnAssertion, type RunOutcome } from '../../cli/evidence/judge.js';
 import { BLOBS_DIR, RECORD_FORMAT, recordName, type CycleRecord, type TestStatus } from './record.js';
+import { TDD_DIR } from '../../core/tddDir.js';
 
 /** One named check of the audit: a JUnit test case, a line of the summary. */
 export interface Check {
@@ -28,7 +29,7 @@ const isHashMap = (v: unknown): boolean => isObj(v) && Object.values(v).every((h
 export function isProjectPath(rel: string): boolean {
   if (rel === '' || rel.startsWith('/') || rel.includes('\\') || rel.includes('\0') || /^[A-Za-z]:/.test(rel)) return false;
   const parts = rel.split('/');
-  return parts.every((p) => p !== '' && p !== '.' && p !== '..') && parts[0] !== '.git' && parts[0] !== '.tdd';
+  return parts.every((p) => p !== '' && p !== '.' && p !== '..') && parts[0] !== '.git' && parts[0] !== TDD_DIR;
 }
 
 /** The record's shape, enough for the checks to read it; null when it is one. */
@@ -155,7 +156,7 @@ export function redReplay(r: CycleRecord, outcome: RunOutcome, rules: { redConfi
 }
 
 /** What the head is held to, cycle by cycle in order: a later cycle's freeze replaces an earlier one's for the files it froze. */
-export interface HeadExpectations {
+interface HeadExpectations {
   files: Map<string, { hash: string; record: string }>;
   parts: Map<string, { hash: string; record: string }>;
   tests: Record<string, TestStatus>;

@@ -72,7 +72,7 @@ export interface CycleRecord {
   events_total: number;
 }
 
-export interface ReviewEvent {
+interface ReviewEvent {
   at: string;
   type: string;
   [key: string]: unknown;

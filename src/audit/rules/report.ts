@@ -1,7 +1,7 @@
 import type { Check } from './checks.js';
 
 /** pass: every check held (exit 0); fail: one did not (exit 1); error: the audit could not run (exit 3). */
-export type AuditStatus = 'pass' | 'fail' | 'error';
+type AuditStatus = 'pass' | 'fail' | 'error';
 
 export const AUDIT_EXIT: Record<AuditStatus, number> = { pass: 0, fail: 1, error: 3 };
 

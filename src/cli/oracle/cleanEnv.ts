@@ -11,7 +11,7 @@ import { envProbe } from '../../io/envProbe.js';
  * `test_env_allow`. Version managers' and Python project tools' variables (src/core/toolchain.ts
  * MANAGER_VARS) pass too: they pick the toolchain, which the toolchain record pins.
  */
-export const BASE_ENV_ALLOW = [
+const BASE_ENV_ALLOW = [
   'PATH',
   'HOME',
   'USER',

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { isEnvironmentPath, type EnvProbe } from '../../core/envDirs.js';
 import { compileGlobs } from '../../core/globs.js';
 import { envProbe } from '../../io/envProbe.js';
+import { TDD_DIR } from '../../core/tddDir.js';
 
 /**
  * Runner configuration frozen with the tests whatever `test_config_glob` says: files that change
@@ -15,12 +16,12 @@ import { envProbe } from '../../io/envProbe.js';
  * tree added after the freeze replaces every dependency) are the same for go test, and a
  * rust-toolchain file can name any directory as the toolchain.
  */
-export const ALWAYS_FROZEN = ['.npmrc', '.yarnrc', '.yarnrc.yml', 'bunfig.toml', '*/**/Cargo.toml', '.cargo/config.toml', '.cargo/config', 'sitecustomize.py', 'usercustomize.py', '*.pth', 'go.work', '*/**/go.mod', 'vendor/modules.txt', 'rust-toolchain', 'rust-toolchain.toml', 'pytest.ini', '.pytest.ini', 'pytest.toml', '.pytest.toml', 'conftest.py', 'tox.ini', 'build.rs', 'node.config.json', '.babelrc', '.babelrc.*', 'babel.config.*'];
+const ALWAYS_FROZEN = ['.npmrc', '.yarnrc', '.yarnrc.yml', 'bunfig.toml', '*/**/Cargo.toml', '.cargo/config.toml', '.cargo/config', 'sitecustomize.py', 'usercustomize.py', '*.pth', 'go.work', '*/**/go.mod', 'vendor/modules.txt', 'rust-toolchain', 'rust-toolchain.toml', 'pytest.ini', '.pytest.ini', 'pytest.toml', '.pytest.toml', 'conftest.py', 'tox.ini', 'build.rs', 'node.config.json', '.babelrc', '.babelrc.*', 'babel.config.*'];
 
 export const isAlwaysFrozen = compileGlobs(ALWAYS_FROZEN, false);
 
 /** Ignored directories never searched for tests: build output and caches, rebuilt by every run. */
-const HEAVY = new Set(['node_modules', '.git', '.tdd', 'target', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.tox', '.nox', 'dist', 'build', 'coverage', '.next', '.nuxt', '.cache', '.gradle', '.turbo', '.parcel-cache', '.vite', 'out', '.output', 'tmp', '.svelte-kit', '.angular', 'storybook-static', '.terraform', '.idea', '.vscode']);
+const HEAVY = new Set(['node_modules', '.git', TDD_DIR, 'target', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.tox', '.nox', 'dist', 'build', 'coverage', '.next', '.nuxt', '.cache', '.gradle', '.turbo', '.parcel-cache', '.vite', 'out', '.output', 'tmp', '.svelte-kit', '.angular', 'storybook-static', '.terraform', '.idea', '.vscode']);
 const MAX_WALK = 50_000;
 
 /**

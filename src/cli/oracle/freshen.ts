@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, utimesSync } from 'node:fs';
 import path from 'node:path';
+import { writeAtomic } from '../../io/atomicWrite.js';
 
 /**
  * Cargo decides what to rebuild by modification times. A source put back with an old time after a
@@ -45,10 +46,7 @@ export function freshenChangedRustSources(root: string, sources: Readonly<Record
 /** After an oracle run: the bytes it built from. Written before the run's result is read; a run that ends badly leaves no record (everything is freshened next time). */
 export function recordRustSources(sources: Readonly<Record<string, string>>, record: string): void {
   const rs = Object.fromEntries(Object.entries(sources).filter(([rel]) => rel.endsWith('.rs')));
-  mkdirSync(path.dirname(record), { recursive: true });
-  const tmp = `${record}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(rs));
-  renameSync(tmp, record);
+  writeAtomic(record, JSON.stringify(rs));
 }
 
 export function forgetRustSources(record: string): void {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { RunWrap } from '../../io/runner.js';
 import { sha256Hex } from '../../io/hash.js';
 import { snapshotCopyPath } from '../../io/snapshots.js';
+import { TDD_DIR } from '../../core/tddDir.js';
 
 export type Isolation = 'namespace' | 'copy';
 
@@ -102,9 +103,9 @@ function probeNamespace(pid: boolean): boolean {
     // that must not be able to write it.
     const target = path.join(dir, 'target');
     mkdirSync(target);
-    mkdirSync(path.join(dir, 'root', '.tdd', 'snapshots', 'frozen'), { recursive: true });
+    mkdirSync(path.join(dir, 'root', TDD_DIR, 'snapshots', 'frozen'), { recursive: true });
     writeFileSync(path.join(dir, 'root', 'probe.txt'), 'live\n');
-    writeFileSync(path.join(dir, 'root', '.tdd', 'snapshots', 'frozen', 'probe.txt.copy'), 'frozen\n');
+    writeFileSync(path.join(dir, 'root', TDD_DIR, 'snapshots', 'frozen', 'probe.txt.copy'), 'frozen\n');
     const uid = String(process.getuid?.() ?? 0);
     const gid = String(process.getgid?.() ?? 0);
     const check = 'test "$(cat probe.txt)" = frozen && ! (echo x > probe.txt) 2>/dev/null';
@@ -163,7 +164,7 @@ export function prepareCopy(root: string, files: readonly string[], frozen: Reco
   const copy = path.join(dir, path.basename(root));
   mkdirSync(copy, { mode: 0o700 });
   for (const rel of files) {
-    if (rel in frozen || rel.startsWith('.tdd/')) continue;
+    if (rel in frozen || rel.startsWith(`${TDD_DIR}/`)) continue;
     const top = rel.split('/')[0] ?? '';
     if (LINKED.has(top)) continue;
     const dest = path.join(copy, rel);

@@ -18,7 +18,7 @@ export function toolchainPart(toolchain: Toolchain): Record<string, string> {
 }
 
 /** The part that holds cargo's configuration from outside the project. */
-export const CARGO_OUTSIDE_PART = '.cargo/config.toml outside the project';
+const CARGO_OUTSIDE_PART = '.cargo/config.toml outside the project';
 
 /**
  * Cargo reads `.cargo/config.toml` (or `config`) from every directory above the one it runs in
@@ -27,7 +27,7 @@ export const CARGO_OUTSIDE_PART = '.cargo/config.toml outside the project';
  * point CARGO_HOME or HOME: what they hold at the freeze is part of the oracle. The private
  * copy runs below the temporary directory, so its ancestors count too.
  */
-export function cargoConfigsOutside(root: string, env: NodeJS.ProcessEnv): string[] {
+function cargoConfigsOutside(root: string, env: NodeJS.ProcessEnv): string[] {
   const dirs = new Set<string>();
   const ancestors = (from: string, self: boolean) => {
     let d = path.resolve(from);

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-export interface Stray {
+interface Stray {
   pid: number;
   comm: string;
   cwd: string;

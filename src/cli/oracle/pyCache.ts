@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { writeAtomic } from '../../io/atomicWrite.js';
 import { ANCHOR_DIR, gitCommonDir, shortName } from '../../io/anchorPaths.js';
 import { sha256Hex } from '../../io/hash.js';
 import { simpleCommands } from '../runnerInstalled.js';
@@ -123,7 +124,7 @@ function onPath(name: string, pathEnv: string | undefined): string | null {
 }
 
 /** The interpreters the test command may run, most likely first: its own word, a script's shebang, the project's virtualenv, python3. */
-export function interpreterCandidates(command: string, root: string, pathEnv: string | undefined): string[] {
+function interpreterCandidates(command: string, root: string, pathEnv: string | undefined): string[] {
   const out: string[] = [];
   for (const words of simpleCommands(command)) {
     for (const w of words) {
@@ -167,7 +168,7 @@ export interface PyCacheRun {
   skip(dir: string): void;
 }
 
-export interface PyCacheOptions {
+interface PyCacheOptions {
   /** The folder the run reads and writes (cacheDirs().pyc). */
   dir: string;
   /** The digests of what the CLI compiled into it, where the run cannot write (cacheDirs().pycManifest). */
@@ -262,9 +263,7 @@ function compileNew(opts: PyCacheOptions, dir: string, kept: Manifest): void {
   } finally {
     rmSync(out, { recursive: true, force: true });
     // rename: a reader sees the old manifest or the new one
-    const tmp = `${opts.manifest}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(kept));
-    renameSync(tmp, opts.manifest);
+    writeAtomic(opts.manifest, JSON.stringify(kept));
   }
 }
 

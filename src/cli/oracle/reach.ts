@@ -8,7 +8,7 @@ import { readText, type Tree } from '../tree.js';
 import { baselineText } from '../baseline.js';
 
 /** Source files that reach into the test runner (a Bash-written one the hook never saw included). */
-export function reachingSources(root: string, stack: CompiledStack, sources: readonly string[], before: (rel: string) => string | null = () => null): string[] {
+function reachingSources(root: string, stack: CompiledStack, sources: readonly string[], before: (rel: string) => string | null = () => null): string[] {
   const allow = stack.config.runner_reach_allow ? compileGlobs(splitGlobs(stack.config.runner_reach_allow), false) : () => false;
   const out: string[] = [];
   for (const rel of sources) {

@@ -15,6 +15,7 @@ import { criteriaEvidence } from '../spec.js';
 import type { Verb } from '../verb.js';
 import { syncHardening } from './harden.js';
 import { writeCycleRecord } from '../../audit/writeRecord.js';
+import { TDD_DIR } from '../../core/tddDir.js';
 
 const USAGE = 'tdd-gate done [--json]';
 
@@ -74,7 +75,7 @@ export const done: Verb = {
       hook_denies: countHookDenies(s.root, state.started_at),
       history: state.history ?? [],
     };
-    mkdirSync(path.join(s.root, '.tdd', 'evidence'), { recursive: true });
+    mkdirSync(path.join(s.root, TDD_DIR, 'evidence'), { recursive: true });
     writeFileSync(path.join(s.root, evidenceRel), JSON.stringify(evidence, null, 2) + '\n');
     // The record meant to be committed with the work, for `tdd-gate audit` (docs/evidence.md).
     const cycleRecord = writeCycleRecord(s, state, stack, tree, final, at.toISOString());

@@ -1,5 +1,5 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeAtomic } from '../../io/atomicWrite.js';
 import { appendEvent } from '../../io/eventLog.js';
 import { RefusalError, UsageError } from '../../io/errors.js';
 import { AC_PATTERN } from '../../handoff/block.js';
@@ -64,10 +64,7 @@ export const handoffVerb: Verb = {
     );
     const rel = manifestRel(kind);
     const file = path.join(s.root, rel);
-    mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(manifest, null, 2) + '\n');
-    renameSync(tmp, file);
+    writeAtomic(file, JSON.stringify(manifest, null, 2) + '\n');
     appendEvent(s.root, { type: 'handoff', kind, ac, files: manifest.allowlist.length, excluded: excluded.map((e) => e.path) });
     if (values.json) io.stdout.write(JSON.stringify({ path: rel, manifest, excluded }) + '\n');
     else {

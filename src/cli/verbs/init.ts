@@ -15,6 +15,7 @@ import { backslashGlobProblems } from '../../schema/stackGlobs.js';
 import { requirePersonAsked } from '../personAsked.js';
 import type { Verb } from '../verb.js';
 import { assertWallAvailable, syncHardening } from './harden.js';
+import { TDD_DIR } from '../../core/tddDir.js';
 
 const USAGE = 'tdd-gate init --spec <path> [--spec-id ID] [--mode standard|light-dispatch|light-inline|prototype-inline] [--force]';
 
@@ -42,7 +43,7 @@ const NOT_SOURCE_PACKAGE = /^(?:\..*|tests?|testing|docs?|examples?|samples?|scr
  * stub. A file beside tests in their own folder (a conftest, a helper, the folder's
  * `__init__.py`) belongs to the tests.
  */
-export function unclassifiedPackages(files: readonly string[], tree: { tests: Record<string, string>; sources: Record<string, string> }): Map<string, string[]> {
+function unclassifiedPackages(files: readonly string[], tree: { tests: Record<string, string>; sources: Record<string, string> }): Map<string, string[]> {
   const packages = new Set(files.filter((rel) => /^[^/]+\/__init__\.py$/.test(rel)).map((rel) => rel.split('/')[0]!));
   const testDirs = new Set(Object.keys(tree.tests).map((rel) => path.posix.dirname(rel)));
   const out = new Map<string, string[]>();
@@ -101,7 +102,7 @@ export const init: Verb = {
       note = `forced over a corrupt state file (kept as ${setAside(s)})`;
     }
 
-    const tdd = path.join(s.root, '.tdd');
+    const tdd = path.join(s.root, TDD_DIR);
     mkdirSync(tdd, { recursive: true });
     if (!existsSync(path.join(tdd, '.gitignore'))) writeFileSync(path.join(tdd, '.gitignore'), GITIGNORE);
     rmSync(path.join(tdd, 'snapshots'), { recursive: true, force: true });

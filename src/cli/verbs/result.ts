@@ -18,7 +18,7 @@ const USAGE =
   'tdd-gate result <file|-> --role <role> [--ac AC-n] [--incomplete] [--max-cycles N] [--same-failure N] [--json]  |  tdd-gate result --resume [--max-cycles N] [--same-failure N]';
 
 /** Exit code of a halt: distinct from a refusal (1), because the state did change (the halt is recorded). */
-export const HALT_EXIT = 3;
+const HALT_EXIT = 3;
 
 const OPTIONS = {
   role: { type: 'string' },

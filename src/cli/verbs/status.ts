@@ -30,7 +30,7 @@ export function nextStep(state: CliState): string {
   return nextStepFor(state.phase);
 }
 
-export function statusJson(state: CliState | null, stateRel: string, now: Date): Record<string, unknown> {
+function statusJson(state: CliState | null, stateRel: string, now: Date): Record<string, unknown> {
   if (state === null) return { active: false, state_file: stateRel, next: nextStepFor('done') };
   return {
     active: state.phase !== 'done',

@@ -27,7 +27,7 @@ function readInput(): Record<string, unknown> {
 }
 
 /** The directory the session works in: the status line JSON's workspace, else its cwd, else ours. */
-export function workDirOf(input: Record<string, unknown>, fallback: string): string {
+function workDirOf(input: Record<string, unknown>, fallback: string): string {
   const ws = input.workspace as { current_dir?: unknown; project_dir?: unknown } | undefined;
   for (const d of [ws?.current_dir, input.cwd, ws?.project_dir]) if (typeof d === 'string' && d !== '') return d;
   return fallback;

@@ -1,7 +1,7 @@
 /** A small getopt: enough to tell a writer's operands from its options. */
 import type { Arg } from './words.js';
 
-export interface Argv {
+interface Argv {
   /** Every flag seen: `-x` for each short letter, `--name` for long ones. */
   flags: Set<string>;
   /** Values of options that take one (`-o FILE`, `--output=FILE`), last one wins. */

@@ -115,7 +115,7 @@ export class Arith {
 }
 
 /** The substitution's last command prints a number (`wc -l`, `date +%s`). */
-export function numericScript(script: ParsedScript | undefined): boolean {
+function numericScript(script: ParsedScript | undefined): boolean {
   let node = script?.commands.length === 1 ? script.commands[0]?.command : undefined;
   if (node?.type === 'Pipeline') node = node.commands[node.commands.length - 1];
   if (node?.type !== 'Command' || node.name === undefined) return false;

@@ -1,7 +1,22 @@
 /** The tdd-gate CLI's verbs, seen from the Bash gate (docs/contracts.md, "CLI verbs"). */
 import type { Arg } from './words.js';
 
-const TWO_WORD = new Set(['advance', 'verify', 'stack']);
+// The CLI's registry (src/cli/registry.ts) is the list of verbs; the hook cannot load it (it holds
+// every verb's code), so these tables are its Bash-gate view, held to it by
+// test/cli/verbLists.test.ts: a verb added, renamed or made read-only there fails that test.
+
+/** The first words of the verbs of two words (`verify red`, `spec check`). */
+const TWO_WORD = new Set(['advance', 'verify', 'stack', 'spec']);
+
+/** The verbs that change nothing (`mutates: false` in the registry): subagents may run them. */
+export const READ_ONLY_VERBS: readonly string[] = ['status', 'log', 'context', 'stack check', 'spec check', 'doctor', 'statusline'];
+const READ_ONLY = new Set(READ_ONLY_VERBS);
+
+/** Verbs that change state only with a flag, and that flag. */
+export const WRITES_ONLY_WITH: Readonly<Record<string, string>> = { 'stack detect': '--write' };
+
+/** Verbs that end a cycle or override its bounds: the person confirms them (with the flag, where one is named). */
+const CONFIRM: Readonly<Record<string, string | null>> = { abort: null, recover: null, result: '--resume', init: '--force' };
 
 /** The verb as written (`verify red`, `abort`); null when it is not static. */
 export function cliVerb(args: readonly Arg[]): string | null {
@@ -18,7 +33,7 @@ export function cliVerb(args: readonly Arg[]): string | null {
   return words.join(' ');
 }
 
-export type CliEffect = 'read' | 'change' | 'confirm';
+type CliEffect = 'read' | 'change' | 'confirm';
 
 /**
  * What a call does to the cycle. Unknown verbs count as changes (fail closed); `abort` and
@@ -28,27 +43,13 @@ export function cliEffect(verb: string | null, args: readonly string[]): CliEffe
   if (verb === null) return 'change';
   const has = (flag: string) => args.includes(flag);
   if (verb === '' || verb === 'help' || has('--help') || has('-h') || has('--version')) return 'read';
-  switch (verb) {
-    case 'status':
-    case 'log':
-    case 'context':
-    case 'stack check':
-    case 'doctor':
-    case 'statusline':
-      return 'read';
-    case 'stack detect':
-      return has('--write') ? 'change' : 'read';
-    case 'abort':
-    case 'recover':
-      return 'confirm';
-    case 'result':
-      // Resuming after a halt overrides the retry bounds: the person's call, like abort.
-      return has('--resume') ? 'confirm' : 'change';
-    case 'init':
-      return has('--force') ? 'confirm' : 'change';
-    default:
-      return 'change';
-  }
+  if (READ_ONLY.has(verb)) return 'read';
+  const flag = Object.hasOwn(WRITES_ONLY_WITH, verb) ? WRITES_ONLY_WITH[verb] : undefined;
+  if (flag !== undefined) return has(flag) ? 'change' : 'read';
+  // `result --resume` after a halt overrides the retry bounds: the person's call, like abort.
+  const confirmFlag = Object.hasOwn(CONFIRM, verb) ? CONFIRM[verb] : undefined;
+  if (confirmFlag !== undefined && (confirmFlag === null || has(confirmFlag))) return 'confirm';
+  return 'change';
 }
 
 /** The plugin's own programs (hooks.json runs one, the skills the other). */

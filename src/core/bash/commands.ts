@@ -306,7 +306,7 @@ const COMMANDS: Record<string, Handler> = {
  * object when the hook starts: merging some three hundred entries cost more than a whole
  * command's analysis. A later table overrides an earlier one for a name both have.
  */
-export function handlerOf(name: string): Handler | undefined {
+function handlerOf(name: string): Handler | undefined {
   for (const table of [listers, moreWriters, builtins, COMMANDS]) if (Object.hasOwn(table, name)) return table[name];
   return undefined;
 }

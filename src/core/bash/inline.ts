@@ -5,7 +5,7 @@
  * is not); when it shells out, each literal is analysed as a shell command too.
  */
 
-export interface InlineFindings {
+interface InlineFindings {
   /** The code calls a file-writing or shell-out API. */
   writes: boolean;
   /** String literals that may be write targets (path.join pieces also joined with `/`). */
@@ -157,7 +157,7 @@ function concatenations(code: string): { paths: string[]; consumed: [number, num
 }
 
 /** Quoted strings in the code: '…', "…", `…` (template literals without `${`); those starting in `skip` are left out. */
-export function stringLiterals(code: string, skip: readonly [number, number][] = []): string[] {
+function stringLiterals(code: string, skip: readonly [number, number][] = []): string[] {
   const out: string[] = [];
   const re = /'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\$]|\\.)*)`/g;
   for (const m of code.matchAll(re)) {

@@ -6,10 +6,10 @@
 const MAX_CHOICES = 8;
 
 /** A variable's possible values; null = unknown (from the environment or a dynamic source). */
-export type VarValue = readonly string[] | null;
+type VarValue = readonly string[] | null;
 
 /** A link made earlier in the command: writing through `link` (or below it) writes `target`. */
-export interface MadeLink {
+interface MadeLink {
   link: string;
   target: string;
 }

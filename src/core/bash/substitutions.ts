@@ -6,7 +6,7 @@ import { baseName } from './paths.js';
 import { escapeGlob, resolveWord, type Arg, type Output, type WordEnv } from './words.js';
 
 /** A stand-in for `mktemp` output: a fresh file under the temp directory, outside any project. */
-export const MKTEMP_PATH = '/tmp/tmp.tdd-gate-mktemp';
+const MKTEMP_PATH = '/tmp/tmp.tdd-gate-mktemp';
 
 export function knownOutput(script: ParsedScript | undefined, scope: Scope, ctx: AnalyzeContext, env: WordEnv): Output {
   const only = script?.commands.length === 1 ? script.commands[0]?.command : undefined;

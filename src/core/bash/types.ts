@@ -54,13 +54,13 @@ export interface BashWrite {
 }
 
 /** Text that could not be analysed; it is a problem only if it names a protected path. */
-export interface BashMention {
+interface BashMention {
   reason: string;
   candidates: string[];
   cwd: string | null;
 }
 
-export interface BashCliCall {
+interface BashCliCall {
   /** `verify red`, `abort`, …; null when the verb is not static. */
   verb: string | null;
   args: string[];

@@ -413,7 +413,7 @@ function singleValue(v: readonly string[] | null): string | null {
 }
 
 /** `${x%pat}`, `${x%%pat}`, `${x#pat}`, `${x##pat}` for a glob pattern; null when the pattern is not understood. */
-export function removeAffix(value: string, pattern: string, op: string): string | null {
+function removeAffix(value: string, pattern: string, op: string): string | null {
   const re = globToRegex(pattern);
   if (re === null) return null;
   const suffix = op.startsWith('%');
@@ -486,7 +486,7 @@ function ifsOf(scope: Scope): string | null {
 }
 
 /** `{a,b}c`, nested lists and `{1..3}` / `{a..e}` sequences; null when it holds expansions. */
-export function expandBraces(text: string): string[] | null {
+function expandBraces(text: string): string[] | null {
   if (/[$`'"\\]/.test(text)) return null;
   try {
     const out = expand(text);

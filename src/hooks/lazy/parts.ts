@@ -1,6 +1,9 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the code cache itself: compiling the entry afresh cost ≈ 3 M instructions a call, reading its cache ≈ 0.5 M (docs/performance.md)
 import { Script } from 'node:vm';
+import { writeAtomic } from '../../io/atomicWrite.js';
+import { childPath, isNormalizedAbsolute } from '../../io/childPath.js';
 
 /**
  * Loads one of the hook's parts (dist/hook/<part>-<hash>.cjs, each a self-contained CommonJS
@@ -38,7 +41,10 @@ let cacheDir: string | null | undefined;
 function codeCacheDir(env: NodeJS.ProcessEnv): string | null {
   const data = env.CLAUDE_PLUGIN_DATA;
   if (data === undefined || !isAbsolute(data)) return null;
-  return join(data, 'code-cache', `${process.version}-${process.arch}`);
+  const name = `${process.version}-${process.arch}`;
+  if (isNormalizedAbsolute(data)) return childPath(data, 'code-cache', name);
+  // eslint-disable-next-line no-restricted-syntax -- CLAUDE_PLUGIN_DATA as the environment wrote it (`..`, a trailing `/`): normalized
+  return join(data, 'code-cache', name);
 }
 
 function readCache(file: string): Buffer | undefined {
@@ -60,7 +66,7 @@ export function loadPart(dir: string, name: string, nodeRequire: Require, env: N
     if (cacheDir !== null) process.once('exit', saveCodeCache);
   }
   const file = dir + sep + name; // dir is absolute and normalized: join() would only cost
-  const cacheFile = cacheDir === null ? null : join(cacheDir, `${name}.cache`);
+  const cacheFile = cacheDir === null ? null : childPath(cacheDir, `${name}.cache`);
   const cachedData = cacheFile === null ? undefined : readCache(cacheFile);
   const source = readFileSync(file, 'utf8');
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
@@ -75,18 +81,8 @@ export function loadPart(dir: string, name: string, nodeRequire: Require, env: N
 function saveCodeCache(): void {
   if (cacheDir === null || cacheDir === undefined || unsaved.length === 0) return;
   try {
-    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    for (const { script, file } of unsaved) {
-      const tmp = `${file}.${process.pid}.tmp`;
-      const fd = openSync(tmp, 'w', 0o600);
-      try {
-        writeSync(fd, script.createCachedData());
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, file); // atomic: a parallel call reads the old entry or the new one, never half
-    }
+    // atomic: a parallel call reads the old entry or the new one, never half
+    for (const { script, file } of unsaved) writeAtomic(file, script.createCachedData(), { mode: 0o600, dirMode: 0o700, fsync: true });
   } catch {
     // Only an optimization: the next call compiles again.
   }
