@@ -8,6 +8,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { openPyCache } from '../../src/cli/oracle/pyCache.js';
 
 const hasPython = spawnSync('python3', ['-c', 'import py_compile'], { encoding: 'utf8' }).status === 0;
+const hasPytest = hasPython && spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: 'utf8' }).status === 0;
 
 function files(dir: string, rel = ''): string[] {
   return readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(dir, `${rel}${d.name}/`) : [`${rel}${d.name}`]));
@@ -70,5 +71,37 @@ describe.skipIf(!hasPython)('the bytecode cache', () => {
     spawnSync('python3', ['-c', 'import calc'], { env: { PATH: process.env.PATH, PYTHONPATH: path.join(root, 'src'), PYTHONPYCACHEPREFIX: c.dir } });
     c.finish();
     expect(files(opts.dir).filter((f) => f.includes('calc.'))).toEqual([]);
+  });
+
+  it.skipIf(!hasPytest)('keeps the assertion-rewritten bytecode of a plugin package, so the next run does not rewrite it again', () => {
+    const work = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-pyc-test-')));
+    onTestFinished(() => rmSync(work, { recursive: true, force: true }));
+    // a plugin package none of whose modules is compiled plainly: only its rewritten bytecode lands in its folder
+    const lib = path.join(work, 'lib');
+    mkdirSync(path.join(lib, 'plug'), { recursive: true });
+    writeFileSync(path.join(lib, 'plug', '__init__.py'), 'from plug.core import pytest_configure\n');
+    writeFileSync(path.join(lib, 'plug', 'core.py'), 'def pytest_configure(config):\n    assert config is not None\n');
+    const root = path.join(work, 'project');
+    mkdirSync(root);
+    writeFileSync(path.join(root, 'test_x.py'), 'def test_x():\n    assert 1\n');
+    const opts = { dir: path.join(work, 'rw'), manifest: path.join(work, 'm.json'), command: 'python3 -m pytest', root, pathEnv: process.env.PATH, skipUnder: [root] };
+    const pytest = (dir: string) => spawnSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '-p', 'plug'], { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, PYTHONPATH: lib, PYTHONPYCACHEPREFIX: dir }, encoding: 'utf8' });
+    const rewritten = (dir: string) => files(dir).filter((f) => /plug\/core\.[^/]*-pytest-[^/]*\.pyc$/.test(f));
+
+    const first = openPyCache(opts);
+    expect(pytest(first.dir).status).toBe(0);
+    expect(rewritten(opts.dir)).toHaveLength(1);
+    first.finish();
+    const kept = rewritten(opts.dir);
+    expect(kept).toHaveLength(1);
+    expect(Object.keys(JSON.parse(readFileSync(opts.manifest, 'utf8')) as object)).toContain(kept[0]);
+    const bytes = readFileSync(path.join(opts.dir, kept[0]!));
+
+    // the next run reads the kept file as it is (pytest would rewrite a stale one in place)
+    const second = openPyCache(opts);
+    expect(pytest(second.dir).status).toBe(0);
+    expect(readFileSync(path.join(opts.dir, kept[0]!)).equals(bytes)).toBe(true);
+    second.finish();
+    expect(rewritten(opts.dir)).toEqual(kept);
   });
 });

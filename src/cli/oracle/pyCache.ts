@@ -32,6 +32,7 @@ import json, sys
 req = json.load(sys.stdin)
 tag = req["tag"]
 if "-pytest-" in tag:
+    import os
     from pathlib import Path
     from _pytest.assertion import rewrite
     if rewrite.PYTEST_TAG != tag:
@@ -39,6 +40,7 @@ if "-pytest-" in tag:
     for src, cfile in req["items"]:
         try:
             st, co = rewrite._rewrite_test(Path(src), None)
+            os.makedirs(os.path.dirname(cfile), exist_ok=True)
             with open(cfile, "wb") as fp:
                 rewrite._write_pyc_fp(fp, st, co)
         except Exception:
