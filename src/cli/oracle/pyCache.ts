@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ANCHOR_DIR, gitCommonDir, shortName } from '../../io/anchorPaths.js';
-import { sha256Hex } from '../../io/hash.js';
 import { simpleCommands } from '../runnerInstalled.js';
 
 /**
@@ -104,8 +104,13 @@ function safeDigest(abs: string, src: { source: string; pytest: boolean }): stri
  * compiled from too (a source changed since, whatever its time, drops it). Throws when a file is gone.
  */
 function entryDigest(abs: string, src: { source: string; pytest: boolean }): string {
-  const own = sha256Hex(readFileSync(abs));
-  return src.pytest ? `${own}:${sha256Hex(readFileSync(src.source))}` : own;
+  const own = digest(readFileSync(abs));
+  return src.pytest ? `${own}:${digest(readFileSync(src.source))}` : own;
+}
+
+/** node's own SHA-256 (the CLI has it loaded already): the store holds thousands of small files, each hashed at every run. */
+function digest(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 function isFile(p: string): boolean {
@@ -193,6 +198,7 @@ export function openPyCache(opts: PyCacheOptions): PyCacheRun {
   // Only what the CLI compiled and recorded stays; anything else (a run's own writes, a file
   // changed since) is removed before the run can read it.
   const kept: Manifest = {};
+  const seen = new Map<string, string>();
   for (const rel of walk(dir)) {
     const abs = path.join(dir, rel);
     const src = sourceOf(rel);
@@ -202,8 +208,11 @@ export function openPyCache(opts: PyCacheOptions): PyCacheRun {
     } catch {
       ok = false;
     }
-    if (ok) kept[rel] = manifest[rel]!;
-    else rmSync(abs, { force: true });
+    if (ok) {
+      kept[rel] = manifest[rel]!;
+      const sig = signature(abs);
+      if (sig !== null) seen.set(rel, sig);
+    } else rmSync(abs, { force: true });
   }
   const skipped: string[] = [];
   return {
@@ -213,18 +222,33 @@ export function openPyCache(opts: PyCacheOptions): PyCacheRun {
     skip: (d) => {
       skipped.push(d);
     },
-    finish: () => compileNew({ ...opts, skipUnder: [...(opts.skipUnder ?? []), ...skipped] }, dir, kept),
+    finish: () => compileNew({ ...opts, skipUnder: [...(opts.skipUnder ?? []), ...skipped] }, dir, kept, seen),
   };
 }
 
-function compileNew(opts: PyCacheOptions, dir: string, kept: Manifest): void {
+/**
+ * Which file a path is and when it last changed: a write, a rename over it or a time set back
+ * all move the change time, which no process can set. Only a shortcut after the run: the next run
+ * checks every file by digest again before it starts.
+ */
+function signature(abs: string): string | null {
+  try {
+    const st = statSync(abs, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return null;
+  }
+}
+
+function compileNew(opts: PyCacheOptions, dir: string, kept: Manifest, seen: ReadonlyMap<string, string>): void {
   const byTag = new Map<string, [string, string][]>();
   for (const rel of walk(dir)) {
     const abs = path.join(dir, rel);
     // kept and untouched: Python found it valid; anything else the run wrote is dropped, and
-    // compiled by the CLI when it is worth keeping
+    // compiled by the CLI when it is worth keeping. Untouched: the same file, unchanged since it
+    // was checked before the run (else its digest decides)
     const known = sourceOf(rel);
-    if (rel in kept && known !== null && safeDigest(abs, known) === kept[rel]) continue;
+    if (rel in kept && known !== null && (seen.get(rel) === signature(abs) || safeDigest(abs, known) === kept[rel])) continue;
     rmSync(abs, { force: true });
     delete kept[rel];
     const src = sourceOf(rel);
