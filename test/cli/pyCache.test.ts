@@ -104,4 +104,46 @@ describe.skipIf(!hasPython)('the bytecode cache', () => {
     second.finish();
     expect(rewritten(opts.dir)).toEqual(kept);
   });
+
+  it('does not start an interpreter at every run for a module it cannot compile, until its source changes', () => {
+    const work = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-pyc-test-')));
+    onTestFinished(() => rmSync(work, { recursive: true, force: true }));
+    const lib = path.join(work, 'lib');
+    mkdirSync(lib);
+    writeFileSync(path.join(lib, 'plug.py'), 'X = 1\n');
+    // python3 on PATH logs each start, then runs the real one
+    const bin = path.join(work, 'bin');
+    mkdirSync(bin);
+    const real = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim();
+    const log = path.join(work, 'starts.log');
+    writeFileSync(path.join(bin, 'python3'), `#!/bin/sh\necho start >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+    const starts = () => readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+    const opts = { dir: path.join(work, 'rw'), manifest: path.join(work, 'm.json'), command: 'python3 -m pytest', root: path.join(work, 'project'), pathEnv: `${bin}:${process.env.PATH ?? ''}` };
+    // a run's rewritten module under a pytest the CLI's interpreter does not have
+    const runWrites = (dir: string) => {
+      const target = path.join(dir, lib.slice(1), 'plug.cpython-99-pytest-0.0.0.pyc');
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, 'not bytecode');
+    };
+    writeFileSync(log, '');
+    const first = openPyCache(opts);
+    runWrites(first.dir);
+    first.finish();
+    expect(starts()).toBeGreaterThan(0);
+    expect(files(opts.dir).filter((f) => f.includes('plug.'))).toEqual([]);
+
+    writeFileSync(log, '');
+    const second = openPyCache(opts);
+    runWrites(second.dir);
+    second.finish();
+    expect(starts()).toBe(0);
+    expect(files(opts.dir).filter((f) => f.includes('plug.'))).toEqual([]);
+
+    // the source changed: tried again
+    writeFileSync(path.join(lib, 'plug.py'), 'X = 2\n');
+    const third = openPyCache(opts);
+    runWrites(third.dir);
+    third.finish();
+    expect(starts()).toBeGreaterThan(0);
+  });
 });

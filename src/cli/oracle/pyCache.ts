@@ -240,8 +240,27 @@ function signature(abs: string): string | null {
   }
 }
 
+/**
+ * What the CLI could not compile (pytest missing for the isolated interpreter: installed in the
+ * user's site, say), by the source's digest and the interpreters tried: not tried again at every
+ * run, each try an interpreter start; the run compiles such a module itself, as it would without the store.
+ */
+function missesFile(manifest: string): string {
+  return path.join(path.dirname(manifest), `${path.basename(manifest, '.json')}-misses.json`);
+}
+
 function compileNew(opts: PyCacheOptions, dir: string, kept: Manifest, seen: ReadonlyMap<string, string>): void {
   const byTag = new Map<string, [string, string][]>();
+  const misses = readManifest(missesFile(opts.manifest));
+  const candidates = interpreterCandidates(opts.command, opts.root, opts.pathEnv);
+  const tried = (source: string): string | null => {
+    try {
+      return `${digest(readFileSync(source))}:${digest(Buffer.from(candidates.join('\n')))}`;
+    } catch {
+      return null;
+    }
+  };
+  const wanted = new Map<string, string | null>();
   for (const rel of walk(dir)) {
     const abs = path.join(dir, rel);
     // kept and untouched: Python found it valid; anything else the run wrote is dropped, and
@@ -255,6 +274,9 @@ function compileNew(opts: PyCacheOptions, dir: string, kept: Manifest, seen: Rea
     if (src === null || !isFile(src.source)) continue;
     const under = (d: string) => src.source.startsWith(d.endsWith('/') ? d : `${d}/`);
     if ((opts.skipUnder ?? []).some(under) && !(opts.keepUnder ?? []).some(under)) continue;
+    const key = tried(src.source);
+    if (key !== null && misses[rel] === key) continue;
+    wanted.set(rel, key);
     byTag.set(src.tag, [...(byTag.get(src.tag) ?? []), [src.source, rel]]);
   }
   if (byTag.size === 0) return;
@@ -266,7 +288,6 @@ function compileNew(opts: PyCacheOptions, dir: string, kept: Manifest, seen: Rea
   }
   const out = mkdtempSync(path.join(tmpdir(), 'tdd-gate-pyc-'));
   try {
-    const candidates = interpreterCandidates(opts.command, opts.root, opts.pathEnv);
     for (const [tag, items] of byTag) {
       const input = JSON.stringify({ tag, items: items.map(([source, rel]) => [source, path.join(out, rel)]) });
       for (const python of candidates) {
@@ -285,6 +306,13 @@ function compileNew(opts: PyCacheOptions, dir: string, kept: Manifest, seen: Rea
       writeFileSync(path.join(dir, rel), bytes);
       kept[rel] = entryDigest(path.join(dir, rel), src);
     }
+    for (const [rel, key] of wanted) {
+      if (rel in kept || key === null) delete misses[rel];
+      else misses[rel] = key;
+    }
+    const missTmp = `${missesFile(opts.manifest)}.${process.pid}.tmp`;
+    writeFileSync(missTmp, JSON.stringify(Object.keys(misses).length > MAX_FILES ? {} : misses));
+    renameSync(missTmp, missesFile(opts.manifest));
   } finally {
     rmSync(out, { recursive: true, force: true });
     // rename: a reader sees the old manifest or the new one
