@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeAtomic } from '../../io/atomicWrite.js';
 import { ANCHOR_DIR, gitCommonDir, shortName } from '../../io/anchorPaths.js';
-import { sha256Hex } from '../../io/hash.js';
 import { simpleCommands } from '../runnerInstalled.js';
 
 /**
@@ -33,6 +33,7 @@ import json, sys
 req = json.load(sys.stdin)
 tag = req["tag"]
 if "-pytest-" in tag:
+    import os
     from pathlib import Path
     from _pytest.assertion import rewrite
     if rewrite.PYTEST_TAG != tag:
@@ -40,6 +41,7 @@ if "-pytest-" in tag:
     for src, cfile in req["items"]:
         try:
             st, co = rewrite._rewrite_test(Path(src), None)
+            os.makedirs(os.path.dirname(cfile), exist_ok=True)
             with open(cfile, "wb") as fp:
                 rewrite._write_pyc_fp(fp, st, co)
         except Exception:
@@ -103,8 +105,13 @@ function safeDigest(abs: string, src: { source: string; pytest: boolean }): stri
  * compiled from too (a source changed since, whatever its time, drops it). Throws when a file is gone.
  */
 function entryDigest(abs: string, src: { source: string; pytest: boolean }): string {
-  const own = sha256Hex(readFileSync(abs));
-  return src.pytest ? `${own}:${sha256Hex(readFileSync(src.source))}` : own;
+  const own = digest(readFileSync(abs));
+  return src.pytest ? `${own}:${digest(readFileSync(src.source))}` : own;
+}
+
+/** node's own SHA-256 (the CLI has it loaded already): the store holds thousands of small files, each hashed at every run. */
+function digest(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 function isFile(p: string): boolean {
@@ -192,6 +199,7 @@ export function openPyCache(opts: PyCacheOptions): PyCacheRun {
   // Only what the CLI compiled and recorded stays; anything else (a run's own writes, a file
   // changed since) is removed before the run can read it.
   const kept: Manifest = {};
+  const seen = new Map<string, string>();
   for (const rel of walk(dir)) {
     const abs = path.join(dir, rel);
     const src = sourceOf(rel);
@@ -201,8 +209,11 @@ export function openPyCache(opts: PyCacheOptions): PyCacheRun {
     } catch {
       ok = false;
     }
-    if (ok) kept[rel] = manifest[rel]!;
-    else rmSync(abs, { force: true });
+    if (ok) {
+      kept[rel] = manifest[rel]!;
+      const sig = signature(abs);
+      if (sig !== null) seen.set(rel, sig);
+    } else rmSync(abs, { force: true });
   }
   const skipped: string[] = [];
   return {
@@ -212,24 +223,61 @@ export function openPyCache(opts: PyCacheOptions): PyCacheRun {
     skip: (d) => {
       skipped.push(d);
     },
-    finish: () => compileNew({ ...opts, skipUnder: [...(opts.skipUnder ?? []), ...skipped] }, dir, kept),
+    finish: () => compileNew({ ...opts, skipUnder: [...(opts.skipUnder ?? []), ...skipped] }, dir, kept, seen),
   };
 }
 
-function compileNew(opts: PyCacheOptions, dir: string, kept: Manifest): void {
+/**
+ * Which file a path is and when it last changed: a write, a rename over it or a time set back
+ * all move the change time, which no process can set. Only a shortcut after the run: the next run
+ * checks every file by digest again before it starts.
+ */
+function signature(abs: string): string | null {
+  try {
+    const st = statSync(abs, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What the CLI could not compile (pytest missing for the isolated interpreter: installed in the
+ * user's site, say), by the source's digest and the interpreters tried: not tried again at every
+ * run, each try an interpreter start; the run compiles such a module itself, as it would without the store.
+ */
+function missesFile(manifest: string): string {
+  return path.join(path.dirname(manifest), `${path.basename(manifest, '.json')}-misses.json`);
+}
+
+function compileNew(opts: PyCacheOptions, dir: string, kept: Manifest, seen: ReadonlyMap<string, string>): void {
   const byTag = new Map<string, [string, string][]>();
+  const misses = readManifest(missesFile(opts.manifest));
+  const candidates = interpreterCandidates(opts.command, opts.root, opts.pathEnv);
+  const tried = (source: string): string | null => {
+    try {
+      return `${digest(readFileSync(source))}:${digest(Buffer.from(candidates.join('\n')))}`;
+    } catch {
+      return null;
+    }
+  };
+  const wanted = new Map<string, string | null>();
   for (const rel of walk(dir)) {
     const abs = path.join(dir, rel);
     // kept and untouched: Python found it valid; anything else the run wrote is dropped, and
-    // compiled by the CLI when it is worth keeping
+    // compiled by the CLI when it is worth keeping. Untouched: the same file, unchanged since it
+    // was checked before the run (else its digest decides)
     const known = sourceOf(rel);
-    if (rel in kept && known !== null && safeDigest(abs, known) === kept[rel]) continue;
+    if (rel in kept && known !== null && (seen.get(rel) === signature(abs) || safeDigest(abs, known) === kept[rel])) continue;
     rmSync(abs, { force: true });
     delete kept[rel];
     const src = sourceOf(rel);
     if (src === null || !isFile(src.source)) continue;
     const under = (d: string) => src.source.startsWith(d.endsWith('/') ? d : `${d}/`);
     if ((opts.skipUnder ?? []).some(under) && !(opts.keepUnder ?? []).some(under)) continue;
+    const key = tried(src.source);
+    if (key !== null && misses[rel] === key) continue;
+    wanted.set(rel, key);
     byTag.set(src.tag, [...(byTag.get(src.tag) ?? []), [src.source, rel]]);
   }
   if (byTag.size === 0) return;
@@ -241,7 +289,6 @@ function compileNew(opts: PyCacheOptions, dir: string, kept: Manifest): void {
   }
   const out = mkdtempSync(path.join(tmpdir(), 'tdd-gate-pyc-'));
   try {
-    const candidates = interpreterCandidates(opts.command, opts.root, opts.pathEnv);
     for (const [tag, items] of byTag) {
       const input = JSON.stringify({ tag, items: items.map(([source, rel]) => [source, path.join(out, rel)]) });
       for (const python of candidates) {
@@ -260,6 +307,11 @@ function compileNew(opts: PyCacheOptions, dir: string, kept: Manifest): void {
       writeFileSync(path.join(dir, rel), bytes);
       kept[rel] = entryDigest(path.join(dir, rel), src);
     }
+    for (const [rel, key] of wanted) {
+      if (rel in kept || key === null) delete misses[rel];
+      else misses[rel] = key;
+    }
+    writeAtomic(missesFile(opts.manifest), JSON.stringify(Object.keys(misses).length > MAX_FILES ? {} : misses));
   } finally {
     rmSync(out, { recursive: true, force: true });
     // rename: a reader sees the old manifest or the new one
