@@ -283,6 +283,11 @@ const DEPENDENCIES_OK = [
   'uv add requests',
   'cargo add serde',
   'go get golang.org/x/text',
+  // undoing one's own dependency edit: the committed file comes back
+  'git checkout package.json',
+  'git checkout -- package.json',
+  'git restore package.json',
+  'git checkout HEAD -- package.json',
 ];
 const DEPENDENCIES_BAD = [
   `sed -i 's/"type":"module"/"type":"commonjs"/' package.json`,
