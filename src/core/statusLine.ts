@@ -15,9 +15,12 @@ export interface StatusFacts {
   gateProblems: string[];
   /** The canary's reports in this cycle. */
   skips: number;
+  /** Not inside a git repository: the gate has nothing to guard here (DESIGN §2). */
+  outsideRepo?: boolean;
 }
 
 export function renderStatusLine(f: StatusFacts): string {
+  if (f.outsideRepo === true) return 'tdd-gate: idle here (not a git repository)';
   const gate = f.gateProblems.length > 0 ? `gate OFF: ${f.gateProblems[0]}` : f.skips > 0 ? `gate skipped ${f.skips}×` : 'gate on';
   if (f.phase === null) return `tdd-gate: no cycle · ${gate}`;
   const parts = [`tdd-gate ${f.phase}`];

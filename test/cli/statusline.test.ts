@@ -89,9 +89,9 @@ describe('tdd-gate statusline', () => {
     expect(line(testRepo().root, { args: ['--bogus'] })).toMatchObject({ status: 0, out: 'tdd-gate: ?\n', err: '' });
   });
 
-  it('outside a repository: no cycle', () => {
+  it('outside a repository: idle, not "gate on" (the gate guards nothing there)', () => {
     const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-norepo-')));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    expect(line(dir).out).toBe('tdd-gate: no cycle · gate on\n');
+    expect(line(dir).out).toBe('tdd-gate: idle here (not a git repository)\n');
   });
 });

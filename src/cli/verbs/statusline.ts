@@ -65,7 +65,7 @@ function switchedOff(root: string, env: NodeJS.ProcessEnv): string[] {
 function factsFor(io: CliIo, dir: string): StatusFacts {
   const repo = findRepo(dir);
   const idle: StatusFacts = { phase: null, mode: null, role: null, retries: null, halted: false, gateProblems: [], skips: 0 };
-  if (repo === null) return idle;
+  if (repo === null) return { ...idle, outsideRepo: true };
   const gateProblems = switchedOff(repo.root, io.env);
   const statePath = statePathFor(repo);
   let text: string | null;
