@@ -106,8 +106,13 @@ function pluginLines(f: DoctorFacts): Finding[] {
       fix: `\`claude plugin marketplace remove ${m.name}\`, then \`claude plugin marketplace add <the repository, or a clone that stays>\` and \`claude plugin install tdd-gate@<marketplace>\`; ${RESTART}`,
     });
   }
+  const goneMarkets = new Set(f.marketplaces.filter((m) => !m.exists).map((m) => m.name));
   for (const i of f.installs) {
-    if (!i.exists || !i.hasHook) {
+    const market = i.key.slice(i.key.indexOf('@') + 1);
+    if (goneMarkets.has(market) && i.exists && i.hasHook) {
+      // The copy is still on disk, but the client does not load a plugin whose marketplace is gone.
+      out.push({ id: 'installed-unloaded', level: 'warn', fact: `plugin: ${i.key} has a copy at ${i.installPath}, but Claude Code does not load it while the marketplace ${market} is missing (above)` });
+    } else if (!i.exists || !i.hasHook) {
       out.push({ id: 'install-missing', level: 'fail', fact: `plugin: ${i.key} (${i.scope}) is installed at ${i.installPath}, but ${i.exists ? 'its dist/hook.cjs is missing' : 'that folder is gone'}`, fix: `\`claude plugin uninstall ${i.key}\` and \`claude plugin install ${i.key}\`; ${RESTART}` });
     } else {
       out.push({ id: 'installed', level: 'ok', fact: `plugin: ${i.key} installed (${i.scope}) at ${i.installPath}` });

@@ -39,6 +39,8 @@ describe('doctor: each fact judged', () => {
     ['managed hooks only', { managedHooksOnly: [{ file: '/etc/claude-code/managed-settings.json', value: true }] }, 'managed-hooks-only', ['fail']],
     ['kill switch in a settings env', { killSwitchSettings: [{ file: '.claude/settings.json', value: '1' }] }, 'kill-switch-settings', ['fail']],
     ['a marketplace folder gone', { marketplaces: [{ name: 'm', kind: 'directory', path: '/gone', exists: false }] }, 'marketplace-missing', ['fail']],
+    // its installed copy is not "ok" then: the client does not load it
+    ['a marketplace folder gone, its copy still installed', { marketplaces: [{ name: 'm', kind: 'directory', path: '/gone', exists: false }], installs: [{ key: 'tdd-gate@m', scope: 'user', installPath: '/p', exists: true, hasHook: true }] }, 'installed-unloaded', ['warn']],
     ['node 16', { node: { version: 'v16.20.0', onPath: '/usr/bin/node', onPathVersion: 'v16.20.0' } }, 'node', ['fail']],
     ['no sandbox, hardened off', { wall: { ok: false, backend: 'none', problem: 'bubblewrap is not installed; install bubblewrap', hardenedOn: false, problems: [] } }, 'wall', ['warn']],
     ['no sandbox, hardened on', { wall: { ok: false, backend: 'none', problem: 'x', hardenedOn: true, problems: [] } }, 'wall', ['fail']],
