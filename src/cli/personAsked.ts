@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { KILL_SWITCH } from '../hooks/output.js';
 import { personAsked } from '../io/anchorInflight.js';
 import { anchorPaths } from '../io/anchorPaths.js';
@@ -13,14 +14,46 @@ const CONFIRM_RULE = 'cli-confirm';
  * that call in flight as asked. Run inside Claude Code without such a mark, the command did not
  * pass that question: a shell command a skill or slash command embeds on a client without the
  * PreSkillShellCommand event (Claude Code before 2.1.332), or hooks switched off. It is refused
- * (main.ts records the refusal). In a terminal (no CLAUDECODE) the person runs it themselves; with the person's
+ * (main.ts records the refusal). In a terminal (no Claude Code variable, no Claude Code process above it) the person runs it themselves; with the person's
  * own kill switch the gate is off on purpose.
  */
 export function requirePersonAsked(s: Session, what: string): void {
   const env = s.io.env;
-  if (env.CLAUDECODE !== '1' || env[KILL_SWITCH] === '1') return;
+  if (env[KILL_SWITCH] === '1' || !insideClaudeCode(env, process.ppid)) return;
   if (personAsked(anchorPaths(s.repo, env), CONFIRM_RULE)) return;
   throw new RefusalError(
     `\`tdd-gate ${what}\` is the user's decision, and this command ran inside Claude Code without passing the gate's question to the user (a shell command that a skill or slash command embeds runs without hooks before Claude Code 2.1.332, or hooks are switched off), so nothing changed. The user runs it in a terminal, or confirms it when it runs as an ordinary Bash call.`,
   );
+}
+
+/** A process of Claude Code's own: the native binary (`claude`, `claude.exe`) or its package run by node. */
+export function isClaudeProcess(comm: string, cmdline: string): boolean {
+  return comm === 'claude' || comm === 'claude.exe' || cmdline.includes('@anthropic-ai/claude-code');
+}
+
+/**
+ * Inside Claude Code: the variables the client sets for every shell command it runs, or, since a
+ * command can unset those (`env -u CLAUDECODE …`), a Claude Code process among this process's
+ * ancestors (Linux's /proc; elsewhere the variables alone). A command that detaches itself from
+ * its parents is beyond this check: that is the OS wall's.
+ */
+export function insideClaudeCode(env: NodeJS.ProcessEnv, parent: number): boolean {
+  if ((env.CLAUDECODE ?? '') !== '' || (env.CLAUDE_CODE_ENTRYPOINT ?? '') !== '') return true;
+  let pid = parent;
+  for (let depth = 0; depth < 64 && pid > 1; depth++) {
+    let stat: string;
+    let cmdline: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      return false;
+    }
+    // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so read around the last `)`.
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    if (isClaudeProcess(comm, cmdline)) return true;
+    pid = Number(stat.slice(close + 2).split(' ')[1]);
+  }
+  return false;
 }

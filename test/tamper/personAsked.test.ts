@@ -2,8 +2,12 @@
 // they need the gate's question on record for the call that runs them (the in-flight mark of a
 // main-thread Bash call the gate answered `ask`). A shell command that a skill or slash command
 // embeds on a client without PreSkillShellCommand never reached the gate: it is refused (ADR 008).
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { isClaudeProcess } from '../../src/cli/personAsked.js';
 import { runCli } from '../helpers/hook.js';
 import { CLI, ev, lab, phaseOf, toGreen, type Lab } from './fixtures.js';
 
@@ -64,5 +68,36 @@ describe('abort, init --force and result --resume inside Claude Code', () => {
     toGreen(b);
     expect(cli(b, { CLAUDECODE: '1', TDD_GATE_DISABLE: '1' }, 'abort', '--reason', 'gate off on purpose').status).toBe(0);
     expect(phaseOf(b)).toBe('done');
+  });
+
+  it('a command that unsets CLAUDECODE is still inside Claude Code when a Claude Code process is above it (Linux)', () => {
+    if (process.platform !== 'linux') return;
+    const l = lab();
+    toGreen(l);
+    const before = readFileSync(l.statePath, 'utf8');
+    // A parent that is Claude Code by name (its binary is `claude`), running the CLI with the variable gone.
+    const dir = mkdtempSync(path.join(tmpdir(), 'tdd-gate-claude-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const claude = path.join(dir, 'claude');
+    symlinkSync(process.execPath, claude);
+    const script = `const r = require('node:child_process').spawnSync(process.execPath, ${JSON.stringify([CLI, 'abort', '--reason', 'unset'])}, { encoding: 'utf8' }); process.stdout.write(r.stdout + r.stderr); process.exitCode = r.status;`;
+    const env: NodeJS.ProcessEnv = { ...process.env, ...l.env };
+    delete env.CLAUDECODE;
+    delete env.CLAUDE_CODE_ENTRYPOINT;
+    const r = spawnSync(claude, ['-e', script], { cwd: l.repo.root, env, encoding: 'utf8' });
+    expect(r.status, r.stdout).toBe(1);
+    expect(r.stdout).toMatch(PERSON_ONLY);
+    expect(readFileSync(l.statePath, 'utf8')).toBe(before);
+  });
+
+  it.each<[string, string, boolean]>([
+    ['the native binary', 'claude', true],
+    ['the Windows binary name', 'claude.exe', true],
+    ['node running the package', 'node', true],
+    ['a shell', 'bash', false],
+    ['node running something else', 'node', false],
+  ])('a Claude Code process: %s', (_name, comm, expected) => {
+    const cmdline = _name === 'node running the package' ? 'node\0/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js\0' : 'x\0';
+    expect(isClaudeProcess(comm, cmdline)).toBe(expected);
   });
 });
