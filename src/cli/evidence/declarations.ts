@@ -156,14 +156,17 @@ function skipTemplate(text: string, k: number): number {
   return text.length;
 }
 
-/** `open` is at `(`, `[` or `{`: the offset after the bracket that closes it. */
-function skipBalanced(text: string, open: number): number {
+/**
+ * `open` is at `(`, `[` or `{`: the offset after the bracket that closes it, brackets inside
+ * strings and comments skipped by `skip` (the language's own: JavaScript's by default).
+ */
+function skipBalanced(text: string, open: number, skip: (text: string, at: number) => number = skipJs): number {
   let depth = 0;
   let j = open;
   while (j < text.length) {
-    const skip = skipJs(text, j);
-    if (skip !== -1) {
-      j = skip;
+    const past = skip(text, j);
+    if (past !== -1) {
+      j = past;
       continue;
     }
     const c = text[j];
@@ -523,23 +526,7 @@ function skipGoLike(text: string, k: number, rust: boolean): number {
 }
 
 function skipBalancedGo(text: string, open: number, rust: boolean): number {
-  let depth = 0;
-  let j = open;
-  while (j < text.length) {
-    const skip = skipGoLike(text, j, rust);
-    if (skip !== -1) {
-      j = skip;
-      continue;
-    }
-    const c = text[j];
-    if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') {
-      depth--;
-      if (depth === 0) return j + 1;
-    }
-    j++;
-  }
-  return text.length;
+  return skipBalanced(text, open, (t, at) => skipGoLike(t, at, rust));
 }
 
 /** A Go string literal's value; null for anything else. */
