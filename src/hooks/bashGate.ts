@@ -18,6 +18,7 @@ import { frozenPartChange, partFileOf } from './frozenParts.js';
 export { hardenedBashCheck } from '../io/sandboxGate.js';
 export { gatePluginPrograms } from './pluginPrograms.js';
 export { isPlainRead } from './plainRead.js';
+export { heldoutBashCheck } from '../heldout/bashGate.js';
 
 /**
  * Bash: analyse the command (pure), gather what the policy asks of the disk, decide (pure).

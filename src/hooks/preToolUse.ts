@@ -15,6 +15,10 @@ import { candidateDirs } from './projectDirs.js';
 import { findRepo } from '../io/repo.js';
 import { homedir } from 'node:os';
 import type * as BashGateModule from './bashGate.js';
+import { heldoutDeny, heldoutFactsOf, isReadTool, mcpVerdict, readToolVerdict } from '../heldout/gate.js';
+import { storeDirs } from '../heldout/paths.js';
+import { canonicalize } from '../io/canonicalPath.js';
+import path from 'node:path';
 
 /** The Bash gate, which the build keeps out of the part loaded for the other tools (bashPreToolUse.ts). */
 export type BashGate = typeof BashGateModule;
@@ -50,6 +54,7 @@ export function preToolUse(input: unknown, env: NodeJS.ProcessEnv, bash: BashGat
     const scoped = gateSpecWriter(input, env);
     if (scoped.kind !== 'pass') return scoped;
   }
+  if (typeof toolName === 'string' && isReadTool(toolName)) return readTool(toolName, input, env);
   if (typeof toolName === 'string' && !isGatedTool(toolName)) return PASS;
   if (typeof toolName === 'string' && !FILE_TOOLS.has(toolName)) return otherTool(input, env, bash);
   // By hand, not by preToolUseSchema: this runs on every gated call in an active cycle (ADR 007).
@@ -70,7 +75,11 @@ export function preToolUse(input: unknown, env: NodeJS.ProcessEnv, bash: BashGat
   for (const cycle of cycles) {
     const broken = integrityDecision(cycle, tool);
     if (broken !== null) return broken;
-    const decision = settle(event.tool_name === 'Bash' ? (needBash(bash).hardenedBashCheck(cycle.repo, event.tool_input.command) ?? gateBashCall(needBash(bash), cycle, event)) : gateFileTool(cycle, event));
+    const decision = settle(
+      event.tool_name === 'Bash'
+        ? (needBash(bash).heldoutBashCheck(cycle, event.tool_input.command, event.cwd, event.agent_type, tool) ?? needBash(bash).hardenedBashCheck(cycle.repo, event.tool_input.command) ?? gateBashCall(needBash(bash), cycle, event))
+        : gateFileTool(cycle, event),
+    );
     if (decision.kind === 'pass') continue;
     const target = event.tool_name === 'Bash' ? event.tool_input.command.slice(0, 500) : 'file_path' in event.tool_input ? event.tool_input.file_path : event.tool_input.notebook_path;
     record(cycle, decision, tool, String(target), event.agent_type);
@@ -195,9 +204,61 @@ function gateOther(cycle: ActiveCycle, event: OtherToolEvent, bash: BashGate | n
       if (typeof command !== 'string') return PASS; // a WebSocket watch runs nothing here
       // A monitor runs its command in the background, with no PostToolUse: judged like Bash before it starts.
       const asBash = { ...event, tool_name: 'Bash', tool_input: { command } } as unknown as BashEvent;
-      return gateBashCall(needBash(bash), cycle, asBash);
+      return needBash(bash).heldoutBashCheck(cycle, command, event.cwd, event.agent_type, 'Monitor') ?? gateBashCall(needBash(bash), cycle, asBash);
     }
-    default:
+    default: {
+      // An MCP tool reads as well as writes: held-out tests out of sight are out of its reach too.
+      const f = heldoutFactsOf(cycle, process.env);
+      const v = f === null ? null : mcpVerdict(f, event.cwd, event.tool_input);
+      if (v !== null && v.hidden) return heldoutDeny(cycle, event.tool_name, v, event.agent_type);
       return gateMcpTool(cycle, event);
+    }
   }
+}
+
+/**
+ * Read, NotebookRead, Grep, Glob: nothing to gate but held-out tests out of sight (docs/heldout.md).
+ * Reads are never blocked for a broken state (they are how the model finds out what is wrong),
+ * except reads of the held-out store, which the repository alone tells.
+ */
+function readTool(toolName: string, input: unknown, env: NodeJS.ProcessEnv): Decision {
+  const fields = input as { cwd?: unknown; tool_input?: unknown; agent_type?: unknown } | null;
+  const cwd = fields?.cwd;
+  const toolInput = fields?.tool_input;
+  if (typeof cwd !== 'string' || typeof toolInput !== 'object' || toolInput === null) return PASS;
+  const agentType = typeof fields?.agent_type === 'string' ? fields.agent_type : undefined;
+  let cycles: ActiveCycle[];
+  try {
+    cycles = loadCycles(candidateDirs(fields as Record<string, unknown>, env), env);
+  } catch (err) {
+    if (!(err instanceof GateError)) throw err;
+    return storeOnly(toolName, cwd, toolInput as Record<string, unknown>, env);
+  }
+  for (const cycle of cycles) {
+    const f = heldoutFactsOf(cycle, env);
+    if (f === null) continue;
+    const v = readToolVerdict(f, toolName, cwd, toolInput as Record<string, unknown>);
+    if (!v.hidden) continue;
+    const decision = heldoutDeny(cycle, toolName, v, agentType);
+    record(cycle, decision, toolName, JSON.stringify(toolInput).slice(0, 500), agentType);
+    return decision;
+  }
+  return PASS;
+}
+
+/** With the cycle's state unreadable: a read of a path inside this repository's held-out store is still denied. */
+function storeOnly(toolName: string, cwd: string, toolInput: Record<string, unknown>, env: NodeJS.ProcessEnv): Decision {
+  const repo = findRepo(cwd);
+  if (repo === null) return PASS;
+  const dirs = storeDirs(repo, env);
+  const stores = [dirs.primary, ...(dirs.mirror !== null ? [dirs.mirror] : [])].map((d) => canonicalize(d));
+  for (const key of ['file_path', 'notebook_path', 'path']) {
+    const raw = toolInput[key];
+    if (typeof raw !== 'string' || raw === '') continue;
+    const p = canonicalize(path.resolve(cwd, raw));
+    if (stores.some((s) => p === s || p.startsWith(`${s}/`) || s.startsWith(`${p}/`))) {
+      return deny('heldout-hidden', `tdd-gate rule [heldout-hidden]: Blocked ${toolName}: it would read the cycle's held-out store, and the cycle's state cannot be read to say otherwise. Run \`tdd-gate status\` to see what is wrong with the state and tell the user. Do not retry the same call.`);
+    }
+  }
+  return PASS;
 }

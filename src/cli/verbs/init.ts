@@ -13,6 +13,7 @@ import { listProjectFiles } from '../../io/projectFiles.js';
 import { STACK_REL } from '../../io/loadStack.js';
 import { backslashGlobProblems } from '../../schema/stackGlobs.js';
 import { requirePersonAsked } from '../personAsked.js';
+import { setsNote } from '../../heldout/rules/defaults.js';
 import type { Verb } from '../verb.js';
 import { assertWallAvailable, syncHardening } from './harden.js';
 import { TDD_DIR } from '../../core/tddDir.js';
@@ -144,6 +145,7 @@ export const init: Verb = {
     appendEvent(s.root, { type: 'transition', from: 'none', to: 'tdd-plan', verb: 'init', spec_id: specId, ...(note ? { note, forced: true } : {}) });
     out(s, `tdd-gate: cycle started for ${specId} (${specRel}, ${facts.scenarios} scenario${facts.scenarios === 1 ? '' : 's'}, mode ${mode}) in tdd-plan.${note ? ` Note: ${note}.` : ''}`);
     await syncHardening(s);
+    out(s, `tests: ${setsNote(mode)}`);
     out(s, 'next: write the test plan under .tdd/plans/, then `tdd-gate advance red --plan <file>`');
     return 0;
   },
