@@ -4,7 +4,7 @@ import { gitCommonDir } from '../io/anchorPaths.js';
 import { canonicalize } from '../io/canonicalPath.js';
 import type { ActiveCycle } from '../hooks/cycle.js';
 import { storeDirs } from './paths.js';
-import { heldoutDenyReason, pathReachesHeldout, textNamesHeldout, type HeldoutFacts, type ReadVerdict } from './rules/reach.js';
+import { globNamesHeldout, heldoutDenyReason, pathReachesHeldout, textNamesHeldout, type HeldoutFacts, type ReadVerdict } from './rules/reach.js';
 
 /**
  * The hook's side of held-out tests (docs/heldout.md): while they are out of sight, a file tool,
@@ -18,11 +18,14 @@ export function heldoutFactsOf(cycle: ActiveCycle, env: NodeJS.ProcessEnv): Held
   const list = (cycle.state as { frozen?: { heldout?: unknown } }).frozen?.heldout;
   if (!Array.isArray(list) || list.length === 0) return null;
   const files = list.filter((r): r is string => typeof r === 'string');
+  const frozen = (cycle.state as { frozen?: { files?: unknown } }).frozen?.files;
+  const others = typeof frozen === 'object' && frozen !== null ? Object.keys(frozen).filter((r) => !files.includes(r)) : [];
   const dirs = storeDirs(cycle.repo, env);
   const data = env.CLAUDE_PLUGIN_DATA;
   return {
     root: cycle.repo.root,
     files,
+    others,
     stores: [dirs.primary, ...(dirs.mirror !== null ? [dirs.mirror] : [])].map((d) => canonicalize(d)),
     gitCommonDir: canonicalize(gitCommonDir(cycle.repo.gitDir)),
     pluginData: typeof data === 'string' && data !== '' ? canonicalize(path.resolve(data)) : null,
@@ -65,6 +68,10 @@ export function readToolVerdict(f: HeldoutFacts, toolName: string, cwd: string, 
     if (typeof raw !== 'string') continue;
     const v = textNamesHeldout(f, raw);
     if (v.hidden) return v;
+    if (key === 'glob' || toolName === 'Glob') {
+      const g = globNamesHeldout(f, raw);
+      if (g.hidden) return g;
+    }
     // A Glob pattern is a path too (`/repo/.git/**`).
     if (toolName === 'Glob' && (raw.startsWith('/') || raw.startsWith('~'))) {
       const literal = raw.split('/').filter((seg) => !/[*?[\]{}]/.test(seg)).join('/');

@@ -257,7 +257,7 @@ function storeOnly(toolName: string, cwd: string, toolInput: Record<string, unkn
     if (typeof raw !== 'string' || raw === '') continue;
     const p = canonicalize(path.resolve(cwd, raw));
     if (stores.some((s) => p === s || p.startsWith(`${s}/`) || s.startsWith(`${p}/`))) {
-      return deny('heldout-hidden', `tdd-gate rule [heldout-hidden]: Blocked ${toolName}: it would read the cycle's held-out store, and the cycle's state cannot be read to say otherwise. Run \`tdd-gate status\` to see what is wrong with the state and tell the user. Do not retry the same call.`);
+      return deny('heldout-hidden', `Blocked ${toolName}: it would read the cycle's held-out store, and the cycle's state cannot be read to say otherwise. Run \`tdd-gate status\` to see what is wrong with the state and tell the user.`);
     }
   }
   return PASS;

@@ -1,3 +1,5 @@
+import { compileGlobs } from '../../core/globs.js';
+
 /**
  * Reading held-out tests (docs/heldout.md): from the freeze to `done` no tool call may read them,
  * whoever makes it (the implementer, the refactorer, the orchestrator, which could pass their
@@ -9,6 +11,8 @@ export interface HeldoutFacts {
   root: string;
   /** Root-relative held-out files. */
   files: readonly string[];
+  /** The other frozen files (visible tests, test configs): a pattern that matches them too is not aimed at the held-out ones. */
+  others: readonly string[];
   /** The store's folders (canonical, absolute): the copy and its mirror. */
   stores: readonly string[];
   /** The git common directory (canonical, absolute): the store lives inside it. */
@@ -60,6 +64,21 @@ export function heldoutWords(f: HeldoutFacts): string[] {
 export function textNamesHeldout(f: HeldoutFacts, text: string): ReadVerdict {
   const lower = text.toLowerCase();
   for (const w of heldoutWords(f)) if (lower.includes(w)) return { hidden: true, what: `"${w.length > 60 ? `${w.slice(0, 60)}…` : w}"` };
+  return OK;
+}
+
+/** A glob pattern (Glob's, Grep's `glob`) that matches a held-out file, by its path or its base name. */
+export function globNamesHeldout(f: HeldoutFacts, pattern: string): ReadVerdict {
+  let match: (rel: string) => boolean;
+  try {
+    const p = pattern.startsWith(`${f.root}/`) ? pattern.slice(f.root.length + 1) : pattern;
+    match = compileGlobs([p], false);
+  } catch {
+    return OK;
+  }
+  // A pattern that also matches ordinary test files is a search of the tests (the held-out ones are not in the tree).
+  if (f.others.some((rel) => match(rel) || match(base(rel)))) return OK;
+  for (const rel of f.files) if (match(rel) || match(base(rel))) return { hidden: true, what: `files matching ${pattern}: the held-out tests` };
   return OK;
 }
 
@@ -132,5 +151,5 @@ export function callReaches(f: HeldoutFacts, c: ShellCall): ReadVerdict {
 
 /** The deny reason: what was blocked, by which rule, what to do. Never how the store is laid out. */
 export function heldoutDenyReason(tool: string, what: string, phase: string, who: string): string {
-  return `tdd-gate rule [heldout-hidden]: Blocked ${tool} (phase ${phase}, ${who}): it would read ${what}. Held-out tests are unseen tests of the same behaviour: from the freeze until \`tdd-gate done\` no agent reads them, and the oracle runs them at every verify. Implement the behaviour the SPEC describes for every input, not the examples of the visible tests; a held-out refusal from \`verify green\` names the failing test and its assertion message. If you believe a held-out test is wrong, stop and report \`TEST_BUG: held-out test "<name>" — <why>\` to the orchestrator. This attempt was recorded. This is the gate working as designed, not an error; do not retry the same call.`;
+  return `Blocked ${tool} (phase ${phase}, ${who}): it would read ${what}. Held-out tests are unseen tests of the same behaviour: from the freeze until \`tdd-gate done\` no agent reads them, and the oracle runs them at every verify. Implement the behaviour the SPEC describes for every input, not the examples of the visible tests; a held-out refusal from \`verify green\` names the failing test and its assertion message. If you believe a held-out test is wrong, stop and report \`TEST_BUG: held-out test "<name>" — <why>\` to the orchestrator. This attempt was recorded.`;
 }
