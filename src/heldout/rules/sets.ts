@@ -114,7 +114,7 @@ export function assertionOnly(message: string, hidden: readonly string[] = []): 
   let chars = 0;
   for (const raw of message.replace(/\u001b\[[0-9;]*m/g, '').split(/\r?\n/)) {
     // pytest's `E   ` prefix; go's `    add_test.go:8: ` before the message the test wrote
-    const line = raw.replace(/^E\s{1,6}/, '').replace(/^\s*[\w.-]+\.[A-Za-z]{1,5}:\d+(:\d+)?: /, '').trimEnd();
+    const line = raw.replace(/^E\s+/, '').replace(/^\s*[\w.-]+\.[A-Za-z]{1,5}:\d+(:\d+)?: /, '').trimEnd();
     if (line.trim() === '' || isCodeLine(line, hidden)) continue;
     // a message that starts with where it failed (`add_heldout_test.go:8: Add(…) = 0, want -3`) keeps what follows
     kept.push(line.length > 200 ? `${line.slice(0, 200)}…` : line);
