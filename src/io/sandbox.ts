@@ -3,7 +3,7 @@ import { chmodSync, copyFileSync, existsSync, lstatSync, readFileSync, realpathS
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { gitCommonDir } from './anchorPaths.js';
-import { type HardeningFacts, type HardeningSection } from '../core/sandbox.js';
+import { type HardeningFacts, type SettingsSection as HardeningSection } from '../core/sandbox.js';
 import { carriesHardening } from '../core/sandboxMerge.js';
 import type { Phase } from '../schema/state.js';
 import type { Repo } from './repo.js';
@@ -191,7 +191,7 @@ function appliedWall(repo: Repo): Wall | null {
   } catch {
     return null;
   }
-  if (!record.applied) return null;
+  if (!record.applied?.section.sandbox) return null;
   const fs = record.applied.section.sandbox.filesystem;
   const gitDirs = [...new Set([repo.gitDir, gitCommonDir(repo.gitDir)])];
   return {

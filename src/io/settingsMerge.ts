@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { writeAtomic } from './atomicWrite.js';
-import type { HardeningSection } from '../core/sandbox.js';
+import type { SettingsSection as HardeningSection } from '../core/sandbox.js';
 import { isObject, mergeHardening, removeHardening, type Json, type JsonObject } from '../core/sandboxMerge.js';
 import { RefusalError } from './errors.js';
 
