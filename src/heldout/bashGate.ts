@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseShell, type Command, type Word } from '../core/bash/parser.js';
-import type { Decision } from '../core/decision.js';
-import { canonicalize } from '../io/canonicalPath.js';
-import { readOrNull } from '../io/readOrNull.js';
-import type { ActiveCycle } from '../hooks/cycle.js';
+import { parseShell, type Command, type Word } from '../gate/rules/bash/parser.js';
+import type { Decision } from '../gate/rules/decision.js';
+import { canonicalize } from '../state/canonicalPath.js';
+import { readOrNull } from '../state/readOrNull.js';
+import type { ActiveCycle } from '../state/cycle.js';
 import { heldoutDeny, heldoutFactsOf } from './gate.js';
 import { callReaches, shellTextReaches, type HeldoutFacts, type ShellCall } from './rules/reach.js';
 

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import type { CompiledStack } from '../io/loadStack.js';
-import type { CliState } from '../schema/cliState.js';
+import type { CompiledStack } from '../state/loadStack.js';
+import type { CliState } from '../state/schema/cliState.js';
 import { keepsTwoSets } from './rules/defaults.js';
 
 /**

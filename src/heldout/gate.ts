@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { PASS, deny, type Decision } from '../core/decision.js';
-import { gitCommonDir } from '../io/anchorPaths.js';
-import { canonicalize } from '../io/canonicalPath.js';
-import type { ActiveCycle } from '../hooks/cycle.js';
+import { PASS, deny, type Decision } from '../gate/rules/decision.js';
+import { gitCommonDir } from '../state/anchorPaths.js';
+import { canonicalize } from '../state/canonicalPath.js';
+import type { ActiveCycle } from '../state/cycle.js';
 import { storeDirs } from './paths.js';
 import { globNamesHeldout, heldoutDenyReason, pathReachesHeldout, textNamesHeldout, type HeldoutFacts, type ReadVerdict } from './rules/reach.js';
 

@@ -1,7 +1,7 @@
-import type { RunOutcome, Verdict } from '../cli/evidence/judge.js';
+import type { RunOutcome, Verdict } from '../verify/rules/judge.js';
 import type { Session } from '../cli/session.js';
-import type { RunResult } from '../io/runner.js';
-import type { CliState } from '../schema/cliState.js';
+import type { RunResult } from '../verify/runner.js';
+import type { CliState } from '../state/schema/cliState.js';
 import { heldoutFiles, outOfSight } from './cycle.js';
 import { assertionOnly, heldoutIdMatcher, heldoutRefusal, nameOfId } from './rules/sets.js';
 import { keepRunLog, storeDirs } from './store.js';

@@ -1,6 +1,6 @@
-import { anchorPaths, shortName } from '../io/anchorPaths.js';
-import { childPath } from '../io/childPath.js';
-import type { Repo } from '../io/repo.js';
+import { anchorPaths, shortName } from '../state/anchorPaths.js';
+import { childPath } from '../state/childPath.js';
+import type { Repo } from '../state/repo.js';
 
 /** The store's folder under the anchor's home (and its mirror's). */
 export const STORE_DIR = 'heldout';

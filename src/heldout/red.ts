@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Verdict } from '../cli/evidence/judge.js';
+import type { Verdict } from '../verify/rules/judge.js';
 import type { Session } from '../cli/session.js';
-import type { Tree } from '../cli/tree.js';
-import { parseSpec } from '../core/specParse.js';
-import type { CompiledStack } from '../io/loadStack.js';
-import type { CliState } from '../schema/cliState.js';
+import type { Tree } from '../verify/tree.js';
+import { parseSpec } from '../spec/rules/specParse.js';
+import type { CompiledStack } from '../state/loadStack.js';
+import type { CliState } from '../state/schema/cliState.js';
 import { heldoutAmong } from './cycle.js';
 import { keepsTwoSets } from './rules/defaults.js';
 import { goTestNames, heldoutIdMatcher, judgeRedSets } from './rules/sets.js';

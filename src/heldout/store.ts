@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { writeAtomic } from '../io/atomicWrite.js';
-import { RefusalError } from '../io/errors.js';
-import { sha256Hex } from '../io/hash.js';
-import { STORE_DIR, type StoreDirs } from './paths.js';
-import { TDD_DIR } from '../core/tddDir.js';
+import { writeAtomic } from '../state/atomicWrite.js';
+import { RefusalError } from '../state/rules/errors.js';
+import { sha256Hex } from '../state/hash.js';
+import type { StoreDirs } from './paths.js';
+import { TDD_DIR } from '../state/rules/tddDir.js';
 
 /**
  * The held-out store (docs/heldout.md): from the freeze to `done` the held-out test files live

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { heldoutPatterns, keepsTwoSets, runnersOf } from '../../src/heldout/rules/defaults.js';
 import { assertionOnly, goTestNames, heldoutIdMatcher, heldoutRefusal, judgeRedSets } from '../../src/heldout/rules/sets.js';
 import { callReaches, globNamesHeldout, pathReachesHeldout, shellTextReaches, textNamesHeldout, type HeldoutFacts } from '../../src/heldout/rules/reach.js';
-import { compileGlobs } from '../../src/core/globs.js';
-import { splitGlobs } from '../../src/schema/stackGlobs.js';
+import { compileGlobs } from '../../src/state/rules/globs.js';
+import { splitGlobs } from '../../src/state/schema/stackGlobs.js';
 
 describe('held-out defaults per runner (collected by the runner, told apart by name)', () => {
   it.each([

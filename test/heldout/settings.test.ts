@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { hardeningFor, heldoutSection, type HardeningFacts } from '../../src/core/sandbox.js';
-import { mergeHardening, removeHardening } from '../../src/core/sandboxMerge.js';
+import { hardeningFor, heldoutSection, type HardeningFacts } from '../../src/wall/rules/sandbox.js';
+import { mergeHardening, removeHardening } from '../../src/wall/rules/sandboxMerge.js';
 import { cli, ok, project } from '../cli/fixtures.js';
 import { filesUnder, toGreen, type RunnerCase } from './fixtures.js';
 

@@ -1,4 +1,4 @@
-import { compileGlobs } from '../../core/globs.js';
+import { compileGlobs } from '../../state/rules/globs.js';
 
 /**
  * Reading held-out tests (docs/heldout.md): from the freeze to `done` no tool call may read them,

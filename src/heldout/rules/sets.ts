@@ -83,6 +83,27 @@ export function judgeRedSets(i: RedSetsInput): RedSetsVerdict {
   return { ok: true, rule };
 }
 
+const ESC = String.fromCharCode(27);
+
+/** Terminal colour codes out (`ESC[31m`). */
+function stripAnsi(text: string): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    if (text[i] === ESC && text[i + 1] === '[') {
+      let j = i + 2;
+      while (j < text.length && /[0-9;]/.test(text[j]!)) j++;
+      if (text[j] === 'm') {
+        i = j + 1;
+        continue;
+      }
+    }
+    out += text[i];
+    i++;
+  }
+  return out;
+}
+
 const MAX_LINES = 6;
 const MAX_CHARS = 600;
 
@@ -112,7 +133,7 @@ function isCodeLine(line: string, hidden: readonly string[]): boolean {
 export function assertionOnly(message: string, hidden: readonly string[] = []): string {
   const kept: string[] = [];
   let chars = 0;
-  for (const raw of message.replace(/\u001b\[[0-9;]*m/g, '').split(/\r?\n/)) {
+  for (const raw of stripAnsi(message).split(/\r?\n/)) {
     // pytest's `E   ` prefix; go's `    add_test.go:8: ` before the message the test wrote
     const line = raw.replace(/^E\s+/, '').replace(/^\s*[\w.-]+\.[A-Za-z]{1,5}:\d+(:\d+)?: /, '').trimEnd();
     if (line.trim() === '' || isCodeLine(line, hidden)) continue;
