@@ -11,8 +11,8 @@ import { keepRunLog, storeDirs } from './store.js';
  * prints their code, goes to the store; the log left in the work tree lists each test with its
  * result, a held-out test by name with its assertion message only; and a refusal says the same.
  */
-export function hideHeldout(s: Session, state: CliState, run: RunResult, outcome: RunOutcome, verdict: Verdict): Verdict {
-  if (!outOfSight(state)) return verdict;
+export function hideHeldout(s: Session, state: CliState, run: RunResult, outcome: RunOutcome, verdict: Verdict): { verdict: Verdict; run: RunResult } {
+  if (!outOfSight(state)) return { verdict, run };
   const files = Object.keys(heldoutFiles(state));
   const ids = state.frozen?.heldout_tests ?? [];
   const matcher = heldoutIdMatcher(files, {});
@@ -26,9 +26,12 @@ export function hideHeldout(s: Session, state: CliState, run: RunResult, outcome
   }
   if (tests.length === 0) lines.push('(the runner named no tests: its summary only)', `counts: ${JSON.stringify(outcome.facts.counts)}`);
   lines.push(`[exit ${run.exitCode ?? 'none'}]`);
-  keepRunLog(s.root, storeDirs(s.repo, s.io.env), run.log, lines.join('\n') + '\n');
-  if (verdict.valid || verdict.reason === undefined) return verdict;
+  const shown = lines.join('\n') + '\n';
+  keepRunLog(s.root, storeDirs(s.repo, s.io.env), run.log, shown);
+  // What the run's output is to everything after this (a hand-off's runner output, a refusal): the shown log.
+  const shownRun = { ...run, output: lines.slice(1, -1).join('\n') };
+  if (verdict.valid || verdict.reason === undefined) return { verdict, run: shownRun };
   const failures = tests.filter((t) => t.status === 'failed' && isHeld(t.id)).map((t) => ({ name: nameOfId(t.id), message: assertionOnly(t.message, hidden) }));
   const heldIds = [...new Set([...ids, ...tests.map((t) => t.id).filter(isHeld), ...tests.map((t) => t.label ?? '').filter((l) => l !== '' && isHeld(l))])];
-  return { ...verdict, reason: heldoutRefusal(verdict.reason, heldIds, files, failures) };
+  return { verdict: { ...verdict, reason: heldoutRefusal(verdict.reason, heldIds, files, failures) }, run: shownRun };
 }

@@ -63,10 +63,13 @@ export async function greenRun(s: Session, stack: CompiledStack, state: CliState
     checkDrift(s, state, stack, tree, '');
     return { run: runOfReceipt(s.root, prior), verdict: verdictOfReceipt(prior), inputs, reused: prior, isolation: prior.oracle, ...(prior.coverage !== undefined ? { coverage: prior.coverage } : {}) };
   }
-  const { run, outcome, isolation } = await runOracle(s, stack, state, tree, label, opts.command);
+  const oracle = await runOracle(s, stack, state, tree, label, opts.command);
+  const { outcome, isolation } = oracle;
   const frozen = opts.frozen === undefined ? frozenTests(state) : opts.frozen;
   // Held-out tests out of sight: the log and any refusal name them and their assertion only (docs/heldout.md).
-  const judged = hideHeldout(s, state, run, outcome, withSetupProblem(run, reachVerdict(s, stack, tree, judgeGreen(outcome, run.command, frozen), state.baseline?.sources)));
+  const hidden = hideHeldout(s, state, oracle.run, outcome, withSetupProblem(oracle.run, reachVerdict(s, stack, tree, judgeGreen(outcome, oracle.run.command, frozen), state.baseline?.sources)));
+  const { run } = hidden;
+  const judged = hidden.verdict;
   if (!opts.checks) return { run, isolation, verdict: judged, inputs, reused: null };
   const { verdict, coverage } = await runChecks(s, stack, judged);
   return { run, isolation, verdict, inputs, reused: null, ...(coverage !== undefined ? { coverage } : {}) };

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CLI, runHookBundle } from '../helpers/hook.js';
 import { ev } from '../helpers/events.js';
@@ -110,6 +111,12 @@ describe('held-out tests are out of every agent\u2019s sight from the freeze to 
     repo.write('src/add.ts', CASE.genuine);
     ok(cli(repo, 'verify', 'green'));
     ok(cli(repo, 'advance', 'refactor'));
+    // The refactorer's hand-off carries the oracle run's output as shown: held-out tests by name only.
+    ok(cli(repo, 'handoff', 'green'));
+    const manifest = readFileSync(repo.path('.tdd/handoff-green.json'), 'utf8');
+    expect(manifest).toContain('held-out test \\"adds negative numbers\\"');
+    expect(manifest).not.toContain('add.heldout.test.ts');
+    expect(manifest).not.toContain('add(-4, 10)');
     for (const [tool, input] of denied.slice(0, 12)) {
       expect(runHookBundle(call(tool, input, root, REFACTORER)).decision).toBe('deny');
     }
