@@ -67,34 +67,45 @@ describeE2E('held-out tests', (bin) => {
       ],
       'impl-1': [
         { tools: [{ name: 'Read', input: { file_path: store } }] },
+        { tools: [{ name: 'Grep', input: { pattern: 'assert', glob: '*.heldout.test.js', output_mode: 'content' } }] },
         { tools: [{ name: 'Bash', input: { command: 'cat tests/add.heldout.test.js', description: 'Look at the held-out test' } }] },
+        { tools: [{ name: 'Read', input: { file_path: repo.path('src/add.js') } }] },
         { tools: [{ name: 'Write', input: { file_path: repo.path('src/add.js'), content: SPECIAL } }] },
-        { text: tddResult({ role: 'implementer', status: 'ok', ac: 'AC-1', files: ['src/add.js'], command: 'node --test', output_excerpt: 'ok 1 - AC-1: adds two numbers' }) },
+        { text: tddResult({ role: 'implementer', status: 'ok', ac: 'AC-1', files: ['src/add.js'], command: 'node --test', output_excerpt: 'ok 1 - AC-1: adds two numbers', refactor_needed: 'false' }) },
       ],
       'impl-2': [
+        { tools: [{ name: 'Read', input: { file_path: repo.path('src/add.js') } }] },
         { tools: [{ name: 'Write', input: { file_path: repo.path('src/add.js'), content: IMPL } }] },
-        { text: tddResult({ role: 'implementer', status: 'ok', ac: 'AC-1', files: ['src/add.js'], command: 'node --test', output_excerpt: 'ok 1 - AC-1: adds two numbers' }) },
+        { text: tddResult({ role: 'implementer', status: 'ok', ac: 'AC-1', files: ['src/add.js'], command: 'node --test', output_excerpt: 'ok 1 - AC-1: adds two numbers', refactor_needed: 'false' }) },
       ],
     };
     const r = await session(bin, repo, { script });
 
-    // Every read was denied by the gate's rule, and recorded.
-    for (const turn of [0, 1]) {
+    // Every read was denied: the Read of the store by the client's own permission rule, which the
+    // freeze put in .claude/settings.local.json (before any hook runs); the search and the shell
+    // command by the gate's rule, and recorded.
+    const read = resultOf(r, 0, 0, 'impl-1');
+    expect(read.is_error, read.content).toBe(true);
+    expect(read.content).not.toContain('add(-4, 10)');
+    for (const turn of [1, 2]) {
       const res = resultOf(r, turn, 0, 'impl-1');
       expect(res.is_error, res.content).toBe(true);
       expect(res.content).toContain('[heldout-hidden]');
       expect(res.content).not.toContain('add(-4, 10)');
     }
     const events = readFileSync(repo.path('.tdd/events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(events.filter((e) => e.rule === 'heldout-hidden' && e.role === 'tdd-gate:implementer').map((e) => e.tool)).toEqual(['Read', 'Bash']);
+    expect(events.filter((e) => e.rule === 'heldout-hidden' && e.role === 'tdd-gate:implementer').map((e) => e.tool)).toEqual(['Grep', 'Bash']);
     // The special case is refused on the held-out test, by its name and assertion only.
     const refused = resultOf(r, 1);
     expect(refused.is_error, refused.content).toBe(true);
-    expect(refused.content).toContain('held-out test "AC-1: adds negative numbers"');
+    expect(refused.content).toContain('1 of 2 tests fail: held-out test "AC-1: adds negative numbers"');
     expect(refused.content).toMatch(/-1 !== 6/);
     expect(refused.content).not.toContain('add(-4, 10)');
     expect(refused.content).not.toContain('add.heldout.test.js');
     // The second dispatch got that line, implemented the behaviour, and the cycle ended.
+    expect(resultOf(r, 4, 0, 'impl-1').is_error, resultOf(r, 4, 0, 'impl-1').content).toBe(false);
+    const wrote = resultOf(r, 1, 0, 'impl-2');
+    expect(wrote.is_error, wrote.content).toBe(false);
     expect(resultOf(r, 3).is_error, resultOf(r, 3).content).toBe(false);
     const done = resultOf(r, 4);
     expect(done.is_error, done.content).toBe(false);
