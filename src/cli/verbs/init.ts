@@ -14,6 +14,8 @@ import { STACK_REL } from '../../state/loadStack.js';
 import { backslashGlobProblems } from '../../state/schema/stackGlobs.js';
 import { requirePersonAsked } from '../personAsked.js';
 import { setsNote } from '../../heldout/rules/defaults.js';
+import { heldoutFiles } from '../../heldout/cycle.js';
+import { bringBack, storeDirs } from '../../heldout/store.js';
 import type { Verb } from '../verb.js';
 import { assertWallAvailable, syncHardening } from './harden.js';
 import { TDD_DIR } from '../../state/rules/tddDir.js';
@@ -96,6 +98,12 @@ export const init: Verb = {
         }
         requirePersonAsked(s, 'init --force');
         note = `forced over an active ${current.phase} cycle of ${current.spec_id}`;
+        // Its held-out tests come back into the open before the new cycle starts (docs/heldout.md).
+        const held = heldoutFiles(current);
+        if (Object.keys(held).length > 0) {
+          const back = bringBack(s.root, storeDirs(s.repo, s.io.env), held);
+          if (back.length > 0) note += `; ${back.length} held-out test file(s) put back`;
+        }
       }
     } catch (err) {
       if (!(err instanceof GateError && err.ruleId === 'state-corrupt')) throw err;
