@@ -1,249 +1,86 @@
-import { PASS, ask, deny, type Decision } from '../gate/rules/decision.js';
-import { checkOtherTool, checkPreToolUse } from '../state/schema/handChecks.js';
-import type { BashEvent, OtherToolEvent } from '../state/schema/event.js';
-import { clearEnded, markInflight } from '../state/anchorInflight.js';
+import type { Decision } from '../gate/rules/decision.js';
+import { decideCall } from '../gate/rules/decide.js';
+import { DEFAULT_DEPS, gatherCall, recordVerdict, type BashGate, type CallSource, type GateDeps } from '../gate/facts.js';
+import { PASS, deny } from '../gate/rules/decision.js';
 import { GateError } from '../state/rules/errors.js';
-import { markSeen } from '../tamper/seenCalls.js';
 import { appendEvent } from '../state/eventLog.js';
-import { loadCycles, type ActiveCycle } from '../state/cycle.js';
-import { gateFileTool } from '../gate/fileGate.js';
-import { gateSpecWriter } from '../spec/specWriterGate.js';
-import { ROLE } from '../gate/rules/roles.js';
-import { integrityDecision } from '../tamper/integrityGate.js';
-import { gateMcpTool, isMcpTool } from '../gate/mcpGate.js';
-import { candidateDirs } from './projectDirs.js';
+import type { ActiveCycle } from '../state/cycle.js';
 import { findRepo } from '../state/repo.js';
-import { homedir } from 'node:os';
-import type * as BashGateModule from '../gate/bashGate.js';
+import { canonicalize } from '../state/canonicalPath.js';
+import { candidateDirs } from './projectDirs.js';
 import { heldoutDeny, heldoutFactsOf, isReadTool, mcpVerdict, readToolVerdict } from '../heldout/gate.js';
 import { storeDirs } from '../heldout/paths.js';
-import { canonicalize } from '../state/canonicalPath.js';
 import path from 'node:path';
 
-/** The Bash gate, which the build keeps out of the part loaded for the other tools (bashPreToolUse.ts). */
-export type BashGate = typeof BashGateModule;
-
-const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash']);
-/** Tools of the newest client that write or move the session elsewhere (docs/tools.md). */
-const OTHER_TOOLS = new Set(['Monitor', 'EnterWorktree']);
-
-function isGatedTool(toolName: string): boolean {
-  return FILE_TOOLS.has(toolName) || OTHER_TOOLS.has(toolName) || isMcpTool(toolName);
-}
+export type { BashGate, CallSource, GateDeps } from '../gate/facts.js';
 
 /**
- * A call that reaches the gate as a tool call it stands for, not as one of its own: a shell
- * command a skill embeds is judged as the Bash call it is (skillShell.ts).
- */
-interface CallSource {
-  /** What the event log names as the tool (default: the tool's name). */
-  label: string;
-  /** The client cannot ask the person here: what an ask becomes instead (recorded as that). */
-  cannotAsk: (asked: Extract<Decision, { kind: 'ask' }>) => Decision;
-}
-
-/**
- * PreToolUse: parse, find the branch's cycle, check the control set, decide. Throws only on
+ * PreToolUse, for every tool: gather the call's facts (the gate wing), run the rule list
+ * (src/gate/rules/rules.ts), log what it decided and mark what PostToolUse checks. Throws only on
  * internal bugs, and when a Bash or Monitor call arrives without the Bash gate (the entry routes
- * those to bashPreToolUse.ts; the throw becomes a deny).
+ * those to bashPreToolUse.ts; the throw becomes a deny). run.ts renders the Decision.
  */
-export function preToolUse(input: unknown, env: NodeJS.ProcessEnv, bash: BashGate | null = null, source: CallSource | null = null): Decision {
-  const settle = (d: Decision): Decision => (d.kind === 'ask' && source !== null ? source.cannotAsk(d) : d);
-  const toolName = (input as { tool_name?: unknown } | null)?.tool_name;
-  if ((input as { agent_type?: unknown } | null)?.agent_type === ROLE.specWriter) {
-    const scoped = gateSpecWriter(input, env);
-    if (scoped.kind !== 'pass') return scoped;
-  }
-  if (typeof toolName === 'string' && isReadTool(toolName)) return readTool(toolName, input, env);
-  if (typeof toolName === 'string' && !isGatedTool(toolName)) return PASS;
-  if (typeof toolName === 'string' && !FILE_TOOLS.has(toolName)) return otherTool(input, env, bash);
-  // By hand, not by preToolUseSchema: this runs on every gated call in an active cycle (ADR 007).
-  const checked = checkPreToolUse(input);
-  if (!checked.ok) {
-    return deny(
-      'bad-input',
-      `the PreToolUse input could not be understood (${checked.issues}), so the call is blocked to stay safe. Retry the tool call with complete arguments (a path and content for file tools, a command for Bash).`,
-    );
-  }
-  const event = checked.value;
-  const loaded = cyclesOf(event, env, bash);
-  if (!Array.isArray(loaded)) return settle(loaded);
-  const cycles = loaded;
-  const tool = source?.label ?? event.tool_name;
-  // Usually one project; a call that reaches into several is judged by each, and a deny wins over an ask.
-  let verdict: Decision = PASS;
-  for (const cycle of cycles) {
-    const broken = integrityDecision(cycle, tool);
-    if (broken !== null) return broken;
-    const decision = settle(
-      event.tool_name === 'Bash'
-        ? (needBash(bash).heldoutBashCheck(cycle, event.tool_input.command, event.cwd, event.agent_type, tool) ?? needBash(bash).hardenedBashCheck(cycle.repo, event.tool_input.command) ?? gateBashCall(needBash(bash), cycle, event))
-        : gateFileTool(cycle, event),
-    );
-    if (decision.kind === 'pass') continue;
-    const target = event.tool_name === 'Bash' ? event.tool_input.command.slice(0, 500) : 'file_path' in event.tool_input ? event.tool_input.file_path : event.tool_input.notebook_path;
-    record(cycle, decision, tool, String(target), event.agent_type);
-    if (decision.kind === 'deny') return decision;
-    if (verdict.kind === 'pass') verdict = decision;
-  }
-  if (event.tool_name === 'Bash') for (const cycle of cycles) markCommand(cycle, { ...event, tool_name: tool }, verdict.kind === 'ask' ? verdict.ruleId : undefined);
-  // The canary's record: PostToolUse checks that the gate saw this write (src/tamper/rules/canary.ts).
-  else if (event.tool_use_id !== undefined) for (const cycle of cycles) markSeen(cycle.anchorPaths, event.tool_use_id);
-  return verdict;
+export function preToolUse(input: unknown, env: NodeJS.ProcessEnv, bash: BashGate | null = null, source: CallSource | null = null, deps: GateDeps = DEFAULT_DEPS): Decision {
+  // Held-out tests out of sight (docs/heldout.md): no tool reads them, whoever calls it.
+  const held = heldoutCheck(input, env, bash, source, deps);
+  if (held !== null) return held;
+  const call = gatherCall(input, env, bash, source, deps);
+  const verdict = decideCall(call.facts);
+  recordVerdict(call, verdict);
+  call.after(verdict);
+  return verdict.decision;
 }
 
-/** A command the gate lets run is marked in flight until its PostToolUse (anchorInflight.ts). */
-function markCommand(cycle: ActiveCycle, event: { tool_name: string; tool_use_id?: string | undefined; agent_type?: string | undefined; agent_id?: string | undefined; tool_input: object }, asked?: string): void {
-  const input = event.tool_input as { run_in_background?: unknown; timeout?: unknown };
-  clearEnded(cycle.anchorPaths, event.agent_id ?? null);
-  markInflight(cycle.anchorPaths, {
-    id: event.tool_use_id ?? `anon-${process.pid}-${Date.now()}`,
-    agentType: event.agent_type,
-    agentId: event.agent_id,
-    tool: event.tool_name,
-    background: event.tool_name === 'Monitor' || input.run_in_background === true,
-    timeoutMs: typeof input.timeout === 'number' ? input.timeout : undefined,
-    asked,
-  });
-}
-
-function needBash(bash: BashGate | null): BashGate {
-  if (bash === null) throw new Error('a Bash or Monitor call reached the gate without its Bash part');
-  return bash;
-}
-
-function gateBashCall(bash: BashGate, cycle: ActiveCycle, event: BashEvent): Decision {
-  if ((event.tool_input as { dangerouslyDisableSandbox?: unknown }).dangerouslyDisableSandbox === true) {
-    return deny(
-      'sandbox-off',
-      `Blocked Bash with dangerouslyDisableSandbox (phase ${cycle.state.phase}): while a TDD cycle is active, commands run inside the sandbox the user configured. Run the command without that flag; if the sandbox stops something the task needs, stop and tell the user.`,
-    );
-  }
-  const where = `(phase ${cycle.state.phase}, ${event.agent_type ?? 'main thread'})`;
-  const programs = bash.gatePluginPrograms(event.tool_input.command, event.cwd, process.env, cycle.home, where);
-  if (programs.kind !== 'pass') return programs;
-  return bash.gateBash(cycle, event);
-}
-
-export function record(cycle: ActiveCycle, decision: Decision, tool: string, target: string, agentType: string | undefined): void {
-  if (decision.kind === 'pass') return;
-  appendEvent(cycle.repo.root, {
-    type: decision.kind === 'deny' ? 'hook-deny' : 'hook-ask',
-    tool,
-    target,
-    rule: decision.ruleId,
-    role: agentType ?? 'main',
-    phase: cycle.state.phase,
-  });
-}
+const SHELL_TOOLS = new Set(['Bash', 'Monitor']);
 
 /**
- * The cycles a call can touch, or the decision when one of them cannot be loaded. While the gate
- * fails closed (a state the anchor does not recognise, a broken stack.json or state file), plain
- * reads and the CLI's read-only verbs still run: they are how the model finds out what is wrong
- * (isPlainRead); `recover` is the person's to confirm; everything else is blocked.
- */
-export function cyclesOf(event: { cwd: string; tool_name: string; tool_input: object }, env: NodeJS.ProcessEnv, bash: BashGate | null): ActiveCycle[] | Decision {
-  try {
-    return loadCycles(candidateDirs(event, env), env);
-  } catch (err) {
-    if (!(err instanceof GateError)) throw err;
-    const command = (event.tool_input as { command?: unknown }).command;
-    const shell = (event.tool_name === 'Bash' || event.tool_name === 'Monitor') && typeof command === 'string' ? command : null;
-    if (shell !== null && bash !== null && bash.isPlainRead(shell, event.cwd, findRepo(event.cwd)?.root ?? event.cwd, env.HOME ?? homedir(), env)) return [];
-    if (err.ruleId === 'state-tampered') {
-      const verb = event.tool_name === 'Bash' && shell !== null ? bareCliVerb(shell) : null;
-      const subagent = (event as { agent_type?: unknown }).agent_type !== undefined;
-      if (verb === 'recover' && !subagent) return ask('cli-confirm', `\`tdd-gate recover\` restores the TDD state and the control files from the anchor kept outside the work tree. ${err.message} Confirm only if you, the user, want the cycle restored; it is recorded either way.`);
-      if (verb === 'status' || verb === 'log') return [];
-      return deny(err.ruleId, `${err.message} (${event.tool_name} blocked: the gate fails closed; plain reads such as \`ls\`, \`cat\` and \`tdd-gate status\` still run.)`, `the TDD state of this branch was deleted or rewritten outside the tdd-gate CLI; run \`tdd-gate recover\` to restore it (or \`tdd-gate abort\` to end the cycle).`);
-    }
-    return deny(err.ruleId, `${err.message} (${event.tool_name} blocked: the gate fails closed; plain reads such as \`ls\`, \`cat\` and \`tdd-gate stack check\` still run.)`);
-  }
-}
-
-/** `tdd-gate <verb>` or `node <…>/dist/cli.mjs <verb>` and nothing else: the verb; otherwise null. */
-function bareCliVerb(command: string): string | null {
-  const m = /^\s*(?:tdd-gate|npx\s+tdd-gate|node\s+(?:"[^"$`]*\/dist\/cli\.mjs"|'[^']*\/dist\/cli\.mjs'|[^\s"'$`;&|<>()]*\/dist\/cli\.mjs))\s+(recover|status|log)(?:\s+--json)?\s*$/.exec(command);
-  return m?.[1] ?? null;
-}
-
-function otherTool(input: unknown, env: NodeJS.ProcessEnv, bash: BashGate | null): Decision {
-  // By hand, not by otherToolSchema: zod stays out of the hook's start-up (ADR 007).
-  const checked = checkOtherTool(input);
-  if (!checked.ok) {
-    return deny('bad-input', `the PreToolUse input could not be understood (${checked.issues}), so the call is blocked to stay safe. Retry the tool call with complete arguments.`);
-  }
-  const event = checked.value;
-  const loaded = cyclesOf(event, env, bash);
-  if (!Array.isArray(loaded)) return loaded;
-  for (const cycle of loaded) {
-    const broken = integrityDecision(cycle, event.tool_name);
-    if (broken !== null) return broken;
-    const decision = gateOther(cycle, event, bash);
-    if (decision.kind === 'pass') {
-      if (event.tool_name === 'Monitor') markCommand(cycle, event);
-      continue;
-    }
-    record(cycle, decision, event.tool_name, JSON.stringify(event.tool_input).slice(0, 500), event.agent_type);
-    return decision;
-  }
-  return PASS;
-}
-
-function gateOther(cycle: ActiveCycle, event: OtherToolEvent, bash: BashGate | null): Decision {
-  const where = `(phase ${cycle.state.phase})`;
-  switch (event.tool_name) {
-    case 'EnterWorktree':
-      return deny(
-        'worktree-switch',
-        `Blocked EnterWorktree ${where}: while a TDD cycle is active the session stays in this work tree and on this branch; the cycle's state and frozen files belong to it. Continue here; worktrees can be used after \`tdd-gate done\`, or after the user aborts the cycle.`,
-      );
-    case 'Monitor': {
-      const command = (event.tool_input as { command?: unknown }).command;
-      if (typeof command !== 'string') return PASS; // a WebSocket watch runs nothing here
-      // A monitor runs its command in the background, with no PostToolUse: judged like Bash before it starts.
-      const asBash = { ...event, tool_name: 'Bash', tool_input: { command } } as unknown as BashEvent;
-      return needBash(bash).heldoutBashCheck(cycle, command, event.cwd, event.agent_type, 'Monitor') ?? gateBashCall(needBash(bash), cycle, asBash);
-    }
-    default: {
-      // An MCP tool reads as well as writes: held-out tests out of sight are out of its reach too.
-      const f = heldoutFactsOf(cycle, process.env);
-      const v = f === null ? null : mcpVerdict(f, event.cwd, event.tool_input);
-      if (v !== null && v.hidden) return heldoutDeny(cycle, event.tool_name, v, event.agent_type);
-      return gateMcpTool(cycle, event);
-    }
-  }
-}
-
-/**
- * Read, NotebookRead, Grep, Glob: nothing to gate but held-out tests out of sight (docs/heldout.md).
+ * The held-out check, before the rule list: the read tools (Read, NotebookRead, Grep, Glob) are
+ * decided here whole (they write nothing; PASS unless they reach held-out tests out of sight); a
+ * shell command or an MCP call that would read them is denied; anything else goes on (null).
  * Reads are never blocked for a broken state (they are how the model finds out what is wrong),
  * except reads of the held-out store, which the repository alone tells.
  */
-function readTool(toolName: string, input: unknown, env: NodeJS.ProcessEnv): Decision {
-  const fields = input as { cwd?: unknown; tool_input?: unknown; agent_type?: unknown } | null;
+function heldoutCheck(input: unknown, env: NodeJS.ProcessEnv, bash: BashGate | null, source: CallSource | null, deps: GateDeps): Decision | null {
+  const fields = input as { cwd?: unknown; tool_name?: unknown; tool_input?: unknown; agent_type?: unknown } | null;
+  const toolName = fields?.tool_name;
   const cwd = fields?.cwd;
   const toolInput = fields?.tool_input;
-  if (typeof cwd !== 'string' || typeof toolInput !== 'object' || toolInput === null) return PASS;
+  if (typeof toolName !== 'string') return null;
+  const read = isReadTool(toolName);
+  const shell = SHELL_TOOLS.has(toolName);
+  const mcp = toolName.startsWith('mcp__');
+  if (!read && !shell && !mcp) return null;
+  if (typeof cwd !== 'string' || typeof toolInput !== 'object' || toolInput === null) return read ? PASS : null;
   const agentType = typeof fields?.agent_type === 'string' ? fields.agent_type : undefined;
   let cycles: ActiveCycle[];
   try {
-    cycles = loadCycles(candidateDirs(fields as Record<string, unknown>, env), env);
+    cycles = deps.loadCycles(candidateDirs(fields as Record<string, unknown>, env), env);
   } catch (err) {
     if (!(err instanceof GateError)) throw err;
-    return storeOnly(toolName, cwd, toolInput as Record<string, unknown>, env);
+    // The rule list fails closed for the writing tools; a read of the store stays denied.
+    return read ? storeOnly(toolName, cwd, toolInput as Record<string, unknown>, env) : null;
   }
+  const label = source?.label ?? toolName;
   for (const cycle of cycles) {
     const f = heldoutFactsOf(cycle, env);
     if (f === null) continue;
-    const v = readToolVerdict(f, toolName, cwd, toolInput as Record<string, unknown>);
-    if (!v.hidden) continue;
-    const decision = heldoutDeny(cycle, toolName, v, agentType);
-    record(cycle, decision, toolName, JSON.stringify(toolInput).slice(0, 500), agentType);
+    let decision: Decision | null = null;
+    if (read) {
+      const v = readToolVerdict(f, toolName, cwd, toolInput as Record<string, unknown>);
+      if (v.hidden) decision = heldoutDeny(cycle, label, v, agentType);
+    } else if (shell) {
+      const command = (toolInput as { command?: unknown }).command;
+      if (typeof command === 'string' && bash !== null) decision = bash.heldoutBashCheck(cycle, command, cwd, agentType, label);
+    } else {
+      const v = mcpVerdict(f, cwd, toolInput);
+      if (v.hidden) decision = heldoutDeny(cycle, label, v, agentType);
+    }
+    if (decision === null || decision.kind === 'pass') continue;
+    const target = typeof (toolInput as { command?: unknown }).command === 'string' ? String((toolInput as { command: string }).command) : JSON.stringify(toolInput);
+    appendEvent(cycle.repo.root, { type: 'hook-deny', tool: label, target: target.slice(0, 500), rule: decision.ruleId, role: agentType ?? 'main', phase: cycle.state.phase });
     return decision;
   }
-  return PASS;
+  return read ? PASS : null;
 }
 
 /** With the cycle's state unreadable: a read of a path inside this repository's held-out store is still denied. */
