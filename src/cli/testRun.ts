@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { appendEvent } from '../io/eventLog.js';
 import { RefusalError } from '../io/errors.js';
@@ -20,6 +20,8 @@ import { changedFiles, readText, type Tree } from './tree.js';
 import { unassertedTests } from './evidence/jestAsserts.js';
 import { parsePytestOutcomes } from './evidence/pytestOutcomes.js';
 import { missingRunner, setupProblem } from './runnerInstalled.js';
+import { maskRustTestRegions } from '../core/testRegions.js';
+import { wrongOrigin, type OriginContext } from '../verify/rules/failureOrigin.js';
 import { cacheDirs, openPyCache, projectScope, usesPython, type PyCacheRun } from './oracle/pyCache.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -164,7 +166,30 @@ export function judgeRedRun(s: Session, stack: CompiledStack, state: CliState, t
     changedTests: changed,
     root: s.root,
     isNew: (t) => isNewOrChanged(t, changedAll, (rel) => baselineText(s.root, baseHashes, rel), (rel) => readText(s.root, rel)),
+    origin: (t) => wrongOrigin(outcome.facts.source, t, originContext(s.root, stack)),
   });
+}
+
+/** Where a failure may come from in this project (failureOrigin.ts): its test files, and Rust's inline tests. */
+function originContext(root: string, stack: CompiledStack): OriginContext {
+  let real = root;
+  try {
+    real = realpathSync(root);
+  } catch {
+    // the root as given
+  }
+  const read = (rel: string) => readText(root, rel);
+  return {
+    roots: real === root ? [root] : [root, real],
+    isTest: (rel) => stack.isTest(rel),
+    read,
+    inTestRegion: (rel, line) => {
+      const text = read(rel);
+      if (text === null) return false;
+      const at = (t: string) => t.split('\n')[line - 1] ?? '';
+      return at(text).trim() !== '' && at(maskRustTestRegions(text)).trim() === '';
+    },
+  };
 }
 
 /** lint_command and the coverage threshold, after the tests passed. */
