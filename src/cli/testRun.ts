@@ -22,6 +22,7 @@ import { parsePytestOutcomes } from './evidence/pytestOutcomes.js';
 import { missingRunner, setupProblem } from './runnerInstalled.js';
 import { maskRustTestRegions } from '../core/testRegions.js';
 import { wrongOrigin, type OriginContext } from '../verify/rules/failureOrigin.js';
+import { parseCanary } from '../verify/rules/canary.js';
 import { cacheDirs, openPyCache, projectScope, usesPython, type PyCacheRun } from './oracle/pyCache.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -123,7 +124,8 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
   const unasserted = facts.tests && tests ? unassertedTests(facts.tests, tests, read) : [];
   // pytest: what the gate's own plugin saw, when the run loaded it and the junit report was read.
   const observed = run.report.side !== undefined && facts.source === 'junit-xml' ? { observed: parsePytestOutcomes(run.report.side) } : {};
-  return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary, ...(unasserted.length > 0 ? { unasserted } : {}), ...observed };
+  const canary = run.report.canary !== undefined ? { canary: { kind: run.report.kind, lines: parseCanary(run.report.canary) } } : {};
+  return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary, ...(unasserted.length > 0 ? { unasserted } : {}), ...observed, ...canary };
 }
 
 /** One run of the test command (or a narrowed form of it) in the work tree: RED, through judgeRun.ts. */

@@ -2,6 +2,7 @@ import type { IdentifiedTest } from './identity.js';
 import { NODE_TEST_SOURCE } from './nodeTest.js';
 import { pytestDisagreement } from './pytestOutcomes.js';
 import type { Counts, RunFacts, TestStatus } from './report.js';
+import { canaryProblem, type CanaryLine } from '../../verify/rules/canary.js';
 
 export interface RunOutcome {
   exitCode: number | null;
@@ -15,6 +16,8 @@ export interface RunOutcome {
   summary?: Counts | null;
   /** Tests that passed without one of the expect() calls their declaration makes passing (jest); GREEN holds the RED tests to it. */
   unasserted?: string[];
+  /** The assertion-machinery canary's lines and the report kind (src/verify/canary.ts); absent when the run had none. */
+  canary?: { kind: string; lines: CanaryLine[] };
   /** pytest: each test's outcome as the gate's own plugin saw it (null: the plugin never started); absent when it was not loaded. */
   observed?: ReadonlyMap<string, TestStatus> | null;
 }
@@ -270,6 +273,11 @@ export function judgeGreen(o: RunOutcome, command: string, frozen: FrozenTests |
   if (counts.failed > 0) return refuse(`${counts.failed} tests fail although the command exited 0; fix them and verify again`);
   const disagree = disagreement(o);
   if (disagree) return refuse(disagree);
+  if (o.canary) {
+    const files = o.canary.kind === 'node-test' ? [...new Set((o.facts.tests ?? []).map((t) => t.file).filter((f): f is string => f !== null))] : [];
+    const why = canaryProblem(o.canary.kind, o.canary.lines, files);
+    if (why) return refuse(why);
+  }
   // A test that made RED valid failed on an assertion then; passing now with none run is a swapped body.
   // (Older tests may pass vacuously by design: a conditional expect.)
   const unasserted = (o.unasserted ?? []).filter((id) => frozen?.redTests.includes(id));
