@@ -18,7 +18,8 @@ const refused = (repo: Repo, re: RegExp) => {
 
 describe('sources that know they are under test, or hand the tests a value equal to anything', () => {
   it('vitest: NODE_ENV held in a variable, import.meta.env.MODE, new Error().stack, asymmetricMatch; a precise allow; done', { timeout: 240_000 }, () => {
-    const repo = project('vitest');
+    // a logger that stays quiet under test is allowed precisely, from before the freeze
+    const repo = project('vitest', { 'src/log.ts': "export const level = process.env.NODE_ENV === 'test' ? 'silent' : 'info';\n" }, { runner_reach_allow: 'src/log.ts#test-mode' });
     startRed(repo);
     repo.write('tests/total.test.ts', "import { expect, test } from 'vitest';\nimport { total } from '../src/total.js';\ntest('totals', () => { expect(total([1, 2])).toEqual({ sum: 3 }); });\n");
     repo.write('src/total.ts', '// STUB:TDD\nexport function total(_xs: number[]): { sum: number } { return { sum: 0 }; }\n');
@@ -32,10 +33,10 @@ describe('sources that know they are under test, or hand the tests a value equal
     refused(repo, /inspects the call stack .*\[call-stack\]/);
     repo.write('src/total.ts', "export function total(_xs: number[]): { sum: number } {\n  return { asymmetricMatch: () => true } as unknown as { sum: number };\n}\n");
     refused(repo, /src\/total\.ts:2 returns values that carry a test framework’s matcher protocol .*\[matcher-protocol\].*`src\/total\.ts#matcher-protocol` in runner_reach_allow/);
-    // allowed for one construct, the file is still held to the others
-    const stack = JSON.parse(spawnSync('cat', [repo.path('.tdd/stack.json')], { encoding: 'utf8' }).stdout) as Record<string, unknown>;
-    repo.write('.tdd/stack.json', JSON.stringify({ ...stack, runner_reach_allow: 'src/total.ts#call-stack' }, null, 2));
-    refused(repo, /\[matcher-protocol\]/);
+    // the allowed file may change its allowed construct; another construct there is refused
+    repo.write('src/log.ts', "export const level = process.env.NODE_ENV === 'test' ? 'error' : 'info';\nexport const seen = () => new Error().stack;\n");
+    refused(repo, /src\/log\.ts:2 inspects the call stack .*\[call-stack\]/);
+    repo.write('src/log.ts', "export const level = process.env.NODE_ENV === 'test' ? 'error' : 'info';\n");
     repo.write('src/total.ts', "export function total(xs: number[]): { sum: number } {\n  // not under test: process.env.NODE_ENV === 'test'\n  return { sum: xs.reduce((a, b) => a + b, 0) };\n}\n");
     ok(cli(repo, 'verify', 'green'));
     ok(cli(repo, 'done'));

@@ -85,10 +85,16 @@ function js(toks: readonly Tok[], add: (c: Construct, i: number, n: number) => v
     const t = toks[i] as Tok;
     const prevDot = at(toks, i - 1, '.') || at(toks, i - 1, '?.');
     // process.env.X / process.env['X'] / import.meta.env.X
-    const env = at(toks, i, 'process', '.', 'env') ? i + 3 : at(toks, i, 'import', '.', 'meta', '.', 'env') ? i + 5 : at(toks, i, 'Deno', '.', 'env') ? i + 3 : -1;
+    // (import.meta as …).env in TypeScript: the `.env` after import.meta, past a cast
+    let metaEnv = -1;
+    if (at(toks, i, 'import', '.', 'meta')) for (let j = i + 3; j < Math.min(toks.length, i + 24); j++) if (at(toks, j, '.', 'env')) {
+      metaEnv = j + 2;
+      break;
+    }
+    const env = at(toks, i, 'process', '.', 'env') ? i + 3 : metaEnv !== -1 ? metaEnv : at(toks, i, 'Deno', '.', 'env') ? i + 3 : -1;
     if (env !== -1 && !at(toks, i - 1, '.')) {
       const name = at(toks, env, '.') || at(toks, env, '?.') ? envNameAt(toks, env + 1) : at(toks, env, '[') ? envNameAt(toks, env + 1) : null;
-      if ((name !== null && TEST_ENV_NAME.test(name)) || testWordNear(toks, i, t.line)) add('test-mode', i, env - i + 2);
+      if ((name !== null && TEST_ENV_NAME.test(name)) || testWordNear(toks, i, t.line) || testWordNear(toks, env, (toks[env - 1] as Tok).line)) add('test-mode', i, env - i + 2);
       // held in a name and compared later: `const mode = process.env.NODE_ENV; … mode === 'test'`
       else if (at(toks, i - 2, '$w', '=')) held.add((toks[i - 2] as Tok).v);
       continue;
@@ -213,7 +219,7 @@ function py(toks: readonly Tok[], add: (c: Construct, i: number, n: number) => v
       if (at(toks, j, '->')) j += 2;
       if (!at(toks, j, ':')) continue;
       j++;
-      if ((toks[j] as Tok | undefined)?.k === 's') j++;
+      if (toks[j]?.k === 's') j++;
       const next = toks[j + 2];
       if (at(toks, j, 'return', want) && (next === undefined || next.line > (toks[j + 1] as Tok).line)) add('always-equal', i, 2);
       continue;

@@ -20,6 +20,7 @@ describe('testAwareness: what special-cases the test run or the comparison', () 
     ['NODE_ENV bracketed, split over lines', 'js', "const m = process\n  .env[\"NODE_ENV\"];\nif (m ==\n 'test') {}", 'test-mode'],
     ['switch on NODE_ENV', 'js', "switch (process.env.NODE_ENV) {\n  case 'production': break;\n  case 'test': return 3;\n}", 'test-mode'],
     ['import.meta.env.MODE', 'js', "const x = import.meta.env.MODE === 'test' ? 3 : 0;", 'test-mode'],
+    ['import.meta.env.MODE through a TypeScript cast', 'js', "if ((import.meta as unknown as { env: Record<string, string> }).env.MODE === 'test') x = 3;", 'test-mode'],
     ['import.meta.env.VITEST', 'js', 'if (import.meta.env.VITEST) x = 3;', 'test-mode'],
     ['a name that says test', 'js', 'if (process.env.IS_TESTING) x = 3;', 'test-mode'],
     ['NODE_ENV for the log level', 'js', "const level = process.env.NODE_ENV === 'production' ? 'warn' : 'debug';", null],
