@@ -1,4 +1,4 @@
-import { skipGoLike, skipJs } from '../../cli/evidence/declarations.js';
+import { skipGoLike, skipJs } from '../evidence/declarations.js';
 
 /**
  * A source file as tokens (pure): words, string literals (their text), numbers and punctuation,
