@@ -4,6 +4,8 @@ import { firstProjectFrame, projectPath, wrongOrigin, type OriginContext } from 
 const ROOT = '/tmp/proj';
 const FILES: Record<string, string> = {
   'calc_test.go': 'package calc\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestLoad(t *testing.T) {\n\tdata, err := os.ReadFile("testdata/cases.txt")\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n\tif Parse(data) != 3 {\n\t\tt.Errorf("Parse = %d", Parse(data))\n\t}\n}\n',
+  'calc.go': 'package calc\n\nfunc Add(a, b int) int { return 0 }\n',
+  'helper.go': 'package calc\n\nimport "testing"\n\nfunc check(t *testing.T, ok bool) {\n\tif !ok {\n\t\tt.Error("bad")\n\t}\n}\n',
   'src/lib.rs': 'pub fn add(a: i32, b: i32) -> i32 { 0 }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(1, 2), 3);\n    }\n}\n',
 };
 const ctx: OriginContext = {
@@ -50,7 +52,8 @@ describe('wrongOrigin: RED fails in the test, on the value', () => {
     ['go t.Errorf in the test', 'go-json', { file: 'calc_test.go', message: '    calc_test.go:14: Parse = 0' }, null],
     ['go t.Fatal after os.ReadFile', 'go-json', { file: 'calc_test.go', message: '    calc_test.go:11: read failed' }, /file-system call/],
     ['go: open error text', 'go-json', { file: 'calc_test.go', message: '    calc_test.go:11: open testdata/cses.txt: no such file or directory' }, /fixture/],
-    ['go: reported from a source file', 'go-json', { file: 'calc_test.go', message: '    helper.go:3: bad' }, /helper\.go:3, which is not a test file/],
+    ['go: reported from a source file', 'go-json', { file: 'calc_test.go', message: '    calc.go:3: bad' }, /calc\.go:3, which is not a test file/],
+    ['go: reported from a test helper kept in a non-test file', 'go-json', { file: 'calc_test.go', message: '    helper.go:3: bad' }, null],
     // cargo: the panic's location
     ['rust assert in tests/', 'cargo', { file: 'tests/add.rs', message: "thread 'adds' panicked at tests/add.rs:4:5:\nassertion `left == right` failed\n  left: 0\n right: 3" }, null],
     ['rust assert in an inline test module', 'cargo', { file: 'src/lib.rs', message: "thread 'tests::adds' panicked at src/lib.rs:7:9:\nassertion `left == right` failed" }, null],
