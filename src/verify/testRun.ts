@@ -23,6 +23,9 @@ import { missingRunner, setupProblem } from './runnerInstalled.js';
 import { maskRustTestRegions } from './rules/testRegions.js';
 import { wrongOrigin, type OriginContext } from './rules/failureOrigin.js';
 import { parseCanary } from './rules/canary.js';
+import { parseReachAllow } from './rules/reachAllow.js';
+import { compileGlobs } from '../state/rules/globs.js';
+import { splitGlobs } from '../state/schema/stack.js';
 import { cacheDirs, openPyCache, projectScope, usesPython, type PyCacheRun } from './oracle/pyCache.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -181,9 +184,12 @@ function originContext(root: string, stack: CompiledStack): OriginContext {
     // the root as given
   }
   const read = (rel: string) => readText(root, rel);
+  const allow = stack.config.runner_reach_allow;
+  const helpers = allow === undefined ? [] : parseReachAllow(splitGlobs(allow)).filter((e) => e.construct === null).map((e) => e.glob);
   return {
     roots: real === root ? [root] : [root, real],
-    isTest: (rel) => stack.isTest(rel),
+    // test code: the test files, and the test helpers a project ships as source (runner_reach_allow's whole-file globs)
+    isTest: (rel) => stack.isTest(rel) || (helpers.length > 0 && compileGlobs(helpers, false)(rel)),
     read,
     inTestRegion: (rel, line) => {
       const text = read(rel);
