@@ -137,7 +137,7 @@ export function runnerReach(rel: string, content: string, before: string | null 
   const library = rs && rustLibrary(rel);
   // Runtime special cases, read from tokens (testAware.ts).
   const aware = (): Reach | null => {
-    const program = lang === 'js' ? content.startsWith('#!') || `/${rel}`.includes('/bin/') : lang === 'rs' ? !library : false;
+    const program = lang === 'js' ? content.startsWith('#!') || `/${rel}`.includes('/bin/') : lang === 'py' ? content.startsWith('#!') || rel.endsWith('__main__.py') : lang === 'rs' ? !library : false;
     const f = newTestAwareness(text, prior, lang, { library: !program, program });
     return f === null || allowed.includes(f.construct) ? null : { what: f.what, line: f.line, construct: f.construct };
   };

@@ -20,7 +20,7 @@ export interface Finding {
 }
 
 export interface ScanOptions {
-  /** A program's own entry (a script with a `#!` line, a file under `bin/`): it may read its arguments. */
+  /** A program's own entry (a script with a `#!` line, a JavaScript file under `bin/`, a Python `__main__.py`): it may read its arguments. */
   program?: boolean;
   /** Rust library code (not a binary's main, a build script, an example or a benchmark), or a Go package other than main. */
   library?: boolean;
@@ -285,8 +285,10 @@ export function testAwareness(text: string, lang: TokLang, opts: ScanOptions = {
       .join(' ')}`;
     out.push({ construct, what: WHAT[construct], line: first.line, key });
   };
-  if (lang === 'js') js(toks, (c, i, n) => (opts.program === true && c === 'process-args' ? undefined : add(c, i, n)));
-  else if (lang === 'py') py(toks, add);
+  // A program's entry may read its own arguments.
+  const own = (c: Construct, i: number, n: number) => (opts.program === true && c === 'process-args' ? undefined : add(c, i, n));
+  if (lang === 'js') js(toks, own);
+  else if (lang === 'py') py(toks, own);
   else if (lang === 'go') go(toks, add);
   else rs(toks, add, opts.library ?? true);
   return out;

@@ -76,6 +76,7 @@ describe('testAwareness: what special-cases the test run or the comparison', () 
   it.each(cases)('%s', (_name, lang, text, want) => expect(first(text, lang)).toBe(want));
 
   it('env::args in a binary is the program’s own', () => expect(first('fn main() { let a: Vec<String> = std::env::args().collect(); }', 'rs', false)).toBeNull());
+  it('a Python program’s entry may read sys.argv[0]', () => expect(testAwareness('import sys\nprog = sys.argv[0]\n', 'py', { program: true })).toEqual([]));
 
   it('only what the cycle adds counts', () => {
     const before = "const level = process.env.NODE_ENV === 'test' ? 'silent' : 'info';\n";
