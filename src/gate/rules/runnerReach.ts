@@ -1,4 +1,3 @@
-import { type Decision, PASS, deny } from './decision.js';
 import { maskRustTestRegions } from '../../verify/rules/testRegions.js';
 import { newTestAwareness } from '../../verify/rules/testAware.js';
 
@@ -168,24 +167,4 @@ function sameText(s: string): string {
 export function runnerReachReason(display: string, r: Reach, rel: string = display): string {
   const allow = r.construct === 'runner' ? 'If the project really ships test helpers as source, the user lists them in runner_reach_allow in .tdd/stack.json.' : `If the project really needs this outside the tests, the user lists \`${rel}#${r.construct}\` in runner_reach_allow in .tdd/stack.json.`;
   return `${display}:${r.line} ${r.what} [${r.construct}]. In GREEN and REFACTOR a source file must pass the frozen tests by doing its job, not by talking to the test runner (importing the test framework, rebinding assertions, checking whether tests are running, or handing the tests a value that compares equal to anything). Write the production behaviour the tests describe instead. ${allow}`;
-}
-
-/**
- * GREEN/REFACTOR, a source write judged on its content after the write: the test regions inside
- * it (Rust's inline test modules) are frozen like test files, and it must not reach into the runner.
- */
-export function decideRunnerReach(
-  t: { display: string; rel?: string; contentAfter?: string | null; contentBefore?: string | null; runnerReachAllowed?: boolean | readonly string[]; testRegionChanged?: boolean },
-  where: string,
-): Decision {
-  if (t.testRegionChanged) {
-    return deny(
-      'tests-frozen',
-      `Blocked write to source file ${t.display} ${where}: it changes the file's inline tests (its inline test module, a #[cfg(test)] item, a #[test] function or a doc example that was there at the freeze), and tests are frozen after the freeze. Change the code outside them only. If a frozen test is wrong, stop and report \`TEST_BUG: <file>:<line> — <why>\` to the orchestrator instead of changing it.`,
-    );
-  }
-  if (t.runnerReachAllowed === true || t.contentAfter == null) return PASS;
-  const r = runnerReach(t.display, t.contentAfter, t.contentBefore ?? null, Array.isArray(t.runnerReachAllowed) ? t.runnerReachAllowed : []);
-  if (r === null) return PASS;
-  return deny('runner-reach', `Blocked write to source file ${where}: ${runnerReachReason(t.display, r, t.rel)}`);
 }
