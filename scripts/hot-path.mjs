@@ -15,7 +15,7 @@ export const ENTRY_FILES = [
   'src/bin/hook.ts',
   'src/hooks/run.ts',
   'src/hooks/quickCheck.ts',
-  'src/hooks/projectDirs.ts',
+  'src/state/projectDirs.ts',
   'src/hooks/output.ts',
   'src/hooks/lazy/bashPreToolUse.ts',
   'src/hooks/lazy/postToolUse.ts',

@@ -17,7 +17,7 @@ import { markSeen } from '../tamper/seenCalls.js';
 import { appendEvent } from '../state/eventLog.js';
 import { loadCycles, type ActiveCycle } from '../state/cycle.js';
 import { findRepo } from '../state/repo.js';
-import { candidateDirs } from '../hooks/projectDirs.js';
+import { candidateDirs } from '../state/projectDirs.js';
 import { integrityDecision } from '../tamper/integrityGate.js';
 import { cycleFacts, fileTarget } from './fileGate.js';
 import { isMcpTool, mcpTargets } from './mcpGate.js';

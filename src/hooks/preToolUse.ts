@@ -7,7 +7,7 @@ import { appendEvent } from '../state/eventLog.js';
 import type { ActiveCycle } from '../state/cycle.js';
 import { findRepo } from '../state/repo.js';
 import { canonicalize } from '../state/canonicalPath.js';
-import { candidateDirs } from './projectDirs.js';
+import { candidateDirs } from '../state/projectDirs.js';
 import { heldoutDeny, heldoutFactsOf, isReadTool, mcpVerdict, readToolVerdict } from '../heldout/gate.js';
 import { storeDirs } from '../heldout/paths.js';
 import path from 'node:path';

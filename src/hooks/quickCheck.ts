@@ -3,7 +3,7 @@ import { ROLE } from '../gate/rules/roles.js';
 import { anchorSaysActive } from '../state/anchorPaths.js';
 import { findRepo } from '../state/repo.js';
 import { stateSlug } from '../state/rules/stateSlug.js';
-import { candidateDirs, targetKey } from './projectDirs.js';
+import { candidateDirs, targetKey } from '../state/projectDirs.js';
 import { childPath } from '../state/childPath.js';
 import { TDD_DIR } from '../state/rules/tddDir.js';
 

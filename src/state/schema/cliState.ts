@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import './zod.js';
-import { baseStateSchema } from './state.js';
+import { baseStateSchema, type BaseState } from './state.js';
+import { formatIssues } from './format.js';
+import { GateError } from '../rules/errors.js';
 
 /** root-relative path → sha256 hex of the raw bytes. */
 const fileHashes = z.record(z.string(), z.string().check(z.regex(/^[0-9a-f]{64}$/)));
@@ -94,3 +96,16 @@ export type CliState = z.infer<typeof cliStateSchema>;
 export type Receipt = z.infer<typeof receiptSchema>;
 export type ReceiptKind = 'red' | 'green' | 'refactor';
 export type FileHashes = Record<string, string>;
+
+/** Validate the CLI's own keys too; a corrupt file is reported and left as it is. */
+export function validateCliState(state: BaseState & Record<string, unknown>, statePath: string): CliState {
+  const parsed = cliStateSchema.safeParse(state);
+  if (!parsed.success) {
+    throw new GateError(
+      { problem: `the state file ${statePath} is invalid: ${formatIssues(parsed.error)}; it was left untouched`, fix: 'Restore it, or end the cycle with `tdd-gate abort --reason "<why>"` (keeps a copy)' },
+      'state-corrupt',
+      { cause: parsed.error },
+    );
+  }
+  return parsed.data;
+}

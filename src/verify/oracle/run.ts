@@ -9,7 +9,7 @@ import { COPY_SUFFIX, snapshotDir } from '../../state/snapshots.js';
 import type { CliState } from '../../state/schema/cliState.js';
 import { driftMessage, driftOf } from './drift.js';
 import type { RunOutcome } from '../rules/judge.js';
-import type { Session } from '../../cli/session.js';
+import type { Context } from '../../state/context.js';
 import { assertRunnerInstalled, DEFAULT_TIMEOUT_SECONDS, instrumentFor, keepPyCache, outcomeOf, pyCacheFor, testEnv } from '../testRun.js';
 import { scanTree, type Tree } from '../tree.js';
 import { forgetRustSources, freshenChangedRustSources, freshenRustSources, recordRustSources } from './freshen.js';
@@ -20,13 +20,13 @@ import { heldoutFiles, outOfSight } from '../../heldout/cycle.js';
 import { damagedInStore, placeInto, storeDirs } from '../../heldout/store.js';
 
 /** Refuses when the oracle (frozen files, runner settings, the SPEC, tests added since) moved. */
-export function checkDrift(s: Session, state: CliState, stack: CompiledStack, tree: Tree, when: string): void {
+export function checkDrift(s: Context, state: CliState, stack: CompiledStack, tree: Tree, when: string): void {
   const drift = driftMessage(driftOf(s.root, state, Object.keys(tree.tests), tree.parts, tree.toolchain));
   if (drift) throw new RefusalError(`the oracle moved${when}: ${drift}`);
 }
 
 /** The snapshot copies (and the held-out store) must hold the frozen bytes: the oracle runs from them. */
-function checkSnapshot(s: Session, state: CliState, frozen: Record<string, string>): void {
+function checkSnapshot(s: Context, state: CliState, frozen: Record<string, string>): void {
   const dir = snapshotDir(s.root, 'frozen');
   const held = outOfSight(state) ? heldoutFiles(state) : {};
   const bad = Object.entries(frozen).filter(([rel, h]) => !(rel in held) && hashFile(dir, rel + COPY_SUFFIX) !== h).map(([rel]) => rel);
@@ -39,7 +39,7 @@ function checkSnapshot(s: Session, state: CliState, frozen: Record<string, strin
   }
 }
 
-function checkProcesses(s: Session, stack: CompiledStack, state: CliState): void {
+function checkProcesses(s: Context, stack: CompiledStack, state: CliState): void {
   const since = new Date(state.started_at);
   const strays = strayProcesses(s.root, stack.config.oracle_ignore_processes ?? [], Number.isNaN(since.getTime()) ? undefined : since);
   if (strays.length > 0) {
@@ -68,7 +68,7 @@ function chooseIsolation(stack: CompiledStack, state: CliState): Isolation {
  * must still be where it was when the run ends. `command` is the test command, or a narrowed form
  * of it a hand-off child named (checked by the caller).
  */
-export async function runOracle(s: Session, stack: CompiledStack, state: CliState, tree: Tree, label: string, command = stack.config.test_command): Promise<{ run: RunResult; outcome: RunOutcome; isolation: Isolation }> {
+export async function runOracle(s: Context, stack: CompiledStack, state: CliState, tree: Tree, label: string, command = stack.config.test_command): Promise<{ run: RunResult; outcome: RunOutcome; isolation: Isolation }> {
   const frozen = state.frozen?.files;
   if (!frozen) throw new RefusalError('nothing is frozen in this cycle; `tdd-gate freeze` first');
   checkDrift(s, state, stack, tree, '');
