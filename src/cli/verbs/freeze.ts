@@ -15,6 +15,7 @@ import { toolchainFrom } from '../oracle/toolchain.js';
 import { readEvents } from '../events.js';
 import type { Verb } from '../verb.js';
 import { assertNoBackgroundTasks, syncHardening } from './harden.js';
+import { recordInstallation } from '../../verify/frozenInstallation.js';
 
 const USAGE = 'tdd-gate freeze --verdict <file>';
 
@@ -77,6 +78,8 @@ export const freeze: Verb = {
       if (e.kind === 'link') links[rel] = e.target;
     }
     const parts = tree.parts;
+    // What runs and judges the tests (the runner's packages, the interpreter's pytest and plugins, Go's testing, Rust's harness).
+    const installation = recordInstallation(s, stack, tree.toolchain);
     writeSnapshot(s.root, 'frozen', Object.keys(frozenFiles));
     writeSnapshot(s.root, 'green-entry', Object.keys(tree.sources));
     // Who the validator was: the SubagentStop hook logs each child's result with its agent id and
@@ -115,6 +118,7 @@ export const freeze: Verb = {
           ...(red.red_tests ? { red_tests: red.red_tests } : {}),
           red_counts: red.counts,
         },
+        runner_installation: { ...installation },
         green_entry: { at, files: tree.sources },
         verdict: {
           at,
