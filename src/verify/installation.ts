@@ -345,12 +345,16 @@ function interpreterOf(root: string, toolchain: Toolchain | null): string | null
   return null;
 }
 
-// A virtualenv made with --system-site-packages also reads its base interpreter's site folders.
+// Without site (-S), Python before 3.12 leaves sys.prefix at the base interpreter's even in a
+// virtualenv (site sets it): the virtualenv is found by its pyvenv.cfg beside the program, and one
+// made with --system-site-packages also reads its base interpreter's site folders.
 const PROBE = [
   'import json,os,site,sys',
+  'v=os.path.dirname(os.path.dirname(os.path.abspath(sys.executable)))',
   'p=[sys.prefix]',
   'try:',
-  ' c=open(os.path.join(sys.prefix,"pyvenv.cfg")).read().splitlines()',
+  ' c=open(os.path.join(v,"pyvenv.cfg")).read().splitlines()',
+  ' p=[v]',
   ' if any(l.split("=",1)[0].strip().lower()=="include-system-site-packages" and l.split("=",1)[1].strip().lower()=="true" for l in c if "=" in l): p.append(sys.base_prefix)',
   'except OSError: pass',
   'print(json.dumps({"sysPath":sys.path,"site":site.getsitepackages(p),"userSite":site.getusersitepackages()}))',
