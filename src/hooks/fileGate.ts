@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { contentAfter, type WriteInput } from '../core/contentAfter.js';
 import type { Decision } from '../core/decision.js';
+import { runnerInstallationRoots, underRunnerRoot } from '../verify/rules/installationRoots.js';
 import { decideWrites, type CycleFacts, type WriteTarget } from '../core/decideWrite.js';
 import type { FileToolEvent } from '../schema/event.js';
 import { classesOf, runnerConfig, type DiskContext } from '../io/targetClasses.js';
@@ -58,7 +59,7 @@ export function cycleFacts(cycle: ActiveCycle, agentType: string | undefined, wi
 
 /** The project facts classifying a target needs, from the cycle. */
 export function diskOf(cycle: ActiveCycle): DiskContext {
-  return { root: cycle.repo.root, home: cycle.home, nocase: cycle.nocase, classify: cycle.classify, statePath: cycle.statePath };
+  return { root: cycle.repo.root, home: cycle.home, nocase: cycle.nocase, classify: cycle.classify, statePath: cycle.statePath, runnerRoots: runnerInstallationRoots(cycle.state) };
 }
 
 function writeInput(event: FileToolEvent): { path: string; input: WriteInput } {
@@ -87,7 +88,8 @@ export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision
   const touchesWork = classes.includes('test') || classes.includes('source');
   const facts = cycleFacts(cycle, event.agent_type, touchesWork);
   const inProject = path.relative(cycle.repo.root, real);
-  const target: WriteTarget = { display: raw, classes, dependency: !inProject.startsWith('..') && !path.isAbsolute(inProject) && isInstalledDependency(inProject.split(path.sep).join('/'), envProbe(cycle.repo.root)) };
+  const dependency = (!inProject.startsWith('..') && !path.isAbsolute(inProject) && isInstalledDependency(inProject.split(path.sep).join('/'), envProbe(cycle.repo.root))) || underRunnerRoot(real, runnerInstallationRoots(cycle.state));
+  const target: WriteTarget = { display: raw, classes, dependency };
   if (classes.includes('test') && runnerConfig(diskOf(cycle), real)) target.config = true;
   if (classes.includes('source') && cycle.state.phase !== 'tdd-plan') {
     // RED: the stub marker; GREEN/REFACTOR: a source must not reach into the test runner.

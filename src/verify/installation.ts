@@ -392,7 +392,6 @@ function scanPython(c: Collector, root: string, env: NodeJS.ProcessEnv, toolchai
   const base = probe.sysPath.filter((d) => d !== '' && !d.endsWith('.zip'));
   const siteDirs = [probe.userSite, ...probe.site.filter((d) => d !== probe.userSite)];
   const order: string[] = [];
-  const pthHooks: string[] = [];
   for (const d of base) order.push(d);
   for (const d of siteDirs) {
     order.push(d);
@@ -406,14 +405,14 @@ function scanPython(c: Collector, root: string, env: NodeJS.ProcessEnv, toolchai
       if (!n.endsWith('.pth')) continue;
       const text = readText(path.join(d, n)) ?? '';
       for (const line of text.split(/\r?\n/)) {
-        if (line.startsWith('import ') || line.startsWith('import\t')) pthHooks.push(path.join(d, n));
-        else if (line.trim() !== '' && !line.startsWith('#')) order.push(path.resolve(d, line.trim()));
+        if (line.trim() !== '' && !line.startsWith('#') && !line.startsWith('import ') && !line.startsWith('import\t')) order.push(path.resolve(d, line.trim()));
       }
     }
   }
   const uniq = [...new Set(order)];
-  // Every .pth that runs code at start-up is part of what runs the tests.
-  for (const p of [...new Set(pthHooks)]) c.file(p, `start-up hook ${path.basename(p)}`);
+  // A .pth that runs code at start-up and that no distribution owns is the toolchain's record
+  // (src/cli/oracle/toolchain.ts): refused there when added. One an installed package owns is that
+  // package's (setuptools' distutils-precedence.pth), as for any dependency.
   // The distributions in each folder, first one wins.
   const dists = new Map<string, { dir: string; info: string }>();
   const plugins: string[] = [];

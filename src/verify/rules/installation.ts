@@ -101,6 +101,10 @@ export function installationMoves(
         out.push(`${named(p, root, show)}: its files changed`);
         continue;
       }
+      if ('' in before && '' in after) {
+        out.push(`${named(p, root, show)}: changed`);
+        continue;
+      }
       const changed = Object.keys(after).filter((f) => f in before && before[f] !== after[f]).sort();
       const added = Object.keys(after).filter((f) => !(f in before)).sort();
       const removed = Object.keys(before).filter((f) => !(f in after)).sort();
@@ -135,15 +139,7 @@ export function installationRefusal(moves: readonly string[]): string {
   return `the test runner's installation changed since the freeze: ${list(moves, 4)}. The runner and the packages it judges with stay as they were at the freeze while the tests are frozen: put them back (reinstall the frozen versions with the package manager's lockfile install, e.g. \`npm ci\` or \`pip install -r …\`, and remove what was added), or re-certify in a new cycle`;
 }
 
-/** The paths the runner's installation covers (package roots, and paths that must stay absent), for the OS wall's denyWrite. */
-export function runnerInstallationRoots(state: { runner_installation?: unknown }): string[] {
-  const r = state.runner_installation;
-  if (typeof r !== 'object' || r === null) return [];
-  const v = r as { packages?: unknown; absent?: unknown; covers?: unknown };
-  const roots = typeof v.packages === 'object' && v.packages !== null ? Object.keys(v.packages) : [];
-  const strings = (x: unknown) => (Array.isArray(x) ? x.filter((a): a is string => typeof a === 'string') : []);
-  return [...new Set([...roots, ...strings(v.covers), ...strings(v.absent)])].sort();
-}
+export { runnerInstallationRoots } from './installationRoots.js';
 
 /** A record read back from the state, or null when absent or not one. */
 export function installationFrom(value: unknown): RunnerInstallation | null {
