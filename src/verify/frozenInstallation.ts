@@ -37,7 +37,7 @@ function commandText(root: string, command: string): string {
   return `${command}\n${scripts}`;
 }
 
-function scanNow(s: Session, stack: CompiledStack, toolchain: Toolchain | null): InstallationScan {
+function scanNow(s: Session, stack: CompiledStack, toolchain: Toolchain | null, forFreeze = false): InstallationScan {
   const env = cleanEnv(process.env, s.root, stack.config.test_env_allow ?? []);
   let cacheFile: string | null = null;
   try {
@@ -47,12 +47,12 @@ function scanNow(s: Session, stack: CompiledStack, toolchain: Toolchain | null):
   } catch {
     cacheFile = null;
   }
-  return scanInstallation({ root: s.root, commandText: commandText(s.root, stack.config.test_command), env, toolchain, cacheFile });
+  return scanInstallation({ root: s.root, commandText: commandText(s.root, stack.config.test_command), env, toolchain, cacheFile, forFreeze });
 }
 
 /** At the freeze: the installation as it is, its manifest written beside the frozen copies. */
 export function recordInstallation(s: Session, stack: CompiledStack, toolchain: Toolchain | null): RunnerInstallation {
-  const scan = scanNow(s, stack, toolchain);
+  const scan = scanNow(s, stack, toolchain, true);
   const file = manifestPath(s.root);
   mkdirSync(path.dirname(file), { recursive: true });
   writeAtomic(file, manifestText(scan.manifest));
@@ -90,7 +90,7 @@ export function checkInstallation(s: Session, state: CliState, stack: CompiledSt
 /** After a run: no file of the installation may have been written while the tests ran, even when put back since. */
 export function checkInstallationHeld(s: Session, before: InstallationScan | null): void {
   if (before === null) return;
-  const moved = statMoves(before.stats);
+  const moved = statMoves(before);
   if (moved.length > 0) {
     const names = moved.slice(0, 3).map((a) => shown(s.root, a));
     throw new RefusalError(

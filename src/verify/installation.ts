@@ -39,8 +39,10 @@ const MAX_FILES = 60_000;
 export interface InstallationScan {
   record: RunnerInstallation;
   manifest: FileManifest;
-  /** Every file looked at → its stat key: what a run may not move. */
+  /** Every single file looked at → its stat key: what a run may not move. */
   stats: Map<string, string>;
+  /** The folders walked, and every entry in them: what a run may not move either. */
+  groups: TreeGroup[];
   /** The paths the installation covers (package folders and files), for the OS wall. */
   covers: string[];
 }
@@ -70,6 +72,81 @@ function sha256File(abs: string): string {
     closeSync(fd);
   }
   return h.digest('hex');
+}
+
+/** One entry of a folder tree: its type (`f` file, `d` folder, `l` link, other), stat key, and a link's target. */
+interface TreeEntry {
+  type: string;
+  key: string;
+  size: number;
+  target: string;
+}
+
+/**
+ * Every entry under `roots` (the roots included), not descending into folders named `prune`:
+ * one `find` for them all where GNU find is there (a stat per file in C, several times faster
+ * than node's), else node's own walk. The keys of one mechanism are compared only with its own.
+ */
+function treeStats(roots: readonly string[], prune: string): Map<string, TreeEntry> {
+  const out = new Map<string, TreeEntry>();
+  if (roots.length === 0) return out;
+  const pruneArgs = prune === '' ? [] : ['-mindepth', '1', '-name', prune, '-prune', '-o'];
+  const r = spawnSync('find', [...roots, ...pruneArgs, '-printf', '%y\\001%D:%i:%s:%T@:%C@\\001%s\\001%l\\001%p\\000'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (r.status === 0 && typeof r.stdout === 'string') {
+    for (const rec of r.stdout.split('\0')) {
+      if (rec === '') continue;
+      const [type = '', key = '', size = '0', target = '', abs = ''] = rec.split('\x01');
+      out.set(abs, { type, key: `find:${key}`, size: Number(size), target });
+    }
+    // find does not print the roots themselves when -mindepth prunes: their own stat.
+    for (const root of roots) {
+      if (out.has(root)) continue;
+      try {
+        const st = lstatSync(root);
+        out.set(root, { type: st.isDirectory() ? 'd' : st.isSymbolicLink() ? 'l' : 'f', key: `node:${statKey(st)}`, size: st.size, target: '' });
+      } catch {
+        // gone
+      }
+    }
+    return out;
+  }
+  for (const root of roots) {
+    const visit = (abs: string) => {
+      let st: Stats;
+      try {
+        st = lstatSync(abs);
+      } catch {
+        return;
+      }
+      const type = st.isDirectory() ? 'd' : st.isSymbolicLink() ? 'l' : st.isFile() ? 'f' : 'o';
+      let target = '';
+      if (type === 'l') {
+        try {
+          target = readlinkSync(abs);
+        } catch {
+          // unreadable
+        }
+      }
+      out.set(abs, { type, key: `node:${statKey(st)}`, size: st.size, target });
+      if (type !== 'd' || out.size > MAX_FILES) return;
+      let names: string[] = [];
+      try {
+        names = readdirSync(abs);
+      } catch {
+        return;
+      }
+      for (const n of names) if (n !== prune) visit(path.join(abs, n));
+    };
+    visit(root);
+  }
+  return out;
+}
+
+/** A group of folders walked together, and what each entry was. */
+export interface TreeGroup {
+  roots: string[];
+  prune: string;
+  entries: Map<string, TreeEntry>;
 }
 
 class Hasher {
@@ -117,6 +194,23 @@ class Hasher {
     try {
       const d = sha256File(abs);
       this.cache.files[abs] = [key, d];
+      this.changed = true;
+      return d;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The digest of a file a tree walk found, by its key (hashed only when the key is new). */
+  entryDigest(abs: string, e: TreeEntry): string | null {
+    if (e.type === 'l') return `link:${e.target}`;
+    if (e.type !== 'f') return null;
+    if (e.size > IDENTITY_BYTES) return `id:${e.key}`;
+    const hit = this.cache.files[abs];
+    if (hit && hit[0] === e.key) return hit[1];
+    try {
+      const d = sha256File(abs);
+      this.cache.files[abs] = [e.key, d];
       this.changed = true;
       return d;
     } catch {
@@ -209,17 +303,42 @@ class Collector {
   readonly covers = new Set<string>();
   constructor(readonly h: Hasher) {}
 
-  /** A folder, walked: every file's digest. */
-  folder(root: string, name: string, skip: (n: string) => boolean = () => false): void {
+  private readonly queued = new Map<string, { root: string; name: string }[]>();
+  readonly groups: TreeGroup[] = [];
+
+  /** A folder, walked when the scan ends (with every other folder of the same prune): every file's digest. */
+  folder(root: string, name: string, prune = ''): void {
     if (root in this.manifest) return;
-    const files: Record<string, string> = {};
-    for (const rel of walk(root, skip, this.h.stats)) {
-      const d = this.h.digest(path.join(root, rel));
-      if (d !== null) files[rel] = d;
-    }
-    this.manifest[root] = files;
+    this.manifest[root] = {};
     this.names[root] = name;
     this.covers.add(root);
+    this.queued.set(prune, [...(this.queued.get(prune) ?? []), { root, name }]);
+  }
+
+  /** Walk the queued folders, one walk per prune name, and take each file's digest. */
+  flush(): void {
+    for (const [prune, list] of this.queued) {
+      const roots = list.map((l) => l.root);
+      const entries = treeStats(roots, prune);
+      this.groups.push({ roots, prune, entries });
+      const rootSet = new Set(roots);
+      for (const [abs, e] of entries) {
+        if (e.type === 'd') continue;
+        // the nearest enclosing root: one folder up at a time
+        let root: string | undefined;
+        for (let at = abs.lastIndexOf('/'); at > 0; at = abs.lastIndexOf('/', at - 1)) {
+          const up = abs.slice(0, at);
+          if (rootSet.has(up)) {
+            root = up;
+            break;
+          }
+        }
+        if (root === undefined) continue;
+        const d = this.h.entryDigest(abs, e);
+        if (d !== null) (this.manifest[root] ??= {})[abs.slice(root.length + 1)] = d;
+      }
+    }
+    this.queued.clear();
   }
 
   /** One file as a package of its own (a binary, a start-up hook). */
@@ -307,7 +426,7 @@ function scanNode(c: Collector, root: string, text: string, nodeTest: boolean, t
     } catch {
       // the folder's name then
     }
-    c.folder(pkg, name, (n) => n === 'node_modules');
+    c.folder(pkg, name, 'node_modules');
     for (const dep of nodeDependencies(json)) {
       const at = nodePackageAt(nodeCandidates(pkg, dep));
       if (at !== null) queue.push(at);
@@ -482,7 +601,7 @@ function scanGo(c: Collector, root: string, env: NodeJS.ProcessEnv, toolchain: T
   const goroot = env.GOROOT || path.dirname(path.dirname(bin));
   for (const pkg of ['testing', 'internal/testlog', 'internal/fuzz', 'internal/sysinfo']) {
     const dir = path.join(goroot, 'src', pkg);
-    if (isDir(dir)) c.folder(dir, `go ${pkg}`, (n) => n === 'testdata');
+    if (isDir(dir)) c.folder(dir, `go ${pkg}`, 'testdata');
   }
   const tools = path.join(goroot, 'pkg', 'tool');
   if (isDir(tools)) c.folder(tools, 'go build tools (compile, link, vet, test2json)');
@@ -525,6 +644,8 @@ export interface ScanInput {
   toolchain: Toolchain | null;
   /** The digest cache file, or null for none. */
   cacheFile: string | null;
+  /** The freeze: the manifest's own digest is recorded (a verify compares package digests only). */
+  forFreeze?: boolean;
 }
 
 /** The runner's installation as it is now. */
@@ -536,18 +657,19 @@ export function scanInstallation(input: ScanInput): InstallationScan {
   if (kinds.python) scanPython(c, input.root, input.env, input.toolchain);
   if (kinds.go) scanGo(c, input.root, input.env, input.toolchain);
   if (kinds.cargo) scanCargo(c, input.root, input.env, input.toolchain);
+  c.flush();
   h.save();
   const covers = [...c.covers].sort();
-  return { record: installationRecord(c.manifest, c.names, c.absent.filter((a) => !exists(a)), covers), manifest: c.manifest, stats: h.stats, covers };
+  return { record: installationRecord(c.manifest, c.names, c.absent.filter((a) => !exists(a)), covers, input.forFreeze === true), manifest: c.manifest, stats: h.stats, groups: c.groups, covers };
 }
 
 /**
- * Files and folders whose stat moved since a scan: written, replaced or removed (a file added to
- * a folder moves the folder's times). Any write moves the change time, which no program sets back.
+ * Files and folders whose stat moved since a scan: written, replaced, added or removed. Any
+ * write moves the change time, which no program sets back.
  */
-export function statMoves(before: Map<string, string>): string[] {
+export function statMoves(scan: Pick<InstallationScan, 'stats' | 'groups'>): string[] {
   const out: string[] = [];
-  for (const [abs, key] of before) {
+  for (const [abs, key] of scan.stats) {
     let now: string | null;
     try {
       now = statKey(lstatSync(abs));
@@ -556,7 +678,12 @@ export function statMoves(before: Map<string, string>): string[] {
     }
     if (now !== key) out.push(abs);
   }
-  return out.sort();
+  for (const g of scan.groups) {
+    const now = treeStats(g.roots, g.prune);
+    for (const [abs, e] of g.entries) if (now.get(abs)?.key !== e.key) out.push(abs);
+    for (const abs of now.keys()) if (!g.entries.has(abs)) out.push(abs);
+  }
+  return [...new Set(out)].sort();
 }
 
 export { manifestText, exists as pathExists };

@@ -109,10 +109,10 @@ describe('installation scan (go, cargo) on a toolchain of its own', () => {
     const input = { root: d, commandText: 'go test ./...', env: {}, toolchain: tool('go', path.join(goroot, 'bin/go')), cacheFile: path.join(d, 'cache.json') };
     const first = scanInstallation(input);
     expect(Object.values(first.record.packages).map((p) => p.name).sort()).toEqual(['go build tools (compile, link, vet, test2json)', 'go internal/testlog', 'go testing', 'the go command']);
-    expect(statMoves(first.stats)).toEqual([]);
+    expect(statMoves(first)).toEqual([]);
     writeFileSync(path.join(goroot, 'src/testing/testing.go.tmp'), 'package testing\n// every test passes\n');
     renameSync(path.join(goroot, 'src/testing/testing.go.tmp'), path.join(goroot, 'src/testing/testing.go'));
-    expect(statMoves(first.stats)).toContain(path.join(goroot, 'src/testing/testing.go'));
+    expect(statMoves(first)).toContain(path.join(goroot, 'src/testing/testing.go'));
     const second = scanInstallation(input);
     expect(installationMoves(first.record, second.record, first.manifest, second.manifest)).toEqual([`go testing (${path.join(goroot, 'src/testing')}): testing.go changed`]);
   });

@@ -53,13 +53,13 @@ export function manifestText(m: FileManifest): string {
 }
 
 /** A record from a manifest and the names of its packages. */
-export function installationRecord(manifest: FileManifest, names: Record<string, string>, absent: readonly string[], covers: readonly string[] = []): RunnerInstallation {
+export function installationRecord(manifest: FileManifest, names: Record<string, string>, absent: readonly string[], covers: readonly string[] = [], withManifestDigest = true): RunnerInstallation {
   const packages: Record<string, PackageRecord> = {};
   for (const root of Object.keys(manifest).sort()) {
     const files = manifest[root] ?? {};
     packages[root] = { name: names[root] ?? root, digest: packageDigest(files), files: Object.keys(files).length };
   }
-  return { packages, absent: [...new Set(absent)].sort(), manifest_sha256: sha256Hex(manifestText(manifest)), covers: [...new Set(covers)].sort() };
+  return { packages, absent: [...new Set(absent)].sort(), manifest_sha256: withManifestDigest ? sha256Hex(manifestText(manifest)) : '', covers: [...new Set(covers)].sort() };
 }
 
 const list = (xs: readonly string[], n = 3) => `${xs.slice(0, n).join(', ')}${xs.length > n ? ` and ${xs.length - n} more` : ''}`;
