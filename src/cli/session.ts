@@ -1,18 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { appendEvent } from '../io/eventLog.js';
-import { GateError, RefusalError } from '../io/errors.js';
-import { compileStack, readStack, STACK_REL, type CompiledStack } from '../io/loadStack.js';
-import { envProbe } from '../io/envProbe.js';
-import { isCaseInsensitive } from '../io/canonicalPath.js';
-import { findRepo, type Repo } from '../io/repo.js';
-import { statePathFor } from '../io/statePath.js';
-import { anchorMismatch } from '../io/anchor.js';
-import { readStateText } from '../io/loadState.js';
-import { readState, withState, type StoredState } from '../io/stateStore.js';
-import { formatIssues } from '../schema/format.js';
-import { cliStateSchema, type CliState } from '../schema/cliState.js';
-import type { Phase } from '../schema/state.js';
+import { appendEvent } from '../state/eventLog.js';
+import { GateError, RefusalError } from '../state/rules/errors.js';
+import { compileStack, readStack, STACK_REL, type CompiledStack } from '../state/loadStack.js';
+import { envProbe } from '../state/envProbe.js';
+import { isCaseInsensitive } from '../state/canonicalPath.js';
+import { findRepo, type Repo } from '../state/repo.js';
+import { statePathFor } from '../state/statePath.js';
+import { anchorMismatch } from '../state/anchor.js';
+import { readStateText } from '../state/loadState.js';
+import { readState, withState, type StoredState } from '../state/stateStore.js';
+import { formatIssues } from '../state/schema/format.js';
+import { cliStateSchema, type CliState } from '../state/schema/cliState.js';
+import type { Phase } from '../state/schema/state.js';
 import type { CliIo } from './verb.js';
 
 /** Where a verb runs: the repository, its branch's state file, the clock. */

@@ -1,20 +1,20 @@
-import { PASS, ask, deny, type Decision } from '../core/decision.js';
-import { checkOtherTool, checkPreToolUse } from '../schema/handChecks.js';
-import type { BashEvent, OtherToolEvent } from '../schema/event.js';
-import { clearEnded, markInflight } from '../io/anchorInflight.js';
-import { GateError } from '../io/errors.js';
-import { markSeen } from '../io/seenCalls.js';
-import { appendEvent } from '../io/eventLog.js';
-import { loadCycles, type ActiveCycle } from './cycle.js';
-import { gateFileTool } from './fileGate.js';
-import { gateSpecWriter } from './specWriterGate.js';
-import { ROLE } from '../core/roles.js';
-import { integrityDecision } from './integrityGate.js';
-import { gateMcpTool, isMcpTool } from './mcpGate.js';
+import { PASS, ask, deny, type Decision } from '../gate/rules/decision.js';
+import { checkOtherTool, checkPreToolUse } from '../state/schema/handChecks.js';
+import type { BashEvent, OtherToolEvent } from '../state/schema/event.js';
+import { clearEnded, markInflight } from '../state/anchorInflight.js';
+import { GateError } from '../state/rules/errors.js';
+import { markSeen } from '../tamper/seenCalls.js';
+import { appendEvent } from '../state/eventLog.js';
+import { loadCycles, type ActiveCycle } from '../state/cycle.js';
+import { gateFileTool } from '../gate/fileGate.js';
+import { gateSpecWriter } from '../spec/specWriterGate.js';
+import { ROLE } from '../gate/rules/roles.js';
+import { integrityDecision } from '../tamper/integrityGate.js';
+import { gateMcpTool, isMcpTool } from '../gate/mcpGate.js';
 import { candidateDirs } from './projectDirs.js';
-import { findRepo } from '../io/repo.js';
+import { findRepo } from '../state/repo.js';
 import { homedir } from 'node:os';
-import type * as BashGateModule from './bashGate.js';
+import type * as BashGateModule from '../gate/bashGate.js';
 
 /** The Bash gate, which the build keeps out of the part loaded for the other tools (bashPreToolUse.ts). */
 export type BashGate = typeof BashGateModule;
@@ -78,7 +78,7 @@ export function preToolUse(input: unknown, env: NodeJS.ProcessEnv, bash: BashGat
     if (verdict.kind === 'pass') verdict = decision;
   }
   if (event.tool_name === 'Bash') for (const cycle of cycles) markCommand(cycle, { ...event, tool_name: tool }, verdict.kind === 'ask' ? verdict.ruleId : undefined);
-  // The canary's record: PostToolUse checks that the gate saw this write (src/core/canary.ts).
+  // The canary's record: PostToolUse checks that the gate saw this write (src/tamper/rules/canary.ts).
   else if (event.tool_use_id !== undefined) for (const cycle of cycles) markSeen(cycle.anchorPaths, event.tool_use_id);
   return verdict;
 }

@@ -1,5 +1,5 @@
-import { PASS, deny, type Decision } from '../core/decision.js';
-import { ROLE, decideSpecWriterTool } from '../core/roles.js';
+import { PASS, deny, type Decision } from '../gate/rules/decision.js';
+import { ROLE, decideSpecWriterTool } from '../gate/rules/roles.js';
 import { preToolUse, cyclesOf, record, type BashGate } from './preToolUse.js';
 
 /**

@@ -7,15 +7,15 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { TDD_DIR } from '../core/tddDir.js';
-import { writeAtomic } from '../io/atomicWrite.js';
-import { RefusalError } from '../io/errors.js';
-import type { CompiledStack } from '../io/loadStack.js';
-import { sha256Hex } from '../io/sha256.js';
-import type { CliState } from '../schema/cliState.js';
-import type { Toolchain } from '../core/toolchain.js';
-import { cleanEnv } from '../cli/oracle/cleanEnv.js';
-import { cacheDirs } from '../cli/oracle/pyCache.js';
+import { TDD_DIR } from '../state/rules/tddDir.js';
+import { writeAtomic } from '../state/atomicWrite.js';
+import { RefusalError } from '../state/rules/errors.js';
+import type { CompiledStack } from '../state/loadStack.js';
+import { sha256Hex } from '../state/sha256.js';
+import type { CliState } from '../state/schema/cliState.js';
+import type { Toolchain } from './rules/toolchain.js';
+import { cleanEnv } from './oracle/cleanEnv.js';
+import { cacheDirs } from './oracle/pyCache.js';
 import type { Session } from '../cli/session.js';
 import { manifestText, pathExists, scanInstallation, statMoves, type InstallationScan } from './installation.js';
 import { installationFrom, installationMoves, installationRefusal, type FileManifest, type RunnerInstallation } from './rules/installation.js';

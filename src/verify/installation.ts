@@ -9,9 +9,9 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, closeSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { writeAtomic } from '../io/atomicWrite.js';
-import { sha256Hex } from '../io/sha256.js';
-import type { Toolchain } from '../core/toolchain.js';
+import { writeAtomic } from '../state/atomicWrite.js';
+import { sha256Hex } from '../state/sha256.js';
+import type { Toolchain } from './rules/toolchain.js';
 import {
   distOfInfoDir,
   installationRecord,

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Toolchain } from '../../src/core/toolchain.js';
+import type { Toolchain } from '../../src/verify/rules/toolchain.js';
 import { scanInstallation, statMoves } from '../../src/verify/installation.js';
 import {
   distOfInfoDir,

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { GateError, RefusalError } from '../../io/errors.js';
-import { isCaseInsensitive } from '../../io/canonicalPath.js';
-import { compileStack, readStack, STACK_REL } from '../../io/loadStack.js';
-import { backslashGlobProblems } from '../../schema/stackGlobs.js';
-import { envProbe } from '../../io/envProbe.js';
-import { classifyFiles, listProjectFiles } from '../../io/projectFiles.js';
+import { GateError, RefusalError } from '../../state/rules/errors.js';
+import { isCaseInsensitive } from '../../state/canonicalPath.js';
+import { compileStack, readStack, STACK_REL } from '../../state/loadStack.js';
+import { backslashGlobProblems } from '../../state/schema/stackGlobs.js';
+import { envProbe } from '../../state/envProbe.js';
+import { classifyFiles, listProjectFiles } from '../../state/projectFiles.js';
 import { parseFlags } from '../args.js';
 import { openSession, out } from '../session.js';
 import type { Verb } from '../verb.js';

@@ -6,7 +6,7 @@
  * Rust toolchain with its test harness — each as a package: where it is, and a digest of its files.
  * Pure: the I/O that finds and hashes them is src/verify/installation.ts.
  */
-import { sha256Hex } from '../../io/sha256.js';
+import { sha256Hex } from '../../state/sha256.js';
 
 /** One package of the runner's installation as recorded: its name and the digest of its files. */
 export interface PackageRecord {
