@@ -43,6 +43,8 @@ export interface InstallationScan {
   stats: Map<string, string>;
   /** The folders walked, and every entry in them: what a run may not move either. */
   groups: TreeGroup[];
+  /** Each file's digest as this scan found it (absolute path). */
+  digests: Map<string, string>;
   /** The paths the installation covers (package folders and files), for the OS wall. */
   covers: string[];
 }
@@ -304,6 +306,7 @@ class Collector {
   constructor(readonly h: Hasher) {}
 
   private readonly queued = new Map<string, { root: string; name: string }[]>();
+  readonly digests = new Map<string, string>();
   readonly groups: TreeGroup[] = [];
 
   /** A folder, walked when the scan ends (with every other folder of the same prune): every file's digest. */
@@ -335,7 +338,10 @@ class Collector {
         }
         if (root === undefined) continue;
         const d = this.h.entryDigest(abs, e);
-        if (d !== null) (this.manifest[root] ??= {})[abs.slice(root.length + 1)] = d;
+        if (d !== null) {
+          (this.manifest[root] ??= {})[abs.slice(root.length + 1)] = d;
+          this.digests.set(abs, d);
+        }
       }
     }
     this.queued.clear();
@@ -346,6 +352,7 @@ class Collector {
     if (abs in this.manifest) return;
     const d = this.h.digest(abs);
     this.manifest[abs] = d === null ? {} : { '': d };
+    if (d !== null) this.digests.set(abs, d);
     this.names[abs] = name;
     this.covers.add(abs);
   }
@@ -530,7 +537,7 @@ function scanPython(c: Collector, root: string, env: NodeJS.ProcessEnv, toolchai
   }
   const uniq = [...new Set(order)];
   // A .pth that runs code at start-up and that no distribution owns is the toolchain's record
-  // (src/cli/oracle/toolchain.ts): refused there when added. One an installed package owns is that
+  // (src/verify/oracle/toolchain.ts): refused there when added. One an installed package owns is that
   // package's (setuptools' distutils-precedence.pth), as for any dependency.
   // The distributions in each folder, first one wins.
   const dists = new Map<string, { dir: string; info: string }>();
@@ -660,15 +667,31 @@ export function scanInstallation(input: ScanInput): InstallationScan {
   c.flush();
   h.save();
   const covers = [...c.covers].sort();
-  return { record: installationRecord(c.manifest, c.names, c.absent.filter((a) => !exists(a)), covers, input.forFreeze === true), manifest: c.manifest, stats: h.stats, groups: c.groups, covers };
+  return { record: installationRecord(c.manifest, c.names, c.absent.filter((a) => !exists(a)), covers, input.forFreeze === true), manifest: c.manifest, stats: h.stats, groups: c.groups, digests: c.digests, covers };
+}
+
+/** `…:dev:ino:size:mtime:ctime` without its change time. */
+function withoutCtime(key: string): string {
+  return key.slice(0, key.lastIndexOf(':'));
 }
 
 /**
  * Files and folders whose stat moved since a scan: written, replaced, added or removed. Any
- * write moves the change time, which no program sets back.
+ * write moves the change time, which no program sets back; a change time that moved alone (a
+ * hard link made or removed elsewhere: pnpm's store, `cp -al`) counts when the file's bytes are
+ * not the ones the scan hashed.
  */
-export function statMoves(scan: Pick<InstallationScan, 'stats' | 'groups'>): string[] {
+export function statMoves(scan: Pick<InstallationScan, 'stats' | 'groups' | 'digests'>): string[] {
   const out: string[] = [];
+  const sameBytes = (abs: string) => {
+    const was = scan.digests.get(abs);
+    if (was === undefined || was.startsWith('id:')) return false;
+    try {
+      return was.startsWith('link:') ? `link:${readlinkSync(abs)}` === was : sha256File(abs) === was;
+    } catch {
+      return false;
+    }
+  };
   for (const [abs, key] of scan.stats) {
     let now: string | null;
     try {
@@ -676,11 +699,16 @@ export function statMoves(scan: Pick<InstallationScan, 'stats' | 'groups'>): str
     } catch {
       now = null;
     }
-    if (now !== key) out.push(abs);
+    if (now !== key && !(now !== null && withoutCtime(now) === withoutCtime(key) && sameBytes(abs))) out.push(abs);
   }
   for (const g of scan.groups) {
     const now = treeStats(g.roots, g.prune);
-    for (const [abs, e] of g.entries) if (now.get(abs)?.key !== e.key) out.push(abs);
+    for (const [abs, e] of g.entries) {
+      const n = now.get(abs);
+      if (n?.key === e.key) continue;
+      if (n !== undefined && (e.type === 'f' || e.type === 'l') && withoutCtime(n.key) === withoutCtime(e.key) && sameBytes(abs)) continue;
+      out.push(abs);
+    }
     for (const abs of now.keys()) if (!g.entries.has(abs)) out.push(abs);
   }
   return [...new Set(out)].sort();

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -110,6 +110,13 @@ describe('installation scan (go, cargo) on a toolchain of its own', () => {
     const first = scanInstallation(input);
     expect(Object.values(first.record.packages).map((p) => p.name).sort()).toEqual(['go build tools (compile, link, vet, test2json)', 'go internal/testlog', 'go testing', 'the go command']);
     expect(statMoves(first)).toEqual([]);
+    // a hard link made elsewhere moves the change time alone: the bytes are the frozen ones
+    linkSync(path.join(goroot, 'src/testing/testing.go'), path.join(d, 'elsewhere.go'));
+    expect(statMoves(first)).toEqual([]);
+    // written in place: moved
+    writeFileSync(path.join(goroot, 'src/internal/testlog/log.go'), 'package testlog\n// patched\n');
+    expect(statMoves(first)).toEqual([path.join(goroot, 'src/internal/testlog/log.go')]);
+    writeFileSync(path.join(goroot, 'src/internal/testlog/log.go'), 'package testlog\n');
     writeFileSync(path.join(goroot, 'src/testing/testing.go.tmp'), 'package testing\n// every test passes\n');
     renameSync(path.join(goroot, 'src/testing/testing.go.tmp'), path.join(goroot, 'src/testing/testing.go'));
     expect(statMoves(first)).toContain(path.join(goroot, 'src/testing/testing.go'));
