@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { contentAfter, type WriteInput } from './rules/contentAfter.js';
-import type { Decision } from './rules/decision.js';
-import { decideWrites, type CycleFacts, type WriteTarget } from './rules/decideWrite.js';
+import type { CycleFacts, WriteTarget } from './rules/facts.js';
 import type { FileToolEvent } from '../state/schema/event.js';
 import { classesOf, runnerConfig, type DiskContext } from './targetClasses.js';
 import { liveSpecHash } from '../spec/specHashCache.js';
 import type { ActiveCycle } from '../state/cycle.js';
 import { compileGlobs } from '../state/rules/globs.js';
+import { parseReachAllow, reachAllowedFor } from '../verify/rules/reachAllow.js';
 import { docExamplePart, onlyRustTestRegionsChange, rustDocExamples, rustTestRegions, testRegionPart } from '../verify/rules/testRegions.js';
 import { sha256Hex } from '../state/hash.js';
 import { splitGlobs } from '../state/schema/stackGlobs.js';
@@ -35,8 +35,8 @@ function testRegionChanged(cycle: ActiveCycle, rel: string, after: string): bool
   });
 }
 
-function runnerReachAllow(globs: string | string[], nocase: boolean): (rel: string) => boolean {
-  return compileGlobs(splitGlobs(globs), nocase);
+function runnerReachAllow(globs: string | string[], nocase: boolean, rel: string): true | string[] {
+  return reachAllowedFor(parseReachAllow(splitGlobs(globs)), rel, (g) => compileGlobs(g, nocase));
 }
 
 /** The SPEC drift fact for GREEN/REFACTOR; hashing a large SPEC is the costliest thing the hook does. */
@@ -47,13 +47,18 @@ export function specDrift(cycle: ActiveCycle): CycleFacts['specDrift'] {
   return live === state.spec_hash ? null : { frozen: state.spec_hash, live };
 }
 
-export function cycleFacts(cycle: ActiveCycle, agentType: string | undefined, withDrift: boolean): CycleFacts {
+/** The cycle as the write rules see it; the SPEC is hashed only when a rule asks for its drift. */
+export function cycleFacts(cycle: ActiveCycle, agentType: string | undefined): CycleFacts {
+  let drift: CycleFacts['specDrift'] | undefined;
   return {
     phase: cycle.state.phase,
     mode: cycle.state.mode,
     role: agentType ?? null,
     specRel: cycle.classify.specRel,
-    specDrift: withDrift ? specDrift(cycle) : null,
+    get specDrift() {
+      if (drift === undefined) drift = specDrift(cycle);
+      return drift;
+    },
   };
 }
 
@@ -75,7 +80,8 @@ function writeInput(event: FileToolEvent): { path: string; input: WriteInput } {
   }
 }
 
-export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision {
+/** What a Write, Edit, MultiEdit or NotebookEdit call writes, as the write rules judge it. */
+export function fileTarget(cycle: ActiveCycle, event: FileToolEvent): WriteTarget {
   const { path: raw, input } = writeInput(event);
   const found = classesOf(diskOf(cycle), event.cwd, raw);
   const { real } = found;
@@ -85,8 +91,6 @@ export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision
     const before = readOrNull(real) ?? '';
     if (onlyRustTestRegionsChange(before, contentAfter(input, before))) classes = classes.map((c) => (c === 'source' ? 'test' : c));
   }
-  const touchesWork = classes.includes('test') || classes.includes('source');
-  const facts = cycleFacts(cycle, event.agent_type, touchesWork);
   const inProject = path.relative(cycle.repo.root, real);
   const dependency = (!inProject.startsWith('..') && !path.isAbsolute(inProject) && isInstalledDependency(inProject.split(path.sep).join('/'), envProbe(cycle.repo.root))) || underRunnerRoot(real, runnerInstallationRoots(cycle.state));
   const target: WriteTarget = { display: raw, classes, dependency };
@@ -96,7 +100,8 @@ export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision
     target.contentBefore = readOrNull(real);
     target.contentAfter = contentAfter(input, target.contentBefore);
     const rel = path.relative(cycle.repo.root, real).split(path.sep).join('/');
-    target.runnerReachAllowed = cycle.stack.config.runner_reach_allow !== undefined && runnerReachAllow(cycle.stack.config.runner_reach_allow, cycle.nocase)(rel);
+    target.rel = rel;
+    target.runnerReachAllowed = cycle.stack.config.runner_reach_allow !== undefined && runnerReachAllow(cycle.stack.config.runner_reach_allow, cycle.nocase, rel);
     target.testRegionChanged = testRegionChanged(cycle, rel, target.contentAfter);
   }
   // GREEN/REFACTOR: runner settings frozen inside package.json, pyproject.toml, setup.cfg.
@@ -105,5 +110,5 @@ export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision
     const part = frozenPartChange(cycle, partFile, real, { text: contentAfter(input, readOrNull(real)) });
     if (part) target.frozenPart = part;
   }
-  return decideWrites(facts, [target]);
+  return target;
 }

@@ -28,7 +28,7 @@ export function readStack(root: string): StackConfig {
   } catch (err) {
     const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
     throw new GateError(
-      `${STACK_REL} is ${missing ? 'missing' : `unreadable (${(err as Error).message})`} while a TDD cycle is active. ${FIX}`,
+      { problem: `${STACK_REL} is ${missing ? 'missing' : `unreadable (${(err as Error).message})`} while a TDD cycle is active`, fix: FIX },
       'stack-invalid',
       { cause: err },
     );
@@ -41,11 +41,11 @@ export function parseStack(text: string): StackConfig {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new GateError(`${STACK_REL} is not valid JSON (${(err as Error).message}). ${FIX}`, 'stack-invalid', { cause: err });
+    throw new GateError({ problem: `${STACK_REL} is not valid JSON (${(err as Error).message})`, fix: FIX }, 'stack-invalid', { cause: err });
   }
   // By hand, not by stackSchema: the hook reads stack.json on every gated call (ADR 007).
   const checked = checkStack(json);
-  if (!checked.ok) throw new GateError(`${STACK_REL} is invalid: ${checked.issues}. ${FIX}`, 'stack-invalid');
+  if (!checked.ok) throw new GateError({ problem: `${STACK_REL} is invalid: ${checked.issues}`, fix: FIX }, 'stack-invalid');
   return checked.value;
 }
 
@@ -53,7 +53,7 @@ function compileRegex(key: string, source: string): RegExp {
   try {
     return new RegExp(source);
   } catch (err) {
-    throw new GateError(`${STACK_REL}: ${key} is not a valid JavaScript regular expression (${(err as Error).message}). ${FIX}`, 'stack-invalid', { cause: err });
+    throw new GateError({ problem: `${STACK_REL}: ${key} is not a valid JavaScript regular expression (${(err as Error).message})`, fix: FIX }, 'stack-invalid', { cause: err });
   }
 }
 

@@ -9,13 +9,13 @@ import { findRepo } from '../state/repo.js';
 import { walledSpawn } from '../wall/sandbox.js';
 
 /** Kept from a run's output: the head and the tail, so a megabyte of noise cannot exhaust memory. */
-export const HEAD_BYTES = 256 * 1024;
-export const TAIL_BYTES = 768 * 1024;
+const HEAD_BYTES = 256 * 1024;
+const TAIL_BYTES = 768 * 1024;
 const KILL_GRACE_MS = 2_000;
 /** When the CLI is stopped: how long the runs get to end on SIGTERM before SIGKILL. */
 const STOP_GRACE_MS = 500;
 /** Run logs kept in `.tdd/runs/`; older ones are pruned (receipts name their log, evidence keeps the digests). */
-export const KEEP_RUNS = 200;
+const KEEP_RUNS = 200;
 
 export interface RunResult {
   /** The command as configured. */
@@ -35,7 +35,7 @@ export interface RunResult {
   log: string;
   durationMs: number;
   /** The runner's machine-readable report, when the command was instrumented and wrote one; `side`, a second one of the instrumentation's own. */
-  report: { kind: string; text: string | null; side?: string | null };
+  report: { kind: string; text: string | null; side?: string | null; canary?: string | null };
 }
 
 /** Head + ring-buffer tail of a byte stream, with a digest of all of it. */
@@ -79,7 +79,7 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI, '');
 }
 
-export interface RunOptions {
+interface RunOptions {
   root: string;
   /** Where the command runs, when not at `root` (a private copy of the project). */
   cwd?: string;
@@ -99,7 +99,7 @@ export interface RunOptions {
 }
 
 /** How an instrumented command differs from the configured one (see src/verify/evidence/instrument.ts). */
-export interface Instrumentation {
+interface Instrumentation {
   command: string;
   kind: string;
   nodeOptions?: string;
@@ -108,6 +108,8 @@ export interface Instrumentation {
   pythonModule?: { name: string; source: string };
   /** A second report file the instrumentation writes. */
   sideReport?: string;
+  /** Where the assertion-machinery canary of each test process writes its line (src/verify/canary.ts). */
+  canary?: string;
   /** A JavaScript module the run loads by path (mocha's reporter): written like the Python module; each `token` in the command becomes its quoted path. */
   jsModule?: { name: string; source: string; token: string };
 }
@@ -303,6 +305,7 @@ async function runPlanned(opts: RunOptions, plan: Instrumentation, pyDir: string
       opts.onStop?.();
       rmSync(reportFile, { force: true });
       rmSync(`${reportFile}.cache`, { recursive: true, force: true });
+      if (plan.canary) rmSync(plan.canary, { force: true });
     },
   });
   const stopProgress = startProgress(opts.progress, opts.label, opts.command);
@@ -322,6 +325,15 @@ async function runPlanned(opts: RunOptions, plan: Instrumentation, pyDir: string
   pruneRuns(runsDir);
   let reportText: string | null = null;
   let sideText: string | null = null;
+  let canaryText: string | null = null;
+  if (plan.canary) {
+    try {
+      canaryText = readFileSync(plan.canary, 'utf8');
+    } catch {
+      canaryText = null;
+    }
+    rmSync(plan.canary, { force: true });
+  }
   if (plan.kind !== 'none') {
     try {
       reportText = readFileSync(reportFile, 'utf8');
@@ -352,6 +364,6 @@ async function runPlanned(opts: RunOptions, plan: Instrumentation, pyDir: string
     outputSha256: sha256,
     log: logRel,
     durationMs: Date.now() - started.getTime(),
-    report: { kind: plan.kind, text: reportText, ...(plan.sideReport ? { side: sideText } : {}) },
+    report: { kind: plan.kind, text: reportText, ...(plan.sideReport ? { side: sideText } : {}), ...(plan.canary ? { canary: canaryText } : {}) },
   };
 }

@@ -44,7 +44,7 @@ export const stackSchema = z.strictObject({
   ),
   runner_reach_allow: doc(
     z.optional(globList),
-    'Source files allowed to import the test framework or read the runner environment (test helpers shipped as source).',
+    'Source files allowed to reach into the test runner: a glob allows everything in the files it matches (test helpers shipped as source); `<glob>#<construct>` allows one construct there (test-mode, process-args, call-stack, matcher-protocol, always-equal, build-flag, thread-name, or runner for the rest).',
   ),
 });
 
