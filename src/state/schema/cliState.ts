@@ -81,6 +81,19 @@ export const cliStateSchema = z.extend(baseStateSchema, {
   ),
   /** Test + test-config hashes when RED began: what "written in this cycle" is measured against. */
   baseline: z.optional(z.looseObject({ at: iso(), files: fileHashes, sources: z.optional(fileHashes) })),
+  /**
+   * The test runner's installation at the freeze (src/verify/rules/installation.ts): package root →
+   * name, digest of its files and their count; paths that must stay absent; the digest of the
+   * per-file manifest in .tdd/snapshots/runner-installation.json; the paths it covers.
+   */
+  runner_installation: z.optional(
+    z.looseObject({
+      packages: z.record(z.string(), z.object({ name: z.string(), digest: z.string(), files: z.number() })),
+      absent: z.array(z.string()),
+      manifest_sha256: z.string(),
+      covers: z.optional(z.array(z.string())),
+    }),
+  ),
   /** Source hashes at GREEN entry (copies in .tdd/snapshots/green-entry). */
   green_entry: z.optional(snapshotSchema),
   verdict: z.optional(

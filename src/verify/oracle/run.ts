@@ -18,11 +18,17 @@ import { namespaceWorks, prepareCopy, prepareNamespace, SNAPSHOT_MISMATCH_EXIT, 
 import { strayProcesses } from './processes.js';
 import { heldoutFiles, outOfSight } from '../../heldout/cycle.js';
 import { damagedInStore, placeInto, storeDirs } from '../../heldout/store.js';
+import { checkInstallation, checkInstallationHeld } from '../frozenInstallation.js';
+import type { InstallationScan } from '../installation.js';
 
-/** Refuses when the oracle (frozen files, runner settings, the SPEC, tests added since) moved. */
-export function checkDrift(s: Context, state: CliState, stack: CompiledStack, tree: Tree, when: string): void {
+/**
+ * Refuses when the oracle (frozen files, runner settings, the SPEC, tests added since, the
+ * runner's installation) moved. Returns the installation as it was found (null: not recorded).
+ */
+export function checkDrift(s: Context, state: CliState, stack: CompiledStack, tree: Tree, when: string, installation = true): InstallationScan | null {
   const drift = driftMessage(driftOf(s.root, state, Object.keys(tree.tests), tree.parts, tree.toolchain));
   if (drift) throw new RefusalError(`the oracle moved${when}: ${drift}`);
+  return installation ? checkInstallation(s, state, stack, tree.toolchain, when) : null;
 }
 
 /** The snapshot copies (and the held-out store) must hold the frozen bytes: the oracle runs from them. */
@@ -71,7 +77,7 @@ function chooseIsolation(stack: CompiledStack, state: CliState): Isolation {
 export async function runOracle(s: Context, stack: CompiledStack, state: CliState, tree: Tree, label: string, command = stack.config.test_command): Promise<{ run: RunResult; outcome: RunOutcome; isolation: Isolation }> {
   const frozen = state.frozen?.files;
   if (!frozen) throw new RefusalError('nothing is frozen in this cycle; `tdd-gate freeze` first');
-  checkDrift(s, state, stack, tree, '');
+  const installed = checkDrift(s, state, stack, tree, '');
   checkSnapshot(s, state, frozen);
   if (Object.keys(frozen).some((rel) => /[\n\r]/.test(rel))) throw new RefusalError('a frozen path contains a line break; rename it and re-certify in a new cycle');
   checkProcesses(s, stack, state);
@@ -142,7 +148,10 @@ export async function runOracle(s: Context, stack: CompiledStack, state: CliStat
     throw new RefusalError('the frozen snapshot copies changed while the oracle was set up; stop whatever writes to .tdd/ and verify again');
   }
   // Hashes after the run: nothing may have swapped the oracle while it ran.
-  checkDrift(s, state, stack, scanTree(s.root, stack), ' while the tests ran');
+  // The installation was what the freeze recorded before the run; not one of its files or
+  // folders may have been written since (a stat of each, no hashing).
+  checkInstallationHeld(s, installed);
+  checkDrift(s, state, stack, scanTree(s.root, stack), ' while the tests ran', false);
   checkSnapshot(s, state, frozen);
   return { run, outcome, isolation: prepared.isolation };
 }
