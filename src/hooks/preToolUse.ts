@@ -15,6 +15,7 @@ import { candidateDirs } from './projectDirs.js';
 import { findRepo } from '../io/repo.js';
 import { homedir } from 'node:os';
 import type * as BashGateModule from './bashGate.js';
+import type { SeenCliCall } from '../tamper/rules/cliRoads.js';
 
 /** The Bash gate, which the build keeps out of the part loaded for the other tools (bashPreToolUse.ts). */
 export type BashGate = typeof BashGateModule;
@@ -62,20 +63,34 @@ export function preToolUse(input: unknown, env: NodeJS.ProcessEnv, bash: BashGat
   }
   const event = checked.value;
   const loaded = cyclesOf(event, env, bash);
-  if (!Array.isArray(loaded)) return settle(loaded);
+  if (!Array.isArray(loaded)) {
+    // Failing closed: `recover` and `abort` are put to the person, and get their tickets.
+    if (event.tool_name !== 'Bash' || loaded.kind === 'deny') return settle(loaded);
+    return settle(needBash(bash).ticketCliCalls(event, [], loaded, null, env));
+  }
   const cycles = loaded;
   const tool = source?.label ?? event.tool_name;
   // Usually one project; a call that reaches into several is judged by each, and a deny wins over an ask.
   let verdict: Decision = PASS;
+  const seen: SeenCliCall[] | null = cycles.length > 0 ? [] : null;
   for (const cycle of cycles) {
     const broken = integrityDecision(cycle, tool);
     if (broken !== null) return broken;
-    const decision = settle(event.tool_name === 'Bash' ? (needBash(bash).hardenedBashCheck(cycle.repo, event.tool_input.command) ?? gateBashCall(needBash(bash), cycle, event)) : gateFileTool(cycle, event));
+    const decision = settle(event.tool_name === 'Bash' ? (needBash(bash).hardenedBashCheck(cycle.repo, event.tool_input.command) ?? gateBashCall(needBash(bash), cycle, event, seen ?? undefined)) : gateFileTool(cycle, event));
     if (decision.kind === 'pass') continue;
     const target = event.tool_name === 'Bash' ? event.tool_input.command.slice(0, 500) : 'file_path' in event.tool_input ? event.tool_input.file_path : event.tool_input.notebook_path;
     record(cycle, decision, tool, String(target), event.agent_type);
     if (decision.kind === 'deny') return decision;
     if (verdict.kind === 'pass') verdict = decision;
+  }
+  if (event.tool_name === 'Bash') {
+    // The CLI's verbs this call runs get their tickets (or the subagent rule, or the person's question).
+    const road = settle(needBash(bash).ticketCliCalls(event, cycles, verdict, seen, env));
+    if (road.kind !== verdict.kind) {
+      for (const cycle of cycles) record(cycle, road, tool, event.tool_input.command.slice(0, 500), event.agent_type);
+      verdict = road;
+      if (road.kind === 'deny') return road;
+    }
   }
   if (event.tool_name === 'Bash') for (const cycle of cycles) markCommand(cycle, { ...event, tool_name: tool }, verdict.kind === 'ask' ? verdict.ruleId : undefined);
   // The canary's record: PostToolUse checks that the gate saw this write (src/core/canary.ts).
@@ -103,7 +118,7 @@ function needBash(bash: BashGate | null): BashGate {
   return bash;
 }
 
-function gateBashCall(bash: BashGate, cycle: ActiveCycle, event: BashEvent): Decision {
+function gateBashCall(bash: BashGate, cycle: ActiveCycle, event: BashEvent, seen?: SeenCliCall[]): Decision {
   if ((event.tool_input as { dangerouslyDisableSandbox?: unknown }).dangerouslyDisableSandbox === true) {
     return deny(
       'sandbox-off',
@@ -113,7 +128,7 @@ function gateBashCall(bash: BashGate, cycle: ActiveCycle, event: BashEvent): Dec
   const where = `(phase ${cycle.state.phase}, ${event.agent_type ?? 'main thread'})`;
   const programs = bash.gatePluginPrograms(event.tool_input.command, event.cwd, process.env, cycle.home, where);
   if (programs.kind !== 'pass') return programs;
-  return bash.gateBash(cycle, event);
+  return bash.gateBash(cycle, event, seen);
 }
 
 export function record(cycle: ActiveCycle, decision: Decision, tool: string, target: string, agentType: string | undefined): void {
@@ -146,6 +161,7 @@ export function cyclesOf(event: { cwd: string; tool_name: string; tool_input: ob
       const verb = event.tool_name === 'Bash' && shell !== null ? bareCliVerb(shell) : null;
       const subagent = (event as { agent_type?: unknown }).agent_type !== undefined;
       if (verb === 'recover' && !subagent) return ask('cli-confirm', `\`tdd-gate recover\` restores the TDD state and the control files from the anchor kept outside the work tree. ${err.message} Confirm only if you, the user, want the cycle restored; it is recorded either way.`);
+      if (verb === 'abort' && !subagent) return ask('cli-confirm', `\`tdd-gate abort\` ends the TDD cycle whose records were deleted or rewritten, and closes what is left of it. ${err.message} Confirm only if you, the user, want the cycle ended; it is recorded either way.`);
       if (verb === 'status' || verb === 'log') return [];
       return deny(err.ruleId, `${err.message} (${event.tool_name} blocked: the gate fails closed; plain reads such as \`ls\`, \`cat\` and \`tdd-gate status\` still run.)`, `the TDD state of this branch was deleted or rewritten outside the tdd-gate CLI; run \`tdd-gate recover\` to restore it (or \`tdd-gate abort\` to end the cycle).`);
     }
@@ -155,8 +171,8 @@ export function cyclesOf(event: { cwd: string; tool_name: string; tool_input: ob
 
 /** `tdd-gate <verb>` or `node <…>/dist/cli.mjs <verb>` and nothing else: the verb; otherwise null. */
 function bareCliVerb(command: string): string | null {
-  const m = /^\s*(?:tdd-gate|npx\s+tdd-gate|node\s+(?:"[^"$`]*\/dist\/cli\.mjs"|'[^']*\/dist\/cli\.mjs'|[^\s"'$`;&|<>()]*\/dist\/cli\.mjs))\s+(recover|status|log)(?:\s+--json)?\s*$/.exec(command);
-  return m?.[1] ?? null;
+  const m = /^\s*(?:tdd-gate|npx\s+tdd-gate|node\s+(?:"[^"$`]*\/dist\/cli\.mjs"|'[^']*\/dist\/cli\.mjs'|[^\s"'$`;&|<>()]*\/dist\/cli\.mjs))\s+(?:(recover|status|log)(?:\s+--json)?|(abort)\s+--reason(?:\s+|=)(?:"[^"$`\\]*"|'[^']*'|[^\s"'$`;&|<>()\\]+))\s*$/.exec(command);
+  return m?.[1] ?? m?.[2] ?? null;
 }
 
 function otherTool(input: unknown, env: NodeJS.ProcessEnv, bash: BashGate | null): Decision {

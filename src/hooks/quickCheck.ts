@@ -26,6 +26,8 @@ export function quickCheck(eventName: string, input: unknown, env: NodeJS.Proces
   if (gateEvent && !hasTarget(eventName === 'PreToolUse' ? (tool_name as string) : 'Bash', tool_input as Record<string, unknown>)) return 'full';
   // The spec-writer is confined to specs/ with or without a cycle (docs/spec-formats.md).
   if (gateEvent && fields.agent_type === ROLE.specWriter) return 'full';
+  // A command that names the CLI: its state-changing verbs get their tickets, with or without a cycle (src/tamper/cliAuthority.ts).
+  if (gateEvent && namesCli((tool_input as Record<string, unknown>).command)) return 'full';
   try {
     const seen = new Set<string>();
     for (const dir of candidateDirs(fields, env)) {
@@ -67,6 +69,10 @@ function isDone(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+function namesCli(command: unknown): boolean {
+  return typeof command === 'string' && (command.includes('tdd-gate') || command.includes('cli.mjs'));
 }
 
 /** A gated tool without its target is malformed input, for the full path to deny. */

@@ -121,7 +121,7 @@ describe('decideBash', () => {
   });
 
   it('keeps the CLI rules: subagents never change the cycle, the main thread confirms an abort', () => {
-    const cli = (verb: string) => ({ ...none, cliCalls: [{ verb, args: [], text: `tdd-gate ${verb}` }] });
+    const cli = (verb: string) => ({ ...none, cliCalls: [{ verb, args: [], literal: true, text: `tdd-gate ${verb}` }] });
     expect(rule(cli('verify green'))).toBe('deny:subagent-cli');
     expect(rule(cli('status'))).toBe('pass');
     expect(rule(cli('abort'), { agent: undefined })).toBe('ask:cli-confirm');
