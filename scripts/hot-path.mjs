@@ -25,6 +25,7 @@ export const ENTRY_FILES = [
   'src/io/errors.ts',
   'src/io/heartbeat.ts',
   'src/io/anchorPaths.ts',
+  'src/tamper/openMarkers.ts',
   'src/io/repo.ts',
   'src/io/stateSlug.ts',
   'src/io/childPath.ts',

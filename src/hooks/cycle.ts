@@ -15,6 +15,8 @@ import { sha256Hex } from '../io/hash.js';
 import { parseState, readStateText, type StoredState } from '../io/loadState.js';
 import { findRepo, type Repo } from '../io/repo.js';
 import { statePathFor } from '../io/statePath.js';
+import { clearMarkers, judgeCycleTraces } from '../tamper/traces.js';
+import { tracesMessage } from '../tamper/rules/traces.js';
 
 /** Everything the gate needs about the branch's active TDD cycle. */
 export interface ActiveCycle {
@@ -71,7 +73,15 @@ function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
     );
   }
   const state = anchoredState(statePath, anchor);
-  if (state === null || state.phase === 'done') return { active: false, repo };
+  if (state === null || state.phase === 'done') {
+    // No silent end: with no state (or a finished one) and no active anchor, a trace of an open cycle fails closed.
+    if (anchor === null || !anchor.active) {
+      const traces = judgeCycleTraces(repo, statePath, paths, anchor);
+      if (traces.kind === 'open') throw new GateError(tracesMessage(repo.branch, traces.traces), 'state-tampered');
+      if (traces.kind === 'none' && traces.leftovers.length > 0) clearMarkers(statePath, paths);
+    }
+    return { active: false, repo };
+  }
   const nocase = isCaseInsensitive(repo.root);
   const stack = compileStack(readStack(repo.root), nocase, envProbe(repo.root));
   const home = env.HOME ?? homedir();

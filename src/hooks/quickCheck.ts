@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { ROLE } from '../core/roles.js';
-import { anchorSaysActive } from '../io/anchorPaths.js';
+import { anchorPaths, anchorSaysActive } from '../io/anchorPaths.js';
+import { cycleMarked } from '../tamper/openMarkers.js';
 import { findRepo } from '../io/repo.js';
 import { stateSlug } from '../io/stateSlug.js';
 import { candidateDirs, targetKey } from './projectDirs.js';
@@ -34,8 +35,11 @@ export function quickCheck(eventName: string, input: unknown, env: NodeJS.Proces
       const repo = findRepo(dir);
       if (repo === null || seen.has(repo.root)) continue;
       seen.add(repo.root);
-      // The state file says so, or, when it is gone, the anchor outside the work tree does.
-      if (hasStateFile(repo.root, repo.branch) || anchorSaysActive(repo, env)) return 'full';
+      // The state file says so, or, when it is gone, the anchor outside the work tree does, or a trace of an open cycle (src/tamper/openMarkers.ts).
+      const names = tddNames(repo.root);
+      if (names !== null && hasStateFile(names, childPath(repo.root, TDD_DIR), repo.branch)) return 'full';
+      const paths = anchorPaths(repo, env);
+      if (anchorSaysActive(repo, env, paths) || cycleMarked(paths, names, repo.branch)) return 'full';
     }
     return 'inactive';
   } catch {
@@ -43,16 +47,19 @@ export function quickCheck(eventName: string, input: unknown, env: NodeJS.Proces
   }
 }
 
-function hasStateFile(root: string, branch: string): boolean {
-  let names: string[];
+/** The names in the project's .tdd/, or null when there is none (most projects: no error object). */
+function tddNames(root: string): string[] | null {
   const dir = childPath(root, TDD_DIR); // root is canonical (findRepo)
-  if (!existsSync(dir)) return false; // most projects: answered without an error object
+  if (!existsSync(dir)) return null;
   try {
-    names = readdirSync(dir);
+    return readdirSync(dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
     throw err;
   }
+}
+
+function hasStateFile(names: readonly string[], dir: string, branch: string): boolean {
   // Same slug, any hash: the full path computes the exact name (slugs can collide; hashes decide).
   const prefix = `state-${stateSlug(branch)}-`;
   return names.some((n) => n.startsWith(prefix) && n.endsWith('.json') && !isDone(childPath(dir, n)));

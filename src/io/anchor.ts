@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { writeAtomic } from './atomicWrite.js';
@@ -10,6 +10,7 @@ import { findRepo, type Repo } from './repo.js';
 import { childPath } from './childPath.js';
 import { readOrNull } from './readOrNull.js';
 import { TDD_DIR } from '../core/tddDir.js';
+import { markProject } from '../tamper/traces.js';
 
 /**
  * The anchor (DESIGN §2, ADR 006): the record of a branch's cycle that the work tree does not
@@ -465,7 +466,30 @@ function anchorState(repo: Repo, statePath: string, text: string | null, env: No
   if (paths.mirror !== null) publish(paths.mirror.record, paths.mirror.active, record);
   // The watched set was re-hashed: the hook's stat cache starts over.
   rmSync(statCachePath(paths), { force: true });
+  // The project's trace of the open cycle (src/tamper/openMarkers.ts), and the state's copy by
+  // its hash, from which `recover` rebuilds the state when only the journal is left.
+  markProject(statePath, active);
+  markJournal(paths);
+  if (text !== null && stateSha !== null) storeBlob(paths.home, statePath, stateSha);
   return record;
+}
+
+/**
+ * The journal's mode is a stat-only trace for the quick check (src/tamper/openMarkers.ts): 0600
+ * while a cycle of any branch of the repository is open, 0644 when none is.
+ */
+function markJournal(paths: AnchorPaths): void {
+  let open = false;
+  try {
+    open = readdirSync(path.dirname(paths.active)).length > 0;
+  } catch {
+    open = false;
+  }
+  try {
+    chmodSync(path.join(paths.home, 'journal.jsonl'), open ? 0o600 : 0o644);
+  } catch {
+    // best effort: one trace among several
+  }
 }
 
 /**
