@@ -20,6 +20,8 @@ export interface ClassifyContext {
   controlAbs: readonly string[];
   /** Absolute directories whose whole content is control. */
   controlDirs: readonly string[];
+  /** The control set by location and name (src/tamper/rules/controlSet.ts), for a canonical target. */
+  isControl?: (abs: string, rel: string | null) => boolean;
 }
 
 /** A canonical write target: absolute path, and the root-relative path when inside the project. */
@@ -45,6 +47,7 @@ export function classify(target: TargetLocation, ctx: ClassifyContext): PathClas
   if (target.rel !== null && fold(target.rel) === '.mcp.json') return 'control';
   if (ctx.controlAbs.some((p) => fold(p) === abs)) return 'control';
   if (ctx.controlDirs.some((d) => abs === fold(d) || abs.startsWith(fold(d) + '/'))) return 'control';
+  if (ctx.isControl?.(target.abs, target.rel) === true) return 'control';
   const rel = target.rel;
   if (rel === null) return 'other';
   const frel = fold(rel);

@@ -16,6 +16,8 @@ import { parseState, readStateText, type StoredState } from '../io/loadState.js'
 import { findRepo, type Repo } from '../io/repo.js';
 import { statePathFor } from '../io/statePath.js';
 import { clearMarkers, judgeCycleTraces } from '../tamper/traces.js';
+import { controlWhat } from '../tamper/rules/controlSet.js';
+import { controlFacts } from '../tamper/controlRecord.js';
 import { tracesMessage } from '../tamper/rules/traces.js';
 
 /** Everything the gate needs about the branch's active TDD cycle. */
@@ -90,6 +92,7 @@ function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
   const controlDirs = [path.join(home, '.claude', 'plugins'), env.CLAUDE_PLUGIN_ROOT, env.CLAUDE_PLUGIN_DATA, childPath(repo.root, '.git'), repo.gitDir, gitCommonDir(repo.gitDir)]
     .filter((d): d is string => typeof d === 'string' && d.length > 0)
     .map((d) => canonicalize(d));
+  const facts = controlFacts(repo, home, env);
   return {
     active: true,
     cycle: {
@@ -110,6 +113,7 @@ function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
         nocase,
         controlAbs,
         controlDirs,
+        isControl: (abs, rel) => controlWhat(abs, rel, facts) !== null,
       },
     },
   };

@@ -11,6 +11,8 @@ import { childPath } from './childPath.js';
 import { readOrNull } from './readOrNull.js';
 import { TDD_DIR } from '../core/tddDir.js';
 import { markProject } from '../tamper/traces.js';
+import { recordControlSet } from '../tamper/controlRecord.js';
+import { listProjectFiles } from './projectFiles.js';
 
 /**
  * The anchor (DESIGN §2, ADR 006): the record of a branch's cycle that the work tree does not
@@ -45,7 +47,7 @@ export type Protected =
    * A file with this content (a copy is in the blob store); null: must not exist. `link`: the
    * frozen file was a symbolic link to this target, and stays that link (src/io/frozenEntry.ts).
    */
-  | { kind: 'file'; path: string; sha256: string | null; what: string; copy?: string; link?: string }
+  | { kind: 'file'; path: string; sha256: string | null; what: string; copy?: string; link?: string; control?: boolean }
   /** A Claude Code settings file: only the keys that can switch hooks or plugins off are pinned. */
   | { kind: 'settings'; path: string; guard: string | null; sha256: string | null; what: string }
   /**
@@ -56,7 +58,7 @@ export type Protected =
   /** A directory that held frozen tests: a test file added to it after the freeze is moved away. */
   | { kind: 'nonew'; path: string; names: string[]; what: string }
   /** A directory of files the client runs or sources: no file changes, none is added (unless `open`). */
-  | { kind: 'tree'; path: string; files: Record<string, string>; open: boolean; what: string };
+  | { kind: 'tree'; path: string; files: Record<string, string>; open: boolean; what: string; control?: boolean };
 
 /** Keys of a Claude Code settings file that can turn this gate off or run code of their own. */
 const GUARDED_SETTINGS_KEYS = [
@@ -407,6 +409,20 @@ function collectProtected(root: string, home: string, anchorHome: string, state:
   return out;
 }
 
+/** The control set: recorded when the cycle begins, then carried from record to record (src/tamper/controlRecord.ts). */
+function controlEntries(repo: Repo, home: string, env: NodeJS.ProcessEnv, paths: AnchorPaths, prev: AnchorRecord | null): Protected[] {
+  if (prev !== null && prev.active) return prev.protect.filter((p) => (p.kind === 'file' || p.kind === 'tree') && p.control === true);
+  return recordControlSet(repo, home, env, safeProjectFiles(repo.root), fileSha, (dir) => listTree(dir), (abs, sha) => storeBlob(paths.home, abs, sha));
+}
+
+function safeProjectFiles(root: string): string[] {
+  try {
+    return listProjectFiles(root);
+  } catch {
+    return [];
+  }
+}
+
 /**
  * Journal one state change (called by the state store after every write or removal, under its
  * lock). `text` is the state file as written; null when the CLI removed it.
@@ -454,7 +470,7 @@ function anchorState(repo: Repo, statePath: string, text: string | null, env: No
     state_text: text,
     stack_sha256: fileSha(path.join(repo.root, TDD_DIR, 'stack.json')),
     frozen: hashes(state.frozen?.files),
-    protect: active ? collectProtected(repo.root, home, paths.home, state) : [],
+    protect: active ? [...collectProtected(repo.root, home, paths.home, state), ...controlEntries(repo, home, env, paths, prev)] : [],
     events: { path: eventsPath, copy: eventsCopy },
     at: new Date().toISOString(),
   };
