@@ -1,6 +1,7 @@
 import type { ActivePhase, Mode } from '../schema/state.js';
 import type { PathClass } from './classify.js';
 import { STUB_MARKER } from './contentAfter.js';
+import { stubMarked } from '../tamper/rules/stubMarker.js';
 import { type Decision, PASS, deny } from './decision.js';
 import { ROLE, type Role, describeRole, phaseWriter, rolesEnforced } from './roles.js';
 import { decideRunnerReach } from './runnerReach.js';
@@ -165,10 +166,10 @@ function decidePhaseTable(c: CycleFacts, t: WriteTarget, cls: 'test' | 'source')
       );
     case 'tdd-red':
       if (cls === 'test') return PASS;
-      if (t.contentAfter != null && t.contentAfter.includes(STUB_MARKER)) return PASS;
+      if (t.contentAfter != null && stubMarked(t.contentAfter)) return PASS;
       return deny(
         'red-source',
-        `Blocked write to source file ${p} ${where(c)}: in tdd-red only tests are written. A source file may be touched only as a stub that still carries the marker \`${STUB_MARKER}\` after the write (for example \`// ${STUB_MARKER}\` above a function that throws "not implemented"), so the tests compile and fail on their assertions. ${t.contentAfter === null ? 'The gate cannot tell what this command leaves in the file (only plain substitutions, line inserts and deletions of `sed -i` and `perl -pi`, heredocs and copies are computed), so it cannot see the marker; make the change with the Edit or Write tool, keeping the marker.' : 'Add the marker, or write the failing test first.'}`,
+        `Blocked write to source file ${p} ${where(c)}: in tdd-red only tests are written. A source file may be touched only as a stub that still carries the marker \`${STUB_MARKER}\` after the write, as a comment at the stubbed function (for example \`// ${STUB_MARKER}\` on the line above a function that returns a placeholder; the marker in a string or far from a function does not count), so the tests compile and fail on their assertions. ${t.contentAfter === null ? 'The gate cannot tell what this command leaves in the file (only plain substitutions, line inserts and deletions of `sed -i` and `perl -pi`, heredocs and copies are computed), so it cannot see the marker; make the change with the Edit or Write tool, keeping the marker.' : 'Add the marker, or write the failing test first.'}`,
       );
     case 'tdd-green':
     case 'tdd-refactor':
