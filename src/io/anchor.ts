@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { writeAtomic } from './atomicWrite.js';
@@ -55,8 +55,16 @@ export type Protected =
    * the same link (a dotfiles setup); becoming a link, or another link, is tampering.
    */
   | { kind: 'realdir'; path: string; link: string | null; repair: boolean; what: string }
-  /** A directory that held frozen tests: a test file added to it after the freeze is moved away. */
-  | { kind: 'nonew'; path: string; names: string[]; what: string }
+  /**
+   * A directory that held frozen tests: a test file added to it after the freeze is moved away.
+   * `sub`: every file below it at the freeze (project-relative to `path`), so a new file in a
+   * subdirectory is found too (absent in records of older versions: the top level only).
+   */
+  | { kind: 'nonew'; path: string; names: string[]; what: string; sub?: string[] }
+  /** A directory on the way to a frozen file: the same real directory (device and inode) as at the freeze. */
+  | { kind: 'dirchain'; path: string; dev: number; ino: number; what: string }
+  /** A source file in tdd-red: changed only as a stub (the marker at a function), else put back from the copy taken when RED began. */
+  | { kind: 'redsource'; path: string; sha256: string; what: string }
   /** A directory of files the client runs or sources: no file changes, none is added (unless `open`). */
   | { kind: 'tree'; path: string; files: Record<string, string>; open: boolean; what: string; control?: boolean };
 
@@ -296,6 +304,51 @@ function linkOf(p: string): string | null {
   }
 }
 
+/** Every file below `dir` (relative, posix), bounded; run leftovers' folders skipped. */
+function filesBelow(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (sub: string, depth: number) => {
+    if (depth > 6 || out.length >= 4000) return;
+    let names: string[];
+    try {
+      names = readdirSync(sub === '' ? dir : path.join(dir, sub));
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const rel = sub === '' ? name : `${sub}/${name}`;
+      let st;
+      try {
+        st = lstatSync(path.join(dir, rel));
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) {
+        if (!SKIPPED_DIRS.has(name)) walk(rel, depth + 1);
+      } else out.push(rel);
+    }
+  };
+  walk('', 0);
+  return out;
+}
+
+/** Folders a run or a tool leaves beside tests: never searched for new tests. */
+export const SKIPPED_DIRS = new Set(['node_modules', '__pycache__', '.pytest_cache', '__snapshots__', '.git', 'target', 'coverage', '.venv', 'venv']);
+
+/** The source files of the cycle when RED begins, each with a copy in the blob store. */
+function redSources(root: string, anchorHome: string, state: StateLike & { baseline?: { sources?: unknown } }): Protected[] {
+  const out: Protected[] = [];
+  const sources = hashes(state.baseline?.sources);
+  for (const rel of Object.keys(sources).slice(0, 2000)) {
+    const abs = path.join(root, rel);
+    const sha = fileSha(abs);
+    if (sha === null) continue;
+    storeBlob(anchorHome, abs, sha);
+    out.push({ kind: 'redsource', path: abs, sha256: sha, what: `the source file ${rel}` });
+  }
+  return out;
+}
+
 function listTree(dir: string, recentOnly = false): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (sub: string) => {
@@ -359,11 +412,27 @@ function collectProtected(root: string, home: string, anchorHome: string, state:
   const frozenDirs = new Set(Object.keys(frozen).map((rel) => path.dirname(path.join(root, rel))));
   for (const dir of frozenDirs) {
     try {
-      out.push({ kind: 'nonew', path: dir, names: readdirSync(dir), what: `the frozen test directory ${path.relative(root, dir) || '.'}` });
+      out.push({ kind: 'nonew', path: dir, names: readdirSync(dir), what: `the frozen test directory ${path.relative(root, dir) || '.'}`, sub: filesBelow(dir) });
     } catch {
       // gone: the frozen files in it are reported on their own
     }
   }
+  // Each directory on the way to a frozen file is part of its identity: checked first (integrity.ts).
+  const chain = new Set<string>();
+  for (const rel of Object.keys(frozen)) {
+    const parts = rel.split('/').slice(0, -1);
+    for (let i = 1; i <= parts.length; i++) chain.add(parts.slice(0, i).join('/'));
+  }
+  const chainEntries: Protected[] = [];
+  for (const rel of [...chain].sort()) {
+    try {
+      const st = lstatSync(path.join(root, rel));
+      if (st.isDirectory()) chainEntries.push({ kind: 'dirchain', path: path.join(root, rel), dev: st.dev, ino: st.ino, what: `the frozen test directory ${rel}` });
+    } catch {
+      // gone: the frozen files in it are reported on their own
+    }
+  }
+  out.unshift(...chainEntries);
   const snapshots: [string, Record<string, string>][] = [
     ['green-entry', hashes(state.green_entry?.files)],
     ['refactor', hashes(state.refactor_base?.files)],
@@ -407,6 +476,13 @@ function collectProtected(root: string, home: string, anchorHome: string, state:
   for (const abs of runnerFiles(root)) file(abs, `the test runner ${path.relative(root, abs)}`);
   for (const abs of pluginFiles()) file(abs, `the tdd-gate program ${path.basename(abs)}`);
   return out;
+}
+
+/** RED's sources: snapshotted when RED begins (advance red), carried while it lasts. */
+function redEntries(root: string, paths: AnchorPaths, state: StateLike, prev: AnchorRecord | null): Protected[] {
+  if (state.phase !== 'tdd-red') return [];
+  if (prev !== null && prev.active && prev.phase === 'tdd-red') return prev.protect.filter((p) => p.kind === 'redsource');
+  return redSources(root, paths.home, state);
 }
 
 /** The control set: recorded when the cycle begins, then carried from record to record (src/tamper/controlRecord.ts). */
@@ -470,7 +546,7 @@ function anchorState(repo: Repo, statePath: string, text: string | null, env: No
     state_text: text,
     stack_sha256: fileSha(path.join(repo.root, TDD_DIR, 'stack.json')),
     frozen: hashes(state.frozen?.files),
-    protect: active ? [...collectProtected(repo.root, home, paths.home, state), ...controlEntries(repo, home, env, paths, prev)] : [],
+    protect: active ? [...collectProtected(repo.root, home, paths.home, state), ...controlEntries(repo, home, env, paths, prev), ...redEntries(repo.root, paths, state, prev)] : [],
     events: { path: eventsPath, copy: eventsCopy },
     at: new Date().toISOString(),
   };
@@ -528,6 +604,18 @@ export function repinWatched(repo: Repo, files: readonly string[], env: NodeJS.P
     if (entry.kind === 'settings') {
       done.push(entry.path);
       return { ...entry, guard: settingsGuard(entry.path), sha256: sha };
+    }
+    if (entry.kind === 'dirchain') {
+      try {
+        const st = lstatSync(entry.path);
+        if (st.isDirectory()) {
+          done.push(entry.path);
+          return { ...entry, dev: st.dev, ino: st.ino };
+        }
+      } catch {
+        // still gone: stays as recorded
+      }
+      return entry;
     }
     if (entry.kind === 'file' && entry.copy === undefined) {
       done.push(entry.path);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { journalNote, journalStateChange, readAnchor, verifiedBlob, type AnchorRecord } from '../../io/anchor.js';
+import { journalNote, journalStateChange, readAnchor, repinWatched, verifiedBlob, type AnchorRecord } from '../../io/anchor.js';
 import { anchorPaths, type AnchorPaths } from '../../io/anchorPaths.js';
 import { readOrNull } from '../../io/readOrNull.js';
 import { journalTail, judgeCycleTraces } from '../../tamper/traces.js';
@@ -75,7 +75,13 @@ export const recover: Verb = {
       restoreStateText(s.statePath, anchor.state_text!);
       return true;
     });
-    const report = checkIntegrity(paths, anchor);
+    let report = checkIntegrity(paths, anchor);
+    // A frozen test directory replaced by another real one: the person accepts it as it is now (the frozen files in it were just checked).
+    const dirs = anchor.protect.filter((p) => p.kind === 'dirchain' && report.broken.some((b) => b.path === p.path)).map((p) => p.path);
+    if (dirs.length > 0 && repinWatched(s.repo, dirs, io.env, 'recover: accepted the directories as they are').length > 0) {
+      const again = readAnchor(paths);
+      if (again !== null) report = checkIntegrity(paths, again);
+    }
     const restored = [...(restoredState ? [stateRel] : []), ...report.restored.map((f) => path.relative(s.root, f.path))];
     journalNote(paths, { seq: anchor.seq, note: 'recover', restored, broken: report.broken.map((f) => f.path) });
     appendEvent(s.root, { type: 'recover', restored, broken: report.broken.map((f) => f.path), phase: anchor.phase });
