@@ -19,6 +19,10 @@ describe('STUB:TDD as a comment at the stubbed function', () => {
     ['in a Python string', 'NOTE = "STUB:TDD"\ndef add(a, b):\n    return a + b\n', false],
     ['in an identifier-like word outside a comment', 'export const STUB_TDD = 1; export function add(a, b) { return a + b; } const x = STUB:TDD;\n', false],
     ['a comment far from any function', '// STUB:TDD\n\n\n\n\n\nconst x = 1;\nexport { x };\n', false],
+    ['a stubbed constant', '// STUB:TDD\nexport const b = 1;\n', true],
+    ['a stubbed class', '# STUB:TDD\nclass Cart:\n    pass\n', true],
+    ['a notebook cell', JSON.stringify({ cells: [{ cell_type: 'code', source: ['# STUB:TDD\n', 'x = 1'] }] }), true],
+    ['a notebook with the marker in a markdown string only', JSON.stringify({ cells: [{ cell_type: 'code', source: ['s = "STUB:TDD"\n', 'y = 2'] }] }), false],
     ['no marker', 'export function add(a, b) { return a + b; }\n', false],
   ])('%s', (_name, text, marked) => {
     expect(stubMarked(text)).toBe(marked);

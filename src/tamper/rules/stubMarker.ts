@@ -1,6 +1,7 @@
 /**
  * The RED stub marker (DESIGN §3): a source file may change in tdd-red only as a stub, and the
- * marker `STUB:TDD` counts only as a comment at the stubbed function: on the function's own line,
+ * marker `STUB:TDD` counts only as a comment at the stubbed function (or the class, type or
+ * constant it stubs): on the declaration's own line,
  * within the three lines above it, or in the first lines of its body. A `STUB:TDD` in a string, in
  * a variable name, or in a comment far from any function does not count. Pure.
  */
@@ -35,9 +36,26 @@ function commentStart(line: string): number {
   return -1;
 }
 
-/** Does the text carry the marker as a comment at a function? */
+/** A declaration the stub stands in for: a class, a type, a constant, a module-level assignment. */
+const DECLARATION_LINE = /^\s*(?:(?:export|pub|public|private|protected|static|default|final|abstract)\s+)*(?:class|struct|enum|interface|trait|impl|type|const|let|var|val|object|module|record)\b|^\s*[A-Za-z_][\w.]*\s*(?::[^=]+)?=(?!=)/;
+
+/** A Jupyter notebook's code, cell by cell (the marker lives in a cell's source). */
+function notebookCode(text: string): string | null {
+  if (!text.trimStart().startsWith('{')) return null;
+  try {
+    const nb = JSON.parse(text) as { cells?: { source?: unknown }[] };
+    if (!Array.isArray(nb.cells)) return null;
+    return nb.cells.map((c) => (Array.isArray(c.source) ? c.source.join('') : typeof c.source === 'string' ? c.source : '')).join('\n');
+  } catch {
+    return null;
+  }
+}
+
+/** Does the text carry the marker as a comment at a function (or the declaration it stubs)? */
 export function stubMarked(text: string): boolean {
   if (!text.includes(STUB_MARKER)) return false;
+  const code = notebookCode(text);
+  if (code !== null) return stubMarked(code);
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -47,7 +65,7 @@ export function stubMarked(text: string): boolean {
     if (c < 0 || c > at) continue;
     // The function: this line (a trailing comment), up to three lines below, or up to two above (the body's first lines).
     const near = [line.slice(0, c), ...lines.slice(i + 1, i + 4), ...lines.slice(Math.max(0, i - 2), i)];
-    if (near.some((l) => FUNCTION_LINE.test(l))) return true;
+    if (near.some((l) => FUNCTION_LINE.test(l) || DECLARATION_LINE.test(l))) return true;
   }
   return false;
 }
