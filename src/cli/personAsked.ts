@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { KILL_SWITCH } from '../hooks/output.js';
-import { RefusalError } from '../io/errors.js';
+import { RefusalError } from '../state/rules/errors.js';
 import { currentTicket } from '../tamper/cliAuthority.js';
 import type { Session } from './session.js';
 
-/** The rule of the gate's question to the person (src/core/decideBash.ts, `confirm`). */
+/** The rule of the gate's question to the person (src/gate/rules/decideBash.ts, `confirm`). */
 const CONFIRM_RULE = 'cli-confirm';
 
 /**

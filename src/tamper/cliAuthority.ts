@@ -1,7 +1,7 @@
-import { cliEffect } from '../core/bash/cliCalls.js';
-import { anchorPaths } from '../io/anchorPaths.js';
-import { RefusalError } from '../io/errors.js';
-import { findRepo } from '../io/repo.js';
+import { cliEffect } from '../gate/rules/bash/cliCalls.js';
+import { anchorPaths } from '../state/anchorPaths.js';
+import { RefusalError } from '../state/rules/errors.js';
+import { findRepo } from '../state/repo.js';
 import { noTicketMessage, type Ticket } from './rules/tickets.js';
 import { takeTicket } from './tickets.js';
 

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Protected } from '../io/anchor.js';
-import { gitCommonDir } from '../io/anchorPaths.js';
-import { canonicalize } from '../io/canonicalPath.js';
-import type { Repo } from '../io/repo.js';
+import type { Protected } from '../state/anchor.js';
+import { gitCommonDir } from '../state/anchorPaths.js';
+import { canonicalize } from '../state/canonicalPath.js';
+import type { Repo } from '../state/repo.js';
 import { controlSet, type ControlFacts } from './rules/controlSet.js';
 
 /** The facts the control set is defined from (src/tamper/rules/controlSet.ts), canonical like every write target. */

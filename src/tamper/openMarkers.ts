@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
-import type { AnchorPaths } from '../io/anchorPaths.js';
-import { childPath } from '../io/childPath.js';
-import { stateSlug } from '../io/stateSlug.js';
+import type { AnchorPaths } from '../state/anchorPaths.js';
+import { childPath } from '../state/childPath.js';
+import { stateSlug } from '../state/rules/stateSlug.js';
 
 /**
  * The stat-only traces of an open cycle, for the quick check (on every tool call of every

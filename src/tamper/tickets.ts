@@ -1,5 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { childPath } from '../io/childPath.js';
+import { childPath } from '../state/childPath.js';
 import { newTicket, ticketFits, ticketName, ticketPrefixes, type Ticket } from './rules/tickets.js';
 
 /**

@@ -1,9 +1,9 @@
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { AnchorPaths } from '../io/anchorPaths.js';
-import { childPath } from '../io/childPath.js';
-import { readOrNull } from '../io/readOrNull.js';
-import type { Repo } from '../io/repo.js';
+import type { AnchorPaths } from '../state/anchorPaths.js';
+import { childPath } from '../state/childPath.js';
+import { readOrNull } from '../state/readOrNull.js';
+import type { Repo } from '../state/repo.js';
 import { statCacheOf } from './openMarkers.js';
 import { judgeTraces, type Trace, type TraceFacts, type TraceVerdict } from './rules/traces.js';
 

@@ -1,5 +1,5 @@
-import { cliEffect, READ_ONLY_VERBS } from '../../core/bash/cliCalls.js';
-import { ask, deny, type Decision } from '../../core/decision.js';
+import { cliEffect, READ_ONLY_VERBS } from '../../gate/rules/bash/cliCalls.js';
+import { ask, deny, type Decision } from '../../gate/rules/decision.js';
 
 /** A call of the CLI that the Bash analysis found in a command (src/core/bash/types.ts). */
 export interface SeenCliCall {
