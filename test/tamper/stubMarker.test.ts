@@ -23,6 +23,7 @@ describe('STUB:TDD as a comment at the stubbed function', () => {
     ['a stubbed class', '# STUB:TDD\nclass Cart:\n    pass\n', true],
     ['a notebook cell', JSON.stringify({ cells: [{ cell_type: 'code', source: ['# STUB:TDD\n', 'x = 1'] }] }), true],
     ['a notebook with the marker in a markdown string only', JSON.stringify({ cells: [{ cell_type: 'code', source: ['s = "STUB:TDD"\n', 'y = 2'] }] }), false],
+    ['a placeholder file with nothing but the marker', '// STUB:TDD\n', true],
     ['no marker', 'export function add(a, b) { return a + b; }\n', false],
   ])('%s', (_name, text, marked) => {
     expect(stubMarked(text)).toBe(marked);

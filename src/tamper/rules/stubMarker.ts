@@ -57,6 +57,9 @@ export function stubMarked(text: string): boolean {
   const code = notebookCode(text);
   if (code !== null) return stubMarked(code);
   const lines = text.split('\n');
+  // A placeholder that holds nothing but comments (the marker among them) implements nothing.
+  const onlyComments = lines.every((l) => l.trim() === '' || commentStart(l) === l.length - l.trimStart().length);
+  if (onlyComments && lines.some((l) => l.includes(STUB_MARKER))) return true;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const at = line.indexOf(STUB_MARKER);
