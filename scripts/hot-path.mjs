@@ -25,6 +25,7 @@ export const ENTRY_FILES = [
   'src/state/rules/errors.ts',
   'src/tamper/heartbeat.ts',
   'src/state/anchorPaths.ts',
+  'src/tamper/openMarkers.ts',
   'src/state/repo.ts',
   'src/state/rules/stateSlug.ts',
   'src/state/childPath.ts',
