@@ -64,10 +64,20 @@ export interface BashFacts {
   display(abs: string): string;
   /** GREEN/REFACTOR: what the write does to runner settings frozen inside the target (package.json's test script, …). */
   frozenPart?(w: BashWrite, cwd: string, t: TargetFact): WriteTarget['frozenPart'];
+  /**
+   * The OS wall (Claude Code's sandbox, configured by the gate) contains this session's Bash
+   * calls: what the analysis does not model may run, since the sandbox holds it. Without the wall
+   * it is default-deny (ADR 009). Absent means no wall.
+   */
+  osWall?: boolean;
+  /** A person can answer an ask for this call (the client's permission mode lets it through to them). */
+  canAsk?: boolean;
+  /** The call runs in the background (`run_in_background`, the Monitor tool): it acts after the check. */
+  background?: boolean;
 }
 
 export function decideBash(a: BashAnalysis, facts: BashFacts): Decision {
-  const steps = [cli, headMoves, unknown, writes, mentions];
+  const steps = [cli, headMoves, unknown, writes, mentions, unmodelled];
   for (const step of steps) {
     const d = step(a, facts);
     if (d.kind !== 'pass') return d;
@@ -160,6 +170,35 @@ function mentions(a: BashAnalysis, f: BashFacts): Decision {
     }
   }
   return PASS;
+}
+
+/**
+ * Default-deny without the OS wall: a program the analysis does not know, an option that runs a
+ * command, a computed command word or a job that outlives the call is never allowed silently.
+ * The person is asked where the client lets them answer; otherwise it is denied.
+ */
+function unmodelled(a: BashAnalysis, f: BashFacts): Decision {
+  if (f.osWall === true) return PASS;
+  const found = f.background === true ? [{ program: 'run_in_background', what: 'runs the command in the background, where it can act after the gate has checked the call' }, ...a.unmodelled] : a.unmodelled;
+  if (found.length === 0) return PASS;
+  const list = found
+    .slice(0, 3)
+    .map((u) => `\`${u.program}\` ${u.what}`)
+    .join('; ');
+  const first = found[0]?.program ?? '';
+  const allow = `A project that relies on it can allow it in .tdd/stack.json, e.g. \`"bash_allow": ["${allowExample(first)}"]\` (a program, or a program and its first words), outside a cycle; with the OS wall on, the sandbox contains such commands and they run.`;
+  if (f.canAsk === true) {
+    return ask('bash-unmodelled', `This Bash command ${where(f)} does something the TDD gate cannot check: ${list}. Without the OS wall (the sandbox), the gate cannot tell what it writes, so it could change the cycle's records or frozen tests. Confirm only if you, the user, know what it does. ${allow}`);
+  }
+  return deny(
+    'bash-unmodelled',
+    `Blocked Bash command ${where(f)}: ${list}. While a TDD cycle is active and the OS wall (the sandbox) is off, every program a command starts must be one the gate knows, with options it models, named literally, in the foreground; no person can confirm this call here. Use a known program or the Write/Edit tools, or ask the user to allow it. ${allow}`,
+  );
+}
+
+function allowExample(program: string): string {
+  const clean = program.replace(/["\\]/g, '');
+  return clean === '' || clean.startsWith('&') || clean.includes('$') || clean.includes('`') ? 'make test' : clean;
 }
 
 function judgeWrite(w: BashWrite, f: BashFacts): Decision {

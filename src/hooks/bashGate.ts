@@ -13,6 +13,7 @@ import { canonicalize } from '../io/canonicalPath.js';
 import type { ActiveCycle } from './cycle.js';
 import { cycleFacts } from './fileGate.js';
 import { frozenPartChange, partFileOf } from './frozenParts.js';
+import { osWallOn } from '../io/sandboxGate.js';
 
 // Bash-only checks that run before the analysis, here so the Write path's part does not carry them.
 export { hardenedBashCheck } from '../io/sandboxGate.js';
@@ -31,6 +32,8 @@ export function gateBash(cycle: ActiveCycle, event: BashEvent): Decision {
     root: cycle.repo.root,
     inherited: inheritedEnv(process.env),
     read: scriptReader(),
+    exists: existsSync,
+    allow: (cycle.stack.config.bash_allow ?? []).map(allowWords),
   });
   return decideBash(analysis, bashFacts(cycle, event));
 }
@@ -50,10 +53,26 @@ function inheritedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
+/** A `bash_allow` entry as words: `make test` is `make` with `test` first. */
+function allowWords(entry: string): string[] {
+  return entry.split(' ').filter((w) => w !== '');
+}
+
+/**
+ * Permission modes in which an ask reaches a person: in `bypassPermissions` and `auto` the client
+ * may settle it without them, in `dontAsk` it is refused unseen. A client that sends no mode asks.
+ * A non-interactive run (`-p`) that cannot ask refuses the call itself: still nothing runs silently.
+ */
+const ASKING_MODES = new Set(['default', 'acceptEdits', 'plan']);
+
 export function bashFacts(cycle: ActiveCycle, event: BashEvent): BashFacts {
   const disk = diskOf(cycle);
   let memo: CycleFacts | null = null;
+  const mode = event.permission_mode;
   return {
+    osWall: osWallOn(cycle.repo),
+    canAsk: mode === undefined || ASKING_MODES.has(mode),
+    background: (event.tool_input as { run_in_background?: unknown }).run_in_background === true,
     cwd: event.cwd,
     agentType: event.agent_type,
     specId: cycle.state.spec_id,

@@ -194,7 +194,7 @@ function gateOther(cycle: ActiveCycle, event: OtherToolEvent, bash: BashGate | n
       const command = (event.tool_input as { command?: unknown }).command;
       if (typeof command !== 'string') return PASS; // a WebSocket watch runs nothing here
       // A monitor runs its command in the background, with no PostToolUse: judged like Bash before it starts.
-      const asBash = { ...event, tool_name: 'Bash', tool_input: { command } } as unknown as BashEvent;
+      const asBash = { ...event, tool_name: 'Bash', tool_input: { command, run_in_background: true } } as unknown as BashEvent;
       return gateBashCall(needBash(bash), cycle, asBash);
     }
     default:

@@ -46,6 +46,10 @@ export const stackSchema = z.strictObject({
     z.optional(globList),
     'Source files allowed to import the test framework or read the runner environment (test helpers shipped as source).',
   ),
+  bash_allow: doc(
+    z.optional(z.array(nonEmpty())),
+    'Programs a Bash command may start during a cycle although the gate does not model them, each a program name or a program and its first arguments ("cmake", "make test", "./gradlew"); without the OS wall anything else unmodelled asks the user.',
+  ),
 });
 
 export type StackConfig = z.infer<typeof stackSchema>;

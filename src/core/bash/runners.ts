@@ -47,6 +47,7 @@ export function namedScript(call: Call, sink: Sink, script: Arg, lang: Lang, arg
   }
   // A script the gate cannot read still passes, unless what it is given names a protected path.
   if (!sink.follow(call.scope, script, lang, call.name, { sameScope, args })) {
+    if (!sink.missing(call.scope, script)) sink.unmodelled(`${call.name} ${script.raw}`, 'runs a file the gate cannot read, so what it does cannot be checked');
     sink.mention(call.scope, `${call.name} runs ${script.raw}, which the gate cannot read, and hands it a path`, args.map((a) => a.text ?? a.raw));
   }
   return null;
@@ -144,6 +145,7 @@ export function wrapper(valued: string[], opts: { skipAssignments?: boolean; ski
     const [name, ...rest] = ops;
     if (name === undefined) return null;
     if (name.text === null) {
+      sink.unmodelled(name.raw, `is a command name computed when the command runs (${call.name} runs it)`);
       sink.mention(scope, `${call.name} runs a command whose name is not static (${name.raw})`, rest.map((a) => a.text ?? a.raw));
       return null;
     }
@@ -398,6 +400,7 @@ export const npx: Handler = (call, sink) => {
   const [name, ...rest] = argv.operands;
   if (name === undefined) return null;
   if (name.text === null) {
+    sink.unmodelled(name.raw, `is a command name computed when the command runs (${call.name} runs it)`);
     sink.mention(call.scope, `${call.name} runs a command whose name is not static`, rest.map((a) => a.text ?? a.raw));
     return null;
   }

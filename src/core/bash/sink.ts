@@ -31,6 +31,10 @@ export interface Sink {
   readonly ctx: AnalyzeContext;
   /** A write to the path an argument names (resolved against every possible cwd). */
   write(scope: Scope, target: Arg, via: string, extra?: WriteExtra): void;
+  /** A program, option or construct the analysis does not model (default-deny without the OS wall). */
+  unmodelled(program: string, what: string): void;
+  /** The file is certainly absent when the command runs (not on disk, not made by the command): running it runs nothing. */
+  missing(scope: Scope, file: Arg): boolean;
   /** A write whose target cannot be resolved statically. */
   unknown(reason: string): void;
   /** Unanalysable text: a problem only if one of `texts` names a protected path. */
