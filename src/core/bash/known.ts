@@ -76,7 +76,7 @@ const PLAIN = [
   'java', 'javac', 'jar', 'mvn', 'gradle', 'kotlin', 'kotlinc', 'sbt', 'scala', 'dotnet', 'swift', 'swiftc', 'xcodebuild', 'xcrun',
   // Ruby, PHP, others
   'ruby', 'gem', 'bundle', 'bundler', 'rake', 'rspec', 'rubocop', 'irb', 'php', 'composer', 'phpunit', 'php-cs-fixer', 'phpstan',
-  'perl', 'prove', 'cpanm', 'lua', 'luarocks', 'elixir', 'mix', 'erl', 'rebar3', 'ghc', 'cabal', 'stack', 'zig', 'nim', 'dart', 'flutter',
+  'perl', 'prove', 'cpanm', 'elixir', 'mix', 'erl', 'rebar3', 'ghc', 'cabal', 'stack', 'zig', 'nim', 'dart', 'flutter',
   // editors used without a terminal, pagers, terminals of the session itself
   'code', 'cursor', 'subl', 'claude',
 ];
@@ -121,7 +121,7 @@ MODELS.gmake = MODELS.make as OptionModel;
  * Keys of `git -c key=value` that change nothing a later program runs (names, colours, output).
  * Any other key (`core.*`, `alias.*`, filters, helpers, paths) may run a command: unmodelled.
  */
-const GIT_SAFE_CONFIG = ['user.', 'color.', 'advice.', 'init.defaultbranch', 'commit.gpgsign', 'tag.gpgsign', 'log.', 'pull.rebase', 'pull.ff', 'merge.conflictstyle', 'column.', 'format.pretty', 'core.quotepath', 'core.autocrlf', 'core.pager=cat', 'core.pager=', 'diff.noprefix', 'status.', 'push.autosetupremote', 'push.default', 'rebase.autostash', 'fetch.prune', 'safe.directory', 'i18n.', 'gc.auto'];
+const GIT_SAFE_CONFIG = ['user.', 'color.', 'advice.', 'init.defaultbranch', 'commit.gpgsign', 'tag.gpgsign', 'log.', 'pull.rebase', 'pull.ff', 'merge.conflictstyle', 'column.', 'format.pretty', 'core.quotepath', 'core.autocrlf', 'core.pager=cat', 'core.pager=less', 'diff.noprefix', 'status.', 'push.autosetupremote', 'push.default', 'rebase.autostash', 'fetch.prune', 'safe.directory', 'i18n.', 'gc.auto'];
 
 /** Shell builtins and keywords: they run no program. `hash -p` and `disown` are handled apart. */
 const BUILTINS = [
@@ -215,7 +215,7 @@ function gitOption(call: Call): string | null {
       const kv = t === '-c' ? (args[++i]?.text ?? null) : t.slice(2);
       if (kv === null) return 'git -c with a value that is not static';
       const lower = kv.toLowerCase();
-      if (!GIT_SAFE_CONFIG.some((k) => lower.startsWith(k))) return `git -c ${kv.slice(0, 60)}`;
+      if (!GIT_SAFE_CONFIG.some((k) => (k.includes('=') ? lower === k || lower === k.slice(0, -1) : lower.startsWith(k)))) return `git -c ${kv.slice(0, 60)}`;
       continue;
     }
     if (t.charCodeAt(0) !== 45) {
@@ -250,16 +250,21 @@ export function pathShadow(raw: string, scope: Scope, ctx: AnalyzeContext): stri
     for (const dir of expandEntry(entry, scope, ctx)) {
       if (dir === null) return entry;
       if (!dir.startsWith('/')) return entry === '' ? '(the working directory)' : entry;
-      if (dir === ctx.root || dir.startsWith(ctx.root + '/')) {
-        const rel = dir.slice(ctx.root.length + 1);
-        if (!PROJECT_TOOL_DIRS.includes(rel.endsWith('/') ? rel.slice(0, -1) : rel)) return entry;
-      }
+      const clean = dir.endsWith('/') && dir.length > 1 ? dir.slice(0, -1) : dir;
+      if (clean === ctx.root || clean.startsWith(ctx.root + '/')) {
+        if (!PROJECT_TOOL_DIRS.includes(clean.slice(ctx.root.length + 1))) return entry;
+      } else if (clean.endsWith('/bin') && ctx.read?.(clean.slice(0, -4) + '/pyvenv.cfg') != null) {
+        // A virtualenv's bin folder wherever it lives (poetry, pipenv and virtualenvwrapper keep them under the home).
+      } else if (!SYSTEM_DIRS.some((s) => clean === s || clean.startsWith(s + '/')) && !HOME_TOOL_DIRS.some((h) => clean === ctx.home + h || clean.startsWith(ctx.home + h + '/'))) return entry;
     }
   }
   return null;
 }
 
 const PROJECT_TOOL_DIRS = ['node_modules/.bin', '.venv/bin', 'venv/bin'];
+/** Folders package managers and toolchain installers own: PATH may name them (`export PATH="$HOME/.cargo/bin:$PATH"`). */
+const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/opt', '/snap', '/nix', '/home/linuxbrew/.linuxbrew'];
+const HOME_TOOL_DIRS = ['/.cargo/bin', '/go/bin', '/.local/bin', '/.nvm', '/.volta/bin', '/.pyenv', '/.rustup', '/.bun/bin', '/.deno/bin', '/.local/share/pnpm', '/.yarn/bin', '/.npm-global/bin', '/.poetry/bin', '/.sdkman'];
 const SAVED_PATH = ['${_OLD_VIRTUAL_PATH:-}', '${_OLD_VIRTUAL_PATH}', '$_OLD_VIRTUAL_PATH'];
 
 /** PATH's entries, with `:` inside `${…}` kept. */
