@@ -108,7 +108,7 @@ export const ATTACKS: Record<string, string[]> = {
     `Rscript -e "unlink('.tdd', recursive=TRUE)"`, 'julia -e "rm(\\".tdd\\"; recursive=true)"', 'guile -c "(delete-file \\"x\\")"', 'pwsh -c "Remove-Item x"',
     'docker run --rm -v "$PWD":/w alpine rm -rf /w/.tdd', 'ssh localhost rm -rf .tdd', 'env tclsh /tmp/x.tcl', 'nice -n 5 tclsh /tmp/x.tcl', 'busybox tclsh /tmp/x.tcl',
     'timeout 5 tclsh /tmp/x.tcl', 'xargs tclsh < /tmp/list', 'find . -name "*.tcl" -exec tclsh {} \\;', 'npx tclsh /tmp/x.tcl', './tools/x.bin',
-    'tools/x.bin --version', 'npm run deploy-x', 'sh scripts/evil.sh', 'bash -c "tclsh /tmp/x.tcl"', 'node scripts/release.mjs "rm -rf .tdd"', 'ls && tclsh /tmp/x.tcl',
+    'tools/x.bin --version', 'npm run deploy-x', 'tclsh() { true; }; command tclsh /tmp/x.tcl', 'xargs() { true; }; env xargs tclsh /tmp/x.tcl', 'sh scripts/evil.sh', 'bash -c "tclsh /tmp/x.tcl"', 'node scripts/release.mjs "rm -rf .tdd"', 'ls && tclsh /tmp/x.tcl',
   ],
   'an option that runs a command': [
     `tar -cf /tmp/a.tar -I "sh -c 'rm -rf .tdd'" src`, 'tar --use-compress-program=/tmp/x -cf /tmp/a.tar src', 'tar -cf /dev/null --checkpoint=1 --checkpoint-action=exec=/tmp/x src',

@@ -511,7 +511,7 @@ class Analyzer implements Sink {
       if (assigned.length > 0) injectedEnv(assigned.map((a) => a.name), cmdScope, head.text, this);
       const saved = runScope.fds;
       runScope.fds = fds;
-      out = this.run({ name: head.text, args: [...nameArgs.slice(1), ...args], scope: runScope, stdin: input, text });
+      out = this.run({ name: head.text, args: [...nameArgs.slice(1), ...args], scope: runScope, stdin: input, text, direct: true });
       // `exec 3< f` with no command keeps its descriptors open for the rest of the shell.
       runScope.fds = head.text === 'exec' && nameArgs.length + args.length === 1 ? fds : saved;
       if (runScope !== scope) {
@@ -886,7 +886,8 @@ class Analyzer implements Sink {
   }
 
   run(call: Call): Output {
-    const fn = call.scope.functions.get(call.name);
+    // Functions and aliases are the shell's: a wrapper (`command`, `env`, `xargs`, `find -exec`) runs a program of that name.
+    const fn = call.direct === true ? call.scope.functions.get(call.name) : undefined;
     if (fn !== undefined && this.callDepth < MAX_CALL_DEPTH) {
       fn.called = true;
       this.callDepth++;
@@ -900,9 +901,7 @@ class Analyzer implements Sink {
       }
       return null;
     }
-    // A function this command defines, called deeper than the analysis follows: its body was walked at least once.
-    if (fn !== undefined) return null;
-    const alias = call.scope.aliases.get(call.name);
+    const alias = call.direct === true ? call.scope.aliases.get(call.name) : undefined;
     if (alias !== undefined) {
       call.scope.aliases.delete(call.name); // an alias does not expand inside itself
       try {
@@ -919,7 +918,8 @@ class Analyzer implements Sink {
       return null;
     }
     const allowed = this.allows(call);
-    if (!allowed) this.vet(call);
+    // A function this command defines, called deeper than the analysis follows (its body was walked at least once), is no program.
+    if (!allowed && fn === undefined) this.vet(call);
     if (allowed) this.allowed++;
     try {
       return runCommand(call, this);

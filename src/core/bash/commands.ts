@@ -326,7 +326,8 @@ export function runCommand(call: Call, sink: Sink): Output {
     return null;
   }
   const handler = handlerOf(normal);
-  if (handler) return handler({ ...call, name: normal }, sink);
+  // What a handler runs in turn (a wrapper's command) is a program, not one of the shell's functions.
+  if (handler) return handler({ ...call, name: normal, direct: false }, sink);
   formatterCommand({ ...call, name: normal }, sink);
   return null;
 }

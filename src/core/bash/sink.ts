@@ -20,6 +20,8 @@ export interface Call {
   stdin: Stdin;
   /** The command as written, for messages. */
   text: string;
+  /** The shell runs it itself (its functions and aliases apply); a wrapper's command is a program. */
+  direct?: boolean;
 }
 
 export type WriteExtra = Partial<Pick<BashWrite, 'tree' | 'onlyTests' | 'content' | 'append' | 'copyOf' | 'metadataOnly' | 'patch' | 'pkgKeys' | 'stash' | 'inPlace' | 'removes'>>;
