@@ -35,6 +35,7 @@ export const PROJECT: Record<string, string> = {
   'scripts/release.mjs': "import { execSync } from 'node:child_process';\nexecSync(process.argv[2]);\n",
   'scripts/evil.sh': '#!/bin/sh\ncmd=tcl; ${cmd}sh /tmp/x.tcl\n',
   'tools/deploy.tcl': 'exec rm -rf .tdd\n',
+  'opaque.mk': 'include rules.mk\nall: main.o\n%.o: %.c\n\ttclsh /tmp/x.tcl\n',
   'tools/x.bin': '\u007fELF\u0000\u0000binary',
   'node_modules/.bin/vite': '#!/usr/bin/env node\nimport("../vite/bin/vite.js");\n',
   'node_modules/.bin/my-codegen': '#!/usr/bin/env node\nrequire("../my-codegen/cli.js");\n',
@@ -124,7 +125,7 @@ export const ATTACKS: Record<string, string[]> = {
     `node -e "require('child_process').execSync(process.argv[1])" x`, 'node -e "eval(process.argv[1])" x', "ruby -e '`rm -rf .tdd`'", `php -r 'system("x");'`,
     'go run .', 'go run ./cmd/tool', 'go generate ./...', 'go test -exec /tmp/x ./...', 'go build -toolexec=/tmp/x ./...', 'go vet -vettool=/tmp/x ./...', 'go env -w GOFLAGS=-toolexec=/tmp/x',
     'cargo run', `cargo --config "target.x86_64-unknown-linux-gnu.runner='/tmp/x'" test`, 'npm --script-shell=/tmp/x test', 'npm explore vitest', 'rsync -e /tmp/x a b:',
-    'cmake -E rm -rf .tdd', 'cmake -P /tmp/x.cmake', "less +'!rm -rf .tdd' src/a.ts",
+    'cmake -E rm -rf .tdd', 'cmake -P /tmp/x.cmake', "less +'!rm -rf .tdd' src/a.ts", "node --import 'data:text/javascript,process.exit()' -e 1", 'make -f opaque.mk all',
   ],
   'a computed command word': [
     'CMD=tclsh; $CMD /tmp/x.tcl', 'c=tcl; ${c}sh /tmp/x.tcl', `bash -c '"$0" /tmp/x.tcl' tclsh`, 'printf -v c %s tclsh; $c /tmp/x.tcl', 'read c <<< tclsh; $c /tmp/x.tcl',

@@ -321,6 +321,8 @@ function contentOption(name: string, call: Call): string | null {
   }
   if (name === 'ed' && (stdin === null || stdin.includes('!'))) return 'ed !';
   if (VI.has(name)) return viOption(call);
+  // `node --import 'data:text/javascript,…'`: a module whose code is the option's value.
+  if ((name === 'node' || name === 'deno' || name === 'bun') && args.some((a) => a.text !== null && (a.text.startsWith('data:') || a.text.includes('=data:')))) return 'a data: URL module';
   if (name === 'make' || name === 'gmake') return makeOption(call);
   return null;
 }

@@ -453,7 +453,10 @@ export const make: Handler = (call, sink) => {
   }
   if (text === null) return null;
   const recipes = makeRecipes(text, targets.map((t) => t.text as string));
-  if (recipes === null) return null;
+  if (recipes === null) {
+    sink.unmodelled([call.name, ...targets.map((t) => t.text as string)].join(' '), 'builds a target whose recipe the analysis cannot compute (an include, a conditional or a pattern rule in the Makefile)');
+    return null;
+  }
   // A Makefile from the command's own input is the command's code; one on disk is followed.
   const fromInput = files.some((f) => f.text === '-' || f.text === '/dev/stdin');
   for (const line of recipes) sink.shell(line, scope, `${call.name} recipe`, false, !fromInput);
