@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeBash } from '../../src/core/bash/analyze.js';
-import type { BashAnalysis } from '../../src/core/bash/types.js';
-import { decideBash, type BashFacts } from '../../src/core/decideBash.js';
-import type { Decision } from '../../src/core/decision.js';
+import { analyzeBash } from '../../src/gate/rules/bash/analyze.js';
+import type { BashAnalysis } from '../../src/gate/rules/bash/types.js';
+import { decideBash, type BashFacts } from '../../src/gate/rules/decideBash.js';
+import type { Decision } from '../../src/gate/rules/decision.js';
 import { ev } from '../helpers/events.js';
 import { HOOK } from '../helpers/hook.js';
 import { DEFAULT_STACK, SPEC_TEXT, git, state, stateFileFor } from '../helpers/repo.js';
