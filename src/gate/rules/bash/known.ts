@@ -296,7 +296,7 @@ function expandEntry(entry: string, scope: Scope, ctx: AnalyzeContext): (string 
   const name = entry.slice(braced ? 2 : 1, end);
   const rest = entry.slice(braced ? end + 1 : end);
   if (rest.includes('$') || rest.includes('`')) return [null];
-  const values = name === 'HOME' ? [ctx.home] : name === 'PWD' ? scope.cwds : (scope.vars.get(name) ?? (ctx.inherited?.[name] !== undefined ? [ctx.inherited[name] as string] : null));
+  const values = name === 'HOME' ? [ctx.home] : name === 'PWD' ? scope.cwds : (scope.vars.get(name) ?? (ctx.inherited?.[name] !== undefined ? [ctx.inherited[name]] : null));
   if (values === null || values === undefined || values.length === 0) return [null];
   return values.map((v) => (v === null ? null : v + rest));
 }
