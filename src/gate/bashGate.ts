@@ -18,6 +18,7 @@ import { anchorPaths } from '../state/anchorPaths.js';
 import { cliRoad, type SeenCliCall } from '../tamper/rules/cliRoads.js';
 import { issueTickets } from '../tamper/tickets.js';
 import type { Decision } from './rules/decision.js';
+import { osWallOn } from '../wall/sandboxGate.js';
 
 // Bash-only checks that run before the analysis, here so the Write path's part does not carry them.
 export { hardenedBashCheck } from '../wall/sandboxGate.js';
@@ -37,6 +38,8 @@ export function bashCall(cycle: ActiveCycle, event: BashEvent, env: NodeJS.Proce
     root: cycle.repo.root,
     inherited: inheritedEnv(env),
     read: scriptReader(),
+    exists: existsSync,
+    allow: (cycle.stack.config.bash_allow ?? []).map(allowWords),
   });
   return { analysis, facts: bashFacts(cycle, event) };
 }
@@ -92,10 +95,26 @@ function inheritedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
+/** A `bash_allow` entry as words: `make test` is `make` with `test` first. */
+function allowWords(entry: string): string[] {
+  return entry.split(' ').filter((w) => w !== '');
+}
+
+/**
+ * Permission modes in which an ask reaches a person: in `bypassPermissions` and `auto` the client
+ * may settle it without them, in `dontAsk` it is refused unseen. A client that sends no mode asks.
+ * A non-interactive run (`-p`) that cannot ask refuses the call itself: still nothing runs silently.
+ */
+const ASKING_MODES = new Set(['default', 'acceptEdits', 'plan']);
+
 export function bashFacts(cycle: ActiveCycle, event: BashEvent): BashFacts {
   const disk = diskOf(cycle);
   let memo: CycleFacts | null = null;
+  const mode = event.permission_mode;
   return {
+    osWall: osWallOn(cycle.repo),
+    canAsk: mode === undefined || ASKING_MODES.has(mode),
+    background: (event.tool_input as { run_in_background?: unknown }).run_in_background === true,
     cwd: event.cwd,
     agentType: event.agent_type,
     specId: cycle.state.spec_id,

@@ -196,7 +196,7 @@ function otherToolCall(event: OtherToolEvent, kind: CallKind, env: NodeJS.Proces
     if (kind !== 'monitor') return { ...common, kind };
     // A monitor runs its command in the background, with no PostToolUse: judged like Bash before it starts.
     if (typeof command !== 'string') return { ...common, kind, bash: () => null }; // a WebSocket watch runs nothing here
-    const asBash = { ...event, tool_name: 'Bash', tool_input: { command } } as unknown as BashEvent;
+    const asBash = { ...event, tool_name: 'Bash', tool_input: { command, run_in_background: true } } as unknown as BashEvent;
     return bashInCycle(cycle, asBash, env, bash, common, 'monitor');
   };
   return {

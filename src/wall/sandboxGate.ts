@@ -36,6 +36,20 @@ export function hardenedBashCheck(repo: Repo, command: string): Decision | null 
 }
 
 /**
+ * The OS wall: Claude Code's sandbox runs this worktree's Bash calls, configured by the gate
+ * (today: hardened mode on and its settings applied). The one fact the Bash policy reads; an
+ * unreadable record is no wall (the Bash check above denies on it anyway).
+ */
+export function osWallOn(repo: Repo): boolean {
+  try {
+    const record = readRecord(repo.gitDir);
+    return record.on && record.applied !== null;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The client applies a changed settings file about a second after it is written, and a Bash call
  * gets the sandbox in force when it starts: a call right after a phase change waits out the rest.
  */

@@ -53,7 +53,7 @@ function facts(w: World): BashFacts {
   };
 }
 
-const none: BashAnalysis = { writes: [], unknown: [], mentions: [], cliCalls: [], headMoves: [], parseErrors: [] };
+const none: BashAnalysis = { writes: [], unknown: [], mentions: [], cliCalls: [], headMoves: [], parseErrors: [], unmodelled: [] };
 const write = (path: string, extra: Partial<BashWrite> = {}): BashAnalysis => ({ ...none, writes: [{ path, cwd: ROOT, via: 'test', ...extra }] });
 const TESTS = { '/p/tests/a.test.ts': 'test', '/p/src/a.ts': 'source', '/p/src/stub.ts': 'source' } as const;
 

@@ -24,9 +24,12 @@ describe('pathological Bash input through the built hook', () => {
   it.each([
     ['a 1 MB heredoc into a scratch file', `cat > /tmp/big.txt <<'EOF'\n${MB}\nEOF`, 'pass'],
     ['a 1 MB heredoc into a frozen test', `cat > tests/a.test.ts <<'EOF'\n${MB}\nEOF`, 'deny'],
-    ['a 1 MB here-string fed to sh', `sh <<< '${MB}'`, 'pass'],
+    // Without the OS wall, a program the analysis does not know (here `xxx…`), a computed command word,
+    // or a function or alias name that ends at an undefined program asks the person (ADR 009).
+    ['a 1 MB here-string fed to sh', `sh <<< '${MB}'`, 'ask'],
+    ['a 1 MB here-string of a known command fed to sh', `sh <<< 'echo ${MB}'`, 'pass'],
     ['a 1 MB single-quoted argument', `echo '${MB}'`, 'pass'],
-    ['2,000 nested $( around a harmless word', nested('x', 2000), 'pass'],
+    ['2,000 nested $( around a harmless word', nested('x', 2000), 'ask'],
     ['2,000 nested $( around a test deletion', nested('rm tests/a.test.ts', 2000), 'deny'],
     ['2,000 nested subshells', '('.repeat(2000) + 'ls' + ')'.repeat(2000), 'pass'],
     ['2,000 nested backticks', 'echo ' + '`echo '.repeat(50) + 'x' + '`'.repeat(50), 'pass'],
@@ -43,8 +46,9 @@ describe('pathological Bash input through the built hook', () => {
     ['lone operators', ';;& | && || ))', 'pass'],
     ['10,000 variable assignments', 'a=1; '.repeat(10_000) + 'echo $a', 'pass'],
     ['30 nested loops', 'for a in 1 2; do '.repeat(30) + 'echo > /tmp/x' + '; done'.repeat(30), 'pass'],
-    ['functions that call the next twice, 12 deep', Array.from({ length: 12 }, (_, i) => `f${i}() { f${i + 1}; f${i + 1}; }`).join('; ') + '; f0', 'pass'],
-    ['aliases that expand to each other', "alias a='b; b'; alias b='a; a'; a", 'pass'],
+    ['functions that call the next twice, 12 deep', Array.from({ length: 12 }, (_, i) => `f${i}() { f${i + 1}; f${i + 1}; }`).join('; ') + '; f0', 'ask'],
+    ['functions that call the next twice, 12 deep, ending at a known program', Array.from({ length: 12 }, (_, i) => `f${i}() { f${i + 1}; f${i + 1}; }`).join('; ') + '; f12() { true; }; f0', 'pass'],
+    ['aliases that expand to each other', "alias a='b; b'; alias b='a; a'; a", 'ask'],
   ] as const)('%s', (_name, command, verdict) => {
     const r = run(command);
     expect(r.status).toBe(0);

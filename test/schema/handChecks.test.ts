@@ -95,6 +95,7 @@ const STACK = {
   oracle_isolation: 'namespace',
   oracle_ignore_processes: ['code'],
   runner_reach_allow: 'src/testing/**',
+  bash_allow: ['cmake', 'make test'],
   heldout_glob: '**/*.heldout.test.ts',
   heldout: 'required',
 };

@@ -58,6 +58,16 @@ export interface BashFacts {
   display(abs: string): string;
   /** GREEN/REFACTOR: what the write does to runner settings frozen inside the target (package.json's test script, …). */
   frozenPart?(w: BashWrite, cwd: string, t: TargetFact): WriteTarget['frozenPart'];
+  /**
+   * The OS wall (Claude Code's sandbox, configured by the gate) contains this session's Bash
+   * calls: what the analysis does not model may run, since the sandbox holds it. Without the wall
+   * it is default-deny (ADR 010). Absent means no wall.
+   */
+  osWall?: boolean;
+  /** A person can answer an ask for this call (the client's permission mode lets it through to them). */
+  canAsk?: boolean;
+  /** The call runs in the background (`run_in_background`, the Monitor tool): it acts after the check. */
+  background?: boolean;
 }
 
 /** A Bash command alone, as the cycle rules judge it (no control set, no programs: those are the hook's facts). */

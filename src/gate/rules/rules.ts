@@ -18,6 +18,7 @@ import { cliEffect, READ_ONLY_VERBS } from './bash/cliCalls.js';
 import { STUB_MARKER } from './contentAfter.js';
 import { stubMarked } from '../../tamper/rules/stubMarker.js';
 import { PASS, ask, deny, type Decision } from './decision.js';
+import type { BashAnalysis } from './bash/types.js';
 import type { BashFacts } from './decideBash.js';
 import { MAX_FILES, type BashCall, type CallFacts, type CycleCall, type CycleFacts, type TargetFacts, type WriteFacts, type WriteTarget } from './facts.js';
 import { ROLE, describeRole, phaseWriter, rolesEnforced } from './roles.js';
@@ -460,6 +461,15 @@ export const RULES: readonly Rule[] = [
   },
   {
     stage: 'cycle',
+    id: 'bash-unmodelled',
+    doc: 'Without the OS wall, a command that starts a program the analysis does not know, uses an option that runs a command, computes its command word or runs in the background is asked about (denied where no person can answer) (ADR 010).',
+    check: (f) => {
+      const b = bashOf(f);
+      return b === null ? undefined : unlessPass(unmodelled(b.analysis, b.facts));
+    },
+  },
+  {
+    stage: 'cycle',
     id: 'cli-confirm',
     doc: 'Ending a cycle early (`abort`) or resuming a halted loop (`result`) is the person\'s to confirm.',
     check: (f) => {
@@ -476,6 +486,35 @@ export const RULES: readonly Rule[] = [
     },
   },
 ];
+
+/**
+ * Default-deny without the OS wall: a program the analysis does not know, an option that runs a
+ * command, a computed command word or a job that outlives the call is never allowed silently.
+ * The person is asked where the client lets them answer; otherwise it is denied.
+ */
+function unmodelled(a: BashAnalysis, f: BashFacts): Decision {
+  if (f.osWall === true) return PASS;
+  const found = f.background === true ? [{ program: 'run_in_background', what: 'runs the command in the background, where it can act after the gate has checked the call' }, ...a.unmodelled] : a.unmodelled;
+  if (found.length === 0) return PASS;
+  const list = found
+    .slice(0, 3)
+    .map((u) => `\`${u.program}\` ${u.what}`)
+    .join('; ');
+  const first = found[0]?.program ?? '';
+  const allow = `A project that relies on it can allow it in .tdd/stack.json, e.g. \`"bash_allow": ["${allowExample(first)}"]\` (a program, or a program and its first words), outside a cycle; with the OS wall on, the sandbox contains such commands and they run.`;
+  if (f.canAsk === true) {
+    return ask('bash-unmodelled', `This Bash command ${bashWhere(f)} does something the TDD gate cannot check: ${list}. Without the OS wall (the sandbox), the gate cannot tell what it writes, so it could change the cycle's records or frozen tests. Confirm only if you, the user, know what it does. ${allow}`);
+  }
+  return deny(
+    'bash-unmodelled',
+    `Blocked Bash command ${bashWhere(f)}: ${list}. While a TDD cycle is active and the OS wall (the sandbox) is off, every program a command starts must be one the gate knows, with options it models, named literally, in the foreground; no person can confirm this call here. Use a known program or the Write/Edit tools, or ask the user to allow it. ${allow}`,
+  );
+}
+
+function allowExample(program: string): string {
+  const clean = program.split('"').join('').split('\\').join('');
+  return clean === '' || clean.startsWith('&') || clean.includes('$') || clean.includes('`') ? 'make test' : clean;
+}
 
 /** The target and class rules, in the list's order. */
 const TARGET_RULES = RULES.filter((r): r is TargetRule => r.stage === 'target');

@@ -174,6 +174,7 @@ const STACK_KEYS = new Set([
   'oracle_isolation',
   'oracle_ignore_processes',
   'runner_reach_allow',
+  'bash_allow',
   'heldout_glob',
   'heldout',
 ]);
@@ -201,6 +202,7 @@ export function checkStack(json: unknown): Checked<StackConfig> {
   globList(json, 'heldout_glob', issues, true);
   nameList(json, 'test_env_allow', issues);
   nameList(json, 'oracle_ignore_processes', issues);
+  nameList(json, 'bash_allow', issues);
   oneOf(json, 'heldout', ['required', 'optional'], issues, 'must be one of required, optional', '', true);
   oneOf(json, 'oracle_isolation', ['auto', 'namespace', 'copy'], issues, 'must be one of auto, namespace, copy', '', true);
   num(json, 'test_timeout_seconds', issues, (n) => Number.isSafeInteger(n) && n > 0 && n <= 7200, 'must be a whole number of seconds from 1 to 7200');

@@ -54,6 +54,10 @@ export const stackSchema = z.strictObject({
     z.optional(globList),
     'Source files allowed to reach into the test runner: a glob allows everything in the files it matches (test helpers shipped as source); `<glob>#<construct>` allows one construct there (test-mode, process-args, call-stack, matcher-protocol, always-equal, build-flag, thread-name, or runner for the rest).',
   ),
+  bash_allow: doc(
+    z.optional(z.array(nonEmpty())),
+    'Programs a Bash command may start during a cycle although the gate does not model them, each a program name or a program and its first arguments ("cmake", "make test", "./gradlew"); without the OS wall anything else unmodelled asks the user.',
+  ),
 });
 
 export type StackConfig = z.infer<typeof stackSchema>;

@@ -9,9 +9,10 @@
  */
 import { isDigit, isWordChar } from '../../../state/rules/ascii.js';
 import { Arith } from './arith.js';
-import { runCommand } from './commands.js';
+import { interpreterName, runCommand } from './commands.js';
+import { BACKGROUND, BACKGROUND_BUILTINS, isKnownProgram, onlyLists, pathShadow, runningOption } from './known.js';
 import { injectedEnv } from './envPrefix.js';
-import { analyzeInline, analyzeProgramFile } from './inline.js';
+import { analyzeInline, analyzeProgramFile, unmodelledCode } from './inline.js';
 import { cliVerb } from './cliCalls.js';
 import {
   parseShell,
@@ -70,7 +71,11 @@ const PROMPT_VARS = new Set(['PS0', 'PS1', 'PS2', 'PS3', 'PS4']);
 const TEST_ARITH = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 
 class Analyzer implements Sink {
-  readonly result: BashAnalysis = { writes: [], unknown: [], mentions: [], cliCalls: [], headMoves: [], parseErrors: [] };
+  readonly result: BashAnalysis = { writes: [], unknown: [], mentions: [], cliCalls: [], headMoves: [], parseErrors: [], unmodelled: [] };
+  /** Above zero while a program the project allows (stack.json `bash_allow`) runs: what it starts is its own. */
+  private allowed = 0;
+  /** Files this command downloads: running one runs code nobody read. */
+  private readonly fetched = new Set<string>();
   private depth = 0;
   /** Loops being walked inside each other: only the outer few get a second pass. */
   private loops = 0;
@@ -157,7 +162,10 @@ class Analyzer implements Sink {
     let out: Output = null;
     for (const st of list) {
       if (!scope.live) return null;
-      if (st.background) this.node(st.command, scope.fork(), { kind: 'terminal' });
+      if (st.background) {
+        this.unmodelled('&', 'runs a background job, which can act after the gate has checked the call');
+        this.node(st.command, scope.fork(), { kind: 'terminal' });
+      }
       else out = this.node(st.command, scope, { kind: 'terminal' });
     }
     return list.length === 1 ? out : null;
@@ -313,6 +321,7 @@ class Analyzer implements Sink {
         return null;
       }
       case 'Coproc': {
+        this.unmodelled('coproc', 'starts a coprocess, which can act after the gate has checked the call');
         const body = c.body;
         const s = scope.fork();
         if (body.type === 'CompoundList') this.statements(body.commands, s);
@@ -398,6 +407,10 @@ class Analyzer implements Sink {
   }
 
   private assignment(a: Assignment, scope: Scope, store: boolean): void {
+    if (a.name === 'PATH' && a.value.type === 'Word') {
+      const bad = pathShadow(a.value.text, scope, this.ctx);
+      if (bad !== null) this.unmodelled('PATH', `is set to search ${bad}, where a program can stand in for a known one`);
+    }
     if (a.index !== undefined) {
       const idx = resolveSingle(a.index, scope, this.env);
       this.arith_.text(idx.text, scope, `the array subscript in ${a.text}`);
@@ -491,12 +504,14 @@ class Analyzer implements Sink {
     let out: Output = null;
     const runScope = cmdScope === scope ? scope : cmdScope;
     if (head === undefined || head.text === null) {
+      this.unmodelled(c.name.text, 'is a command name computed when the command runs');
       this.mention(scope, `the command name ${c.name.text} is not static`, [...nameArgs.slice(1), ...args].map((a) => a.text ?? a.raw));
     } else {
+      if (!literalName(c.name.text)) this.unmodelled(c.name.text, 'is a command name computed when the command runs (a variable, a substitution or a glob)');
       if (assigned.length > 0) injectedEnv(assigned.map((a) => a.name), cmdScope, head.text, this);
       const saved = runScope.fds;
       runScope.fds = fds;
-      out = this.run({ name: head.text, args: [...nameArgs.slice(1), ...args], scope: runScope, stdin: input, text });
+      out = this.run({ name: head.text, args: [...nameArgs.slice(1), ...args], scope: runScope, stdin: input, text, direct: true });
       // `exec 3< f` with no command keeps its descriptors open for the rest of the shell.
       runScope.fds = head.text === 'exec' && nameArgs.length + args.length === 1 ? fds : saved;
       if (runScope !== scope) {
@@ -647,6 +662,7 @@ class Analyzer implements Sink {
       // A download is code from elsewhere, like a script already on disk: run later, it passes to the after-the-fact check.
       // A patch or a stash entry is read, not written: the files it names are judged on disk.
       const named = extra.patch !== undefined || extra.stash !== undefined;
+      if (isDownload(via) && !target.glob) this.fetched.add(abs);
       if (!target.glob && !extra.tree && !named && !isDownload(via)) {
         const before = this.written.get(abs);
         const content = extra.content === undefined ? null : extra.append ? (before === undefined ? null : before === null ? null : before + extra.content) : extra.content;
@@ -707,6 +723,20 @@ class Analyzer implements Sink {
       if (cwd === null) this.unknown(`${via} writes to ${prefix}… relative to a directory that cannot be resolved statically (after a cd)`);
       else this.result.writes.push({ path: prefix, cwd, via, ...tail });
     }
+  }
+
+  missing(scope: Scope, file: Arg): boolean {
+    if (file.text === null || file.glob || this.ctx.exists === undefined) return false;
+    const abs = this.absolute(file.text, scope);
+    if (abs === null || this.written.has(abs) || this.fetched.has(abs)) return false;
+    return !this.ctx.exists(abs);
+  }
+
+  /** A program, option or construct the analysis does not model: default-deny without the OS wall. */
+  unmodelled(program: string, what: string): void {
+    if (this.allowed > 0) return;
+    const short = program.length > 80 ? program.slice(0, 77) + '…' : program;
+    if (!this.result.unmodelled.some((u) => u.program === short && u.what === what)) this.result.unmodelled.push({ program: short, what });
   }
 
   unknown(reason: string): void {
@@ -771,6 +801,8 @@ class Analyzer implements Sink {
       this.unknown(`${via} runs ${lang} code that is not statically known`);
       return;
     }
+    const opaque = unmodelledCode(lang, code);
+    if (opaque !== null) this.unmodelled(via, opaque);
     const found = fromFile ? analyzeProgramFile(lang, code) : analyzeInline(lang, code);
     if (!found.writes) return;
     for (const cmd of found.shellCommands) {
@@ -854,7 +886,8 @@ class Analyzer implements Sink {
   }
 
   run(call: Call): Output {
-    const fn = call.scope.functions.get(call.name);
+    // Functions and aliases are the shell's: a wrapper (`command`, `env`, `xargs`, `find -exec`) runs a program of that name.
+    const fn = call.direct === true ? call.scope.functions.get(call.name) : undefined;
     if (fn !== undefined && this.callDepth < MAX_CALL_DEPTH) {
       fn.called = true;
       this.callDepth++;
@@ -868,7 +901,7 @@ class Analyzer implements Sink {
       }
       return null;
     }
-    const alias = call.scope.aliases.get(call.name);
+    const alias = call.direct === true ? call.scope.aliases.get(call.name) : undefined;
     if (alias !== undefined) {
       call.scope.aliases.delete(call.name); // an alias does not expand inside itself
       try {
@@ -884,7 +917,82 @@ class Analyzer implements Sink {
       this.cli(cliVerb(call.args), call.args, call.text);
       return null;
     }
-    return runCommand(call, this);
+    const allowed = this.allows(call);
+    // A function this command defines, called deeper than the analysis follows (its body was walked at least once), is no program.
+    if (!allowed && fn === undefined) this.vet(call);
+    if (allowed) this.allowed++;
+    try {
+      return runCommand(call, this);
+    } finally {
+      if (allowed) this.allowed--;
+    }
+  }
+
+  /** The project allows this program (stack.json `bash_allow`): an entry's words are a prefix of the call's. */
+  private allows(call: Call): boolean {
+    const allow = this.ctx.allow;
+    if (allow === undefined || allow.length === 0) return false;
+    const words = [call.name, ...call.args.map((a) => a.text)];
+    const base = call.name.includes('/') ? baseName(call.name) : null;
+    return allow.some((entry) => entry.length > 0 && entry.every((w, i) => words[i] === w || (i === 0 && base !== null && base === w && !call.name.startsWith('.'))));
+  }
+
+  /** Default-deny: is every program this call starts known, and every option it uses modelled? */
+  private vet(call: Call): void {
+    const name = call.name;
+    if (name.includes('/')) {
+      const abs = this.absolute(name, call.scope);
+      if (abs !== null && (this.written.has(abs) || this.fetched.has(abs))) {
+        this.unmodelled(name, 'is a program this same command creates, downloads or changes');
+        return;
+      }
+      // A path to a known program in a system or tool folder is that program; anything else is a file runCommand reads (or reports).
+      if (!isKnownProgram(interpreterName(baseName(name))) || !toolFolder(name)) return;
+    } else {
+      for (const made of this.written.keys()) {
+        if (made.endsWith('/' + name) && !BUILTIN_WORDS.has(name)) {
+          this.unmodelled(name, `runs by its name after this same command wrote ${made}, which can stand in for it`);
+          return;
+        }
+      }
+    }
+    const base = interpreterName(name.includes('/') ? baseName(name) : name);
+    if ((BACKGROUND.has(base) || BACKGROUND_BUILTINS.includes(base)) && !onlyLists(base, call)) {
+      this.unmodelled(base, 'starts a job that outlives the call (a detached session, a scheduler or a daemon), which can act after the gate has checked it');
+      return;
+    }
+    if (base === 'hash' && call.args.some((a) => a.text === null || (a.text.startsWith('-') && a.text.includes('p')))) {
+      this.unmodelled('hash -p', 'binds a command name to another program');
+      return;
+    }
+    if (base === 'enable' && call.args.some((a) => a.text === null || (a.text.startsWith('-') && a.text.includes('f')))) {
+      this.unmodelled('enable -f', 'loads a builtin from a shared library');
+      return;
+    }
+    // `$(PYTHON) tests/run.py` in a recipe, PYTHON defined nowhere: the program the session's environment names (make's own are checked in makeOption).
+    if (base === 'make-variable' || onlyLists(base, call)) return;
+    if (!isKnownProgram(base)) {
+      if (this.installedTool(base, call.scope)) return;
+      this.unmodelled(base, 'is not a program the analysis knows, so what it does cannot be checked');
+      return;
+    }
+    const opt = runningOption(base, call);
+    if (opt !== null) this.unmodelled(base, `${opt} runs a command or loads code the analysis does not see`);
+  }
+
+  /** A tool a package manager installed for this project (`node_modules/.bin`, a virtualenv's `bin`): a registry package, run like the test runner. */
+  private installedTool(name: string, scope: Scope): boolean {
+    if (this.ctx.read === undefined || name === '' || name.startsWith('.')) return false;
+    const dirs = new Set<string>();
+    for (const c of scope.cwds) if (c !== null) dirs.add(c);
+    dirs.add(this.ctx.root);
+    for (const d of dirs) {
+      for (const bin of TOOL_BINS) {
+        const text = this.ctx.read(`${d}/${bin}/${name}`);
+        if (text !== null) return true;
+      }
+    }
+    return false;
   }
 
   private functionBody(fn: FunctionDef, scope: Scope): void {
@@ -909,6 +1017,28 @@ function stdinOf(out: Output, from: string): Stdin {
   if ('file' in out) return { kind: 'file', path: { text: out.file, glob: false, raw: out.file } };
   if ('glob' in out) return { kind: 'text', text: null, from };
   return { kind: 'list', patterns: out.patterns, from };
+}
+
+/** Folders a project's package managers install tools into. */
+const TOOL_BINS = ['node_modules/.bin', '.venv/bin', 'venv/bin', '.tox/py/bin'];
+/** Builtins bash runs before any file of that name. */
+const BUILTIN_WORDS = new Set(['cd', 'echo', 'printf', 'test', '[', 'read', 'set', 'export', 'source', '.', 'eval', 'exec', 'exit', 'true', 'false', 'type', 'command', 'builtin', 'local', 'declare', 'pwd', 'kill', 'wait', 'trap', 'shift', 'unset', 'alias', 'hash']);
+
+/** A command word written as a literal: no expansion, substitution or glob (a leading `~` is a literal home). */
+function literalName(raw: string): boolean {
+  if (raw === '[' || raw === '[[') return true;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (c === '$' || c === '`' || c === '*' || c === '?' || c === '[') return false;
+  }
+  return true;
+}
+
+/** A program named by a path in a folder where tools are installed, not written by the project. */
+function toolFolder(p: string): boolean {
+  const dirs = ['/usr/bin/', '/usr/local/bin/', '/bin/', '/usr/sbin/', '/sbin/', '/opt/', '/usr/lib/', '/snap/bin/', '/nix/store/', '/home/linuxbrew/', '/opt/homebrew/'];
+  if (dirs.some((d) => p.startsWith(d))) return true;
+  return ['/node_modules/.bin/', '/.venv/bin/', '/venv/bin/', '/.cargo/bin/', '/go/bin/', '/.local/bin/', '/.nvm/', '/.volta/', '/.pyenv/', '/.rustup/'].some((d) => p.includes(d)) || p.startsWith('node_modules/.bin/') || p.startsWith('.venv/bin/') || p.startsWith('venv/bin/');
 }
 
 function stripShebang(text: string): string {

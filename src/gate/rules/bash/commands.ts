@@ -320,17 +320,20 @@ export function runCommand(call: Call, sink: Sink): Output {
     const file: Arg = { text: call.name, glob: false, raw: call.name };
     const got = sink.read(call.scope, call.name);
     const lang = got === null ? 'shell' : shebangLang(got.text);
+    if (got === null && !sink.missing(call.scope, file)) sink.unmodelled(call.name, 'is a program file the gate cannot read, so what it does cannot be checked');
+    else if (lang === null) sink.unmodelled(call.name, 'is a compiled program or a script in a language the analysis does not read');
     if (lang !== null) sink.follow(call.scope, file, lang, call.name, { args: call.args });
     return null;
   }
   const handler = handlerOf(normal);
-  if (handler) return handler({ ...call, name: normal }, sink);
+  // What a handler runs in turn (a wrapper's command) is a program, not one of the shell's functions.
+  if (handler) return handler({ ...call, name: normal, direct: false }, sink);
   formatterCommand({ ...call, name: normal }, sink);
   return null;
 }
 
 /** `python3.12`, `py` and `pypy3` are python, `node20` and `nodejs` node, `perl5.36` perl; other names stay. */
-function interpreterName(name: string): string {
+export function interpreterName(name: string): string {
   let end = name.length;
   while (end > 0 && '0123456789.'.includes(name[end - 1] as string)) end--;
   const stem = name.slice(0, end);

@@ -191,3 +191,34 @@ function balanced(code: string, start: number): string {
   }
   return code.slice(start, start + 2000);
 }
+
+/** Code that starts other programs: what they do is not in the code the analysis reads. */
+const STARTS_PROGRAMS: Record<string, RegExp> = {
+  js: /child_process|\bBun\.spawn|\bBun\.\$|\bDeno\.(?:run|Command)\b|\bexeca\b|['"]zx(?:\/[\w]+)?['"]|\bshelljs\b|cross-spawn|\bprocess\.dlopen\b|\bprocess\.binding\b/,
+  python: /\b(?:os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|os\.posix_spawn\w*|os\.fork|pty\.spawn)\s*\(|\bsubprocess\b|\bctypes\b|\bpexpect\b|\bcffi\b/,
+  ruby: /\b(?:system|exec|spawn|fork|syscall)\b|`|%x|\bIO\.popen\b|\bOpen3\b|\bPTY\b|\bFiddle\b/,
+  perl: /\b(?:system|exec|fork|syscall)\b|`|\bqx\b|\bopen\s*\(?[^;]*\|/,
+  php: /\b(?:system|exec|shell_exec|passthru|proc_open|popen|pcntl_exec|dl)\s*\(|`/,
+  awk: /\bsystem\s*\(|\|\s*getline|\bprintf?\b[^;{}]*\||\|&/,
+};
+
+/** Code that builds code at run time and runs it: the analysis cannot see what it does. */
+const EVALUATES: Record<string, RegExp> = {
+  js: /(?<![.\w$])eval\s*\(|\bnew\s+Function\b|(?<![.\w$])Function\s*\(|\bvm\.(?:run|compile|Script)|\bnode:vm\b|['"]vm['"]|(?<![.\w$])import\s*\(\s*[^'"`\s)]|(?<![.\w$])require\s*\(\s*[^'"`\s)]/,
+  python: /(?<![.\w])(?:eval|exec|compile|__import__)\s*\(|\bimportlib\b|\brunpy\b|\bcode\.interact\b/,
+  ruby: /(?<![.\w])(?:eval|instance_eval|class_eval|module_eval|load)\b|\brequire\s*\(?\s*[^'"\s(]/,
+  perl: /\beval\s*[^{\s]|\beval\s+[^{]|\bdo\s*\(?\s*\$|\brequire\s+\$|\bDynaLoader\b/,
+  php: /\beval\s*\(|\bassert\s*\(\s*\$|\bcreate_function\b|\b(?:include|require)(?:_once)?\s*\(?\s*\$/,
+  awk: /(?!)/,
+};
+
+/**
+ * Why inline code (or a program file) is not fully modelled: it starts programs, or builds and
+ * runs code at run time. Null when it does neither (its writes are judged by analyzeInline).
+ */
+export function unmodelledCode(lang: string, code: string): string | null {
+  const key = LANG_ALIASES[lang] ?? lang;
+  if ((STARTS_PROGRAMS[key] ?? STARTS_PROGRAMS.js)?.test(code)) return 'starts other programs from its code, which the analysis does not follow';
+  if ((EVALUATES[key] ?? EVALUATES.js)?.test(code)) return 'builds and runs code at run time, which the analysis cannot see';
+  return null;
+}

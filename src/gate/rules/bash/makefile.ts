@@ -21,6 +21,8 @@ export function makeRecipes(text: string, targets: readonly string[]): string[] 
   let first: string | null = null;
   let current: Rule[] = [];
   let opaque = false;
+  /** An include or a pattern rule: a prerequisite with no rule of its own may still be built by a recipe not seen here. */
+  let hidden = false;
   let oneShell = false;
   const lines = text.replace(/\\\r?\n[ \t]*/g, ' ').split(/\r?\n/);
   for (const raw of lines) {
@@ -41,6 +43,7 @@ export function makeRecipes(text: string, targets: readonly string[]): string[] 
     }
     if (/^\s*-?(?:include|sinclude)\s/.test(line) || /^\s*(?:ifeq|ifneq|ifdef|ifndef|define)\b/.test(line)) {
       opaque = true;
+      if (/^\s*-?(?:include|sinclude)\s/.test(line)) hidden = true;
       continue;
     }
     if ((m = /^([^:=]+?)\s*::?\s*([^=]*?)(?:;(.*))?$/.exec(line))) {
@@ -48,7 +51,7 @@ export function makeRecipes(text: string, targets: readonly string[]): string[] 
       const prereqs = (m[2] ?? '').split('|').join(' ').trim().split(/\s+/).filter((p) => p !== '');
       if (names.includes('.ONESHELL')) oneShell = true;
       for (const name of names) {
-        if (name.includes('%')) opaque = true;
+        if (name.includes('%')) opaque = hidden = true;
         const rule = rules.get(name) ?? { prereqs: [], recipe: [] };
         rule.prereqs.push(...prereqs);
         if (m[3] !== undefined && m[3].trim() !== '') rule.recipe.push(m[3].trim());
@@ -66,7 +69,7 @@ export function makeRecipes(text: string, targets: readonly string[]): string[] 
     if (seen.has(name) || depth > 20) return true;
     seen.add(name);
     const rule = rules.get(name);
-    if (rule === undefined) return !opaque || depth > 0; // a file prerequisite, or a rule we cannot see
+    if (rule === undefined) return !opaque || (depth > 0 && !hidden); // a file prerequisite, or a rule we cannot see
     for (const p of rule.prereqs) if (!build(expand(p, vars, name, rule, 0), depth + 1)) return false;
     const recipe = rule.recipe.map((l) => expand(l.replace(/^[ \t@+-]+/, ''), vars, name, rule, 0));
     if (oneShell) out.push(recipe.join('\n'));

@@ -47,6 +47,7 @@ export function namedScript(call: Call, sink: Sink, script: Arg, lang: Lang, arg
   }
   // A script the gate cannot read still passes, unless what it is given names a protected path.
   if (!sink.follow(call.scope, script, lang, call.name, { sameScope, args })) {
+    if (!sink.missing(call.scope, script)) sink.unmodelled(`${call.name} ${script.raw}`, 'runs a file the gate cannot read, so what it does cannot be checked');
     sink.mention(call.scope, `${call.name} runs ${script.raw}, which the gate cannot read, and hands it a path`, args.map((a) => a.text ?? a.raw));
   }
   return null;
@@ -144,6 +145,7 @@ export function wrapper(valued: string[], opts: { skipAssignments?: boolean; ski
     const [name, ...rest] = ops;
     if (name === undefined) return null;
     if (name.text === null) {
+      sink.unmodelled(name.raw, `is a command name computed when the command runs (${call.name} runs it)`);
       sink.mention(scope, `${call.name} runs a command whose name is not static (${name.raw})`, rest.map((a) => a.text ?? a.raw));
       return null;
     }
@@ -433,6 +435,7 @@ export const npx: Handler = (call, sink) => {
   const [name, ...rest] = argv.operands;
   if (name === undefined) return null;
   if (name.text === null) {
+    sink.unmodelled(name.raw, `is a command name computed when the command runs (${call.name} runs it)`);
     sink.mention(call.scope, `${call.name} runs a command whose name is not static`, rest.map((a) => a.text ?? a.raw));
     return null;
   }
@@ -485,7 +488,10 @@ export const make: Handler = (call, sink) => {
   }
   if (text === null) return null;
   const recipes = makeRecipes(text, targets.map((t) => t.text as string));
-  if (recipes === null) return null;
+  if (recipes === null) {
+    sink.unmodelled([call.name, ...targets.map((t) => t.text as string)].join(' '), 'builds a target whose recipe the analysis cannot compute (an include, a conditional or a pattern rule in the Makefile)');
+    return null;
+  }
   // A Makefile from the command's own input is the command's code; one on disk is followed.
   const fromInput = files.some((f) => f.text === '-' || f.text === '/dev/stdin');
   for (const line of recipes) sink.shell(line, scope, `${call.name} recipe`, false, !fromInput);

@@ -20,6 +20,8 @@ export interface Call {
   stdin: Stdin;
   /** The command as written, for messages. */
   text: string;
+  /** The shell runs it itself (its functions and aliases apply); a wrapper's command is a program. */
+  direct?: boolean;
 }
 
 export type WriteExtra = Partial<Pick<BashWrite, 'tree' | 'onlyTests' | 'content' | 'append' | 'copyOf' | 'metadataOnly' | 'patch' | 'pkgKeys' | 'stash' | 'inPlace' | 'removes'>>;
@@ -31,6 +33,10 @@ export interface Sink {
   readonly ctx: AnalyzeContext;
   /** A write to the path an argument names (resolved against every possible cwd). */
   write(scope: Scope, target: Arg, via: string, extra?: WriteExtra): void;
+  /** A program, option or construct the analysis does not model (default-deny without the OS wall). */
+  unmodelled(program: string, what: string): void;
+  /** The file is certainly absent when the command runs (not on disk, not made by the command): running it runs nothing. */
+  missing(scope: Scope, file: Arg): boolean;
   /** A write whose target cannot be resolved statically. */
   unknown(reason: string): void;
   /** Unanalysable text: a problem only if one of `texts` names a protected path. */

@@ -73,6 +73,7 @@ export const moreWriters: Record<string, Handler> = {
     const [name, ...args] = rest;
     if (name === undefined) return null;
     if (name.text === null) {
+      sink.unmodelled(name.raw, 'is a command name computed when the command runs (flock runs it)');
       sink.mention(call.scope, 'flock runs a command whose name is not static', args.map((a) => a.text ?? a.raw));
       return null;
     }
@@ -101,6 +102,7 @@ export const moreWriters: Record<string, Handler> = {
     const [name, ...rest] = argv.operands;
     if (name === undefined) return sink.run({ ...call, name: 'sh', args: [] });
     if (name.text === null) {
+      sink.unmodelled(name.raw, 'is a command name computed when the command runs (unshare runs it)');
       sink.mention(call.scope, 'unshare runs a command whose name is not static', rest.map((a) => a.text ?? a.raw));
       return null;
     }

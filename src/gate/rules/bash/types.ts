@@ -85,6 +85,19 @@ export interface BashAnalysis {
   cliCalls: BashCliCall[];
   headMoves: BashHeadMove[];
   parseErrors: string[];
+  /**
+   * Programs, options and constructs the analysis does not model (an unknown program, an option
+   * that runs a command, a computed command word, a background job): without the OS wall, none of
+   * them runs silently during a cycle (ADR 010).
+   */
+  unmodelled: BashUnmodelled[];
+}
+
+export interface BashUnmodelled {
+  /** The program, option or construct, as the command spells it. */
+  program: string;
+  /** What it does that the analysis cannot check, for the reason. */
+  what: string;
 }
 
 export interface AnalyzeContext {
@@ -99,4 +112,8 @@ export interface AnalyzeContext {
    * null when it cannot be read. Without it nothing is followed.
    */
   read?: (absPath: string) => string | null;
+  /** The path exists (a program file that is missing runs nothing); without it, a file that cannot be read is unmodelled. */
+  exists?: (absPath: string) => boolean;
+  /** stack.json `bash_allow`, each entry split into words: programs (and subcommands) the project allows unmodelled. */
+  allow?: readonly (readonly string[])[];
 }

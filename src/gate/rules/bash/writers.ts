@@ -1,4 +1,5 @@
 /** The writer table: which arguments of which command are written. */
+import { unmodelledCode } from './inline.js';
 import { has, parseArgv, shortFlags } from './argv.js';
 import { lit, stdinText, writeAll, type Handler } from './handler.js';
 import { baseName, child, isAbsolute } from './paths.js';
@@ -164,6 +165,7 @@ export const awk: Handler = (call, sink) => {
   const inPlace = (argv.all.get('-i') ?? argv.all.get('--include') ?? []).some((a) => a.text === 'inplace' || a.text === null);
   let files = argv.operands;
   const programs = [...(argv.all.get('-e') ?? []), ...(argv.all.get('--source') ?? [])];
+  if (has(argv, '-f', '--file')) sink.unmodelled(`${call.name} -f`, 'runs an awk program file the analysis does not read');
   if (!has(argv, '-f', '--file') && programs.length === 0) {
     const p = files[0];
     files = files.slice(1);
@@ -182,6 +184,8 @@ export const awk: Handler = (call, sink) => {
 
 /** `print > "file"` writes the file; `print > $1` or `> FILENAME` writes somewhere unknown. */
 function awkProgram(call: Call, sink: Sink, program: string): void {
+  const opaque = unmodelledCode('awk', program);
+  if (opaque !== null) sink.unmodelled(`${call.name} system() or a pipe`, opaque);
   for (const m of program.matchAll(/\bprintf?\b[^;{}>|]*(>>?|\|)\s*("(?:[^"\\]|\\.)*"|[^\s;}]+)/g)) {
     const target = m[2] ?? '';
     if (m[1] === '|') {
@@ -305,6 +309,7 @@ export const find: Handler = (call, sink) => {
       if (name === undefined) continue;
       for (const s of starts) {
         const filled = rest.map((a) => (a.text === '{}' ? found(s) : a.text?.includes('{}') ? { ...a, text: null } : a));
+        if (name.text === null) sink.unmodelled(name.raw, `is a command name computed when the command runs (find ${t} runs it)`);
         if (name.text === null) sink.mention(call.scope, `find ${t} runs a command whose name is not static`, filled.map((a) => a.text ?? a.raw));
         else sink.run({ ...call, name: name.text, args: filled, stdin: { kind: 'terminal' } });
       }
@@ -335,6 +340,7 @@ export const xargs: Handler = (call, sink) => {
   }
   const args = replace !== null ? rest.map((a) => (a.text?.includes(replace) ? input : a)) : [...rest, input];
   if (name.text === null) {
+    sink.unmodelled(name.raw, 'is a command name computed when the command runs (xargs runs it)');
     sink.mention(call.scope, 'xargs runs a command whose name is not static', rest.map((a) => a.text ?? a.raw));
     return null;
   }
