@@ -15,6 +15,7 @@ import { sha256Hex } from './hash.js';
 import { parseState, readStateText, type StoredState } from './loadState.js';
 import { findRepo, type Repo } from './repo.js';
 import { statePathFor } from './statePath.js';
+import type { Store } from './store.js';
 
 /** Everything the gate needs about the branch's active TDD cycle. */
 export interface ActiveCycle {
@@ -35,15 +36,16 @@ type CycleLookup = { active: false; repo: Repo | null } | { active: true; cycle:
 /**
  * The active cycles of every project among `dirs` (see candidateDirs), one per repository.
  * A broken state or stack.json in any of them throws its GateError: the call is denied.
+ * `store` null reads the records from the disk; a test passes its own (src/state/store.ts).
  */
-export function loadCycles(dirs: readonly string[], env: NodeJS.ProcessEnv = process.env): ActiveCycle[] {
+export function loadCycles(dirs: readonly string[], env: NodeJS.ProcessEnv = process.env, store: Store | null = null): ActiveCycle[] {
   const roots = new Set<string>();
   const cycles: ActiveCycle[] = [];
   for (const dir of dirs) {
     const repo = findRepo(dir);
     if (repo === null || roots.has(repo.root)) continue;
     roots.add(repo.root);
-    const lookup = loadCycleOf(repo, env);
+    const lookup = loadCycleOf(repo, env, store);
     if (lookup.active) cycles.push(lookup.cycle);
   }
   return cycles;
@@ -53,27 +55,28 @@ export function loadCycles(dirs: readonly string[], env: NodeJS.ProcessEnv = pro
  * Find the cycle for `cwd`. The common case (no state file) costs a few stats and one read:
  * this runs on every tool call of every session.
  */
-export function loadCycle(cwd: string, env: NodeJS.ProcessEnv = process.env): CycleLookup {
+export function loadCycle(cwd: string, env: NodeJS.ProcessEnv = process.env, store: Store | null = null): CycleLookup {
   const repo = findRepo(cwd);
   if (repo === null) return { active: false, repo };
-  return loadCycleOf(repo, env);
+  return loadCycleOf(repo, env, store);
 }
 
-function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
+function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv, store: Store | null): CycleLookup {
   const statePath = statePathFor(repo);
   const paths = anchorPaths(repo, env);
-  const anchor = readAnchor(paths);
-  if (anchor === null && anchorSaysActive(repo, env, paths)) {
+  const anchor = store === null ? readAnchor(paths) : store.readAnchor(paths);
+  // A store keeps no marker apart from its record: an anchor it does not hold is no anchor.
+  if (anchor === null && store === null && anchorSaysActive(repo, env, paths)) {
     // The marker says a cycle is anchored, but no record is readable: the record was deleted or spoiled.
     throw new GateError(
       `the anchor of the TDD cycle on branch ${repo.branch}, kept outside the work tree, is missing or unreadable while its marker says a cycle is active. Something other than the tdd-gate CLI changed it. Stop and report this to the user; the user ends the cycle with \`tdd-gate abort --reason "<why>"\`.`,
       'state-tampered',
     );
   }
-  const state = anchoredState(statePath, anchor);
+  const state = anchoredState(statePath, anchor, store === null ? readStateText : (p) => store.readStateText(p));
   if (state === null || state.phase === 'done') return { active: false, repo };
   const nocase = isCaseInsensitive(repo.root);
-  const stack = compileStack(readStack(repo.root), nocase, envProbe(repo.root));
+  const stack = compileStack(readStack(repo.root, store === null ? undefined : (root) => store.readStackText(root)), nocase, envProbe(repo.root));
   const home = env.HOME ?? homedir();
   const controlAbs = [path.join(home, '.claude.json'), '/etc/claude-code/managed-settings.json'].map((p) => canonicalize(p));
   // The git dir is control too: rewriting HEAD or a ref would switch the branch, and with it the state file.
@@ -111,7 +114,7 @@ function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
  * a state file that is missing, unreadable or not the one the CLI last wrote is tampering: every
  * gated call is denied until the person runs `tdd-gate recover`.
  */
-function anchoredState(statePath: string, anchor: AnchorRecord | null): StoredState | null {
+function anchoredState(statePath: string, anchor: AnchorRecord | null, readStateText: (statePath: string) => string | null): StoredState | null {
   if (anchor === null || !anchor.active) {
     const text = readStateText(statePath);
     return text === null ? null : parseState(text, statePath);
