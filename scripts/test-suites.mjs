@@ -15,6 +15,7 @@ import path from 'node:path';
 const BUILT = [/\.\.\/dist\//u, /['"]dist['"]/u, /['"]execa['"]/u, /helpers\/hook\.js['"]/u];
 /** A call that starts a program, and the program it names: only `'git'` stays in process. */
 const START = /\b(?:spawn|spawnSync|exec|execSync|execFile|execFileSync|fork)\(\s*([^,)]*)/gu;
+const TYPE_IMPORT = /^import type [^;]*;$/gmu;
 /** Imports of other test files, followed so a helper's child processes count for its users. */
 const LOCAL_IMPORT = /from\s+['"](\.{1,2}\/[^'"]+)['"]/gu;
 
@@ -28,7 +29,8 @@ function needsBuild(file, testDir, seen = new Map()) {
   seen.set(file, false);
   let text;
   try {
-    text = readFileSync(file, 'utf8');
+    // A type import runs nothing.
+    text = readFileSync(file, 'utf8').replace(TYPE_IMPORT, '');
   } catch {
     return false;
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ev } from '../helpers/events.js';
-import { runHookBundle } from '../helpers/hook.js';
+import { runHookInProcess } from '../helpers/hookInProcess.js';
 import { corpusRepo, type CorpusRepo } from './fixture.js';
 
 /** Inputs built to crash or hang a parser: the built hook must answer, quickly, and fail closed only where it matters. */
@@ -11,9 +11,9 @@ beforeAll(() => {
 });
 afterAll(() => repo.cleanup());
 
-function run(command: string) {
+async function run(command: string) {
   const started = Date.now();
-  const r = runHookBundle(ev.bash({ cwd: repo.root, agent_type: 'tdd-gate:implementer' }, command), { env: { HOME: repo.home } });
+  const r = await runHookInProcess(ev.bash({ cwd: repo.root, agent_type: 'tdd-gate:implementer' }, command), { env: { HOME: repo.home } });
   return { ...r, ms: Date.now() - started };
 }
 
@@ -45,8 +45,8 @@ describe('pathological Bash input through the built hook', () => {
     ['30 nested loops', 'for a in 1 2; do '.repeat(30) + 'echo > /tmp/x' + '; done'.repeat(30), 'pass'],
     ['functions that call the next twice, 12 deep', Array.from({ length: 12 }, (_, i) => `f${i}() { f${i + 1}; f${i + 1}; }`).join('; ') + '; f0', 'pass'],
     ['aliases that expand to each other', "alias a='b; b'; alias b='a; a'; a", 'pass'],
-  ] as const)('%s', (_name, command, verdict) => {
-    const r = run(command);
+  ] as const)('%s', async (_name, command, verdict) => {
+    const r = await run(command);
     expect(r.status).toBe(0);
     expect(r.decision, r.reason).toBe(verdict);
     expect(r.ms).toBeLessThan(10_000);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decideWrites, type CycleFacts } from '../../src/gate/rules/decideWrite.js';
 import { runnerReach } from '../../src/gate/rules/runnerReach.js';
 import { ev } from '../helpers/events.js';
-import { runHookBundle } from '../helpers/hook.js';
+import { runHookInProcess } from '../helpers/hookInProcess.js';
 import { state, testRepo } from '../helpers/repo.js';
 
 describe('runnerReach: source that reaches into the test runner', () => {
@@ -135,12 +135,12 @@ describe('the hook denies a source write that reaches into the runner in GREEN a
     if (want === 'deny') expect(d).toMatchObject({ ruleId: 'runner-reach', reason: expect.stringMatching(/src\/a\.ts:1 imports the test framework.*runner_reach_allow/) });
   });
 
-  it('through the built hook: an Edit that adds a vitest import to a source in GREEN', () => {
+  it('through the built hook: an Edit that adds a vitest import to a source in GREEN', async () => {
     const repo = testRepo({ files: { 'src/a.ts': 'export const a = 1;\n' } });
     repo.setState(state('tdd-green', { mode: 'light-inline' }));
-    const r = runHookBundle(ev.edit({ cwd: repo.root }, repo.path('src/a.ts'), 'export const a = 1;', "import { vi } from 'vitest';\nexport const a = 1;"));
+    const r = await runHookInProcess(ev.edit({ cwd: repo.root }, repo.path('src/a.ts'), 'export const a = 1;', "import { vi } from 'vitest';\nexport const a = 1;"));
     expect(r.decision).toBe('deny');
     expect(r.reason).toMatch(/imports the test framework/);
-    expect(runHookBundle(ev.edit({ cwd: repo.root }, repo.path('src/a.ts'), 'export const a = 1;', 'export const a = 2;')).decision).toBe('pass');
+    expect((await runHookInProcess(ev.edit({ cwd: repo.root }, repo.path('src/a.ts'), 'export const a = 1;', 'export const a = 2;'))).decision).toBe('pass');
   });
 });
