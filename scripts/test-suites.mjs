@@ -13,6 +13,7 @@ import path from 'node:path';
 
 /** What marks a file (or a helper it imports) as needing the build or a child process. */
 const BUILT = [/\.\.\/dist\//u, /['"]dist['"]/u, /['"]execa['"]/u, /helpers\/hook\.js['"]/u];
+const CHILD_PROCESS = /['"]node:child_process['"]/u;
 /** A call that starts a program, and the program it names: only `'git'` stays in process. */
 const START = /\b(?:spawn|spawnSync|exec|execSync|execFile|execFileSync|fork)\(\s*([^,)]*)/gu;
 const TYPE_IMPORT = /^import type [^;]*;$/gmu;
@@ -34,7 +35,8 @@ function needsBuild(file, testDir, seen = new Map()) {
   } catch {
     return false;
   }
-  let built = BUILT.some((re) => re.test(text)) || [...text.matchAll(START)].some((m) => m[1].trim() !== "'git'");
+  const starts = CHILD_PROCESS.test(text) && [...text.matchAll(START)].some((m) => m[1].trim() !== "'git'");
+  let built = starts || BUILT.some((re) => re.test(text));
   for (const m of text.matchAll(LOCAL_IMPORT)) {
     if (built) break;
     const target = path.resolve(path.dirname(file), m[1]).replace(/\.js$/u, '.ts');
