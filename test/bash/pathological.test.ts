@@ -3,7 +3,11 @@ import { ev } from '../helpers/events.js';
 import { runHookInProcess } from '../helpers/hookInProcess.js';
 import { corpusRepo, type CorpusRepo } from './fixture.js';
 
-/** Inputs built to crash or hang a parser: the built hook must answer, quickly, and fail closed only where it matters. */
+/**
+ * Inputs built to crash or hang a parser: the hook must answer, and fail closed only where it
+ * matters. No stopwatch (it would fail on a loaded machine): an input that hangs the analysis
+ * runs its case past the timeout.
+ */
 let repo: CorpusRepo;
 beforeAll(() => {
   repo = corpusRepo();
@@ -11,16 +15,14 @@ beforeAll(() => {
 });
 afterAll(() => repo.cleanup());
 
-async function run(command: string) {
-  const started = Date.now();
-  const r = await runHookInProcess(ev.bash({ cwd: repo.root, agent_type: 'tdd-gate:implementer' }, command), { env: { HOME: repo.home } });
-  return { ...r, ms: Date.now() - started };
+function run(command: string) {
+  return runHookInProcess(ev.bash({ cwd: repo.root, agent_type: 'tdd-gate:implementer' }, command), { env: { HOME: repo.home } });
 }
 
 const MB = 'x'.repeat(1024 * 1024);
 const nested = (inner: string, n: number) => 'echo ' + '$('.repeat(n) + inner + ')'.repeat(n);
 
-describe('pathological Bash input through the built hook', () => {
+describe('pathological Bash input through the hook', () => {
   it.each([
     ['a 1 MB heredoc into a scratch file', `cat > /tmp/big.txt <<'EOF'\n${MB}\nEOF`, 'pass'],
     ['a 1 MB heredoc into a frozen test', `cat > tests/a.test.ts <<'EOF'\n${MB}\nEOF`, 'deny'],
@@ -45,10 +47,9 @@ describe('pathological Bash input through the built hook', () => {
     ['30 nested loops', 'for a in 1 2; do '.repeat(30) + 'echo > /tmp/x' + '; done'.repeat(30), 'pass'],
     ['functions that call the next twice, 12 deep', Array.from({ length: 12 }, (_, i) => `f${i}() { f${i + 1}; f${i + 1}; }`).join('; ') + '; f0', 'pass'],
     ['aliases that expand to each other', "alias a='b; b'; alias b='a; a'; a", 'pass'],
-  ] as const)('%s', async (_name, command, verdict) => {
+  ] as const)('%s', { timeout: 60_000 }, async (_name, command, verdict) => {
     const r = await run(command);
     expect(r.status).toBe(0);
     expect(r.decision, r.reason).toBe(verdict);
-    expect(r.ms).toBeLessThan(10_000);
   });
 });
