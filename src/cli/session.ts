@@ -44,7 +44,7 @@ export function validateCliState(state: StoredState, statePath: string): CliStat
   const parsed = cliStateSchema.safeParse(state);
   if (!parsed.success) {
     throw new GateError(
-      `the state file ${statePath} is invalid: ${formatIssues(parsed.error)}; it was left untouched. Restore it, or end the cycle with \`tdd-gate abort --reason "<why>"\` (keeps a copy)`,
+      { problem: `the state file ${statePath} is invalid: ${formatIssues(parsed.error)}; it was left untouched`, fix: 'Restore it, or end the cycle with `tdd-gate abort --reason "<why>"` (keeps a copy)' },
       'state-corrupt',
       { cause: parsed.error },
     );
@@ -96,7 +96,7 @@ export function loadStack(s: Session): CompiledStack {
   try {
     return compileStack(readStack(s.root), isCaseInsensitive(s.root), envProbe(s.root));
   } catch (err) {
-    if (err instanceof GateError) throw new RefusalError(err.message.replace(/ Ask the user to fix it.*$/, ' Run `tdd-gate stack check` for details or `tdd-gate stack detect --write` to create one'), { cause: err });
+    if (err instanceof GateError) throw new RefusalError(err.fix === undefined ? err.message : `${err.problem}. Run \`tdd-gate stack check\` for details or \`tdd-gate stack detect --write\` to create one`, { cause: err });
     throw err;
   }
 }

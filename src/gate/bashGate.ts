@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { analyzeBash } from './rules/bash/analyze.js';
-import type { Decision } from './rules/decision.js';
-import { decideBash, type BashFacts } from './rules/decideBash.js';
-import type { CycleFacts } from './rules/decideWrite.js';
+import type { BashFacts } from './rules/decideBash.js';
+import type { BashCall, CycleFacts } from './rules/facts.js';
 import type { BashEvent } from '../state/schema/event.js';
 import { contentAfterWrite, insideRoot, writeTargets } from './bashFacts.js';
 import { classesOf } from './targetClasses.js';
@@ -20,19 +19,19 @@ export { gatePluginPrograms } from '../tamper/pluginPrograms.js';
 export { isPlainRead } from './plainRead.js';
 
 /**
- * Bash: analyse the command (pure), gather what the policy asks of the disk, decide (pure).
- * The scripts the command runs (package.json scripts, shell and interpreter files, Makefiles)
- * are read here and handed to the analysis.
+ * Bash: analyse the command (pure) and gather what the rules ask of the disk. The scripts the
+ * command runs (package.json scripts, shell and interpreter files, Makefiles) are read here and
+ * handed to the analysis.
  */
-export function gateBash(cycle: ActiveCycle, event: BashEvent): Decision {
+export function bashCall(cycle: ActiveCycle, event: BashEvent, env: NodeJS.ProcessEnv): BashCall {
   const analysis = analyzeBash(event.tool_input.command, {
     cwd: event.cwd,
     home: cycle.home,
     root: cycle.repo.root,
-    inherited: inheritedEnv(process.env),
+    inherited: inheritedEnv(env),
     read: scriptReader(),
   });
-  return decideBash(analysis, bashFacts(cycle, event));
+  return { analysis, facts: bashFacts(cycle, event) };
 }
 
 /**
@@ -59,8 +58,8 @@ export function bashFacts(cycle: ActiveCycle, event: BashEvent): BashFacts {
     specId: cycle.state.spec_id,
     phase: cycle.state.phase,
     mode: cycle.state.mode,
-    // SPEC drift is hashed only once, and only when some target is a test or source file.
-    cycle: () => (memo ??= cycleFacts(cycle, event.agent_type, true)),
+    // SPEC drift is hashed only once, and only when a rule asks for it (a test or source target).
+    cycle: () => (memo ??= cycleFacts(cycle, event.agent_type)),
     targets: (w, cwd) => writeTargets(disk, w, cwd),
     classesOf: (cwd, raw) => classesOf(disk, cwd, raw).classes,
     contentAfter: contentAfterWrite,

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { contentAfter, type WriteInput } from './rules/contentAfter.js';
-import type { Decision } from './rules/decision.js';
-import { decideWrites, type CycleFacts, type WriteTarget } from './rules/decideWrite.js';
+import type { CycleFacts, WriteTarget } from './rules/facts.js';
 import type { FileToolEvent } from '../state/schema/event.js';
 import { classesOf, runnerConfig, type DiskContext } from './targetClasses.js';
 import { liveSpecHash } from '../spec/specHashCache.js';
@@ -46,13 +45,18 @@ export function specDrift(cycle: ActiveCycle): CycleFacts['specDrift'] {
   return live === state.spec_hash ? null : { frozen: state.spec_hash, live };
 }
 
-export function cycleFacts(cycle: ActiveCycle, agentType: string | undefined, withDrift: boolean): CycleFacts {
+/** The cycle as the write rules see it; the SPEC is hashed only when a rule asks for its drift. */
+export function cycleFacts(cycle: ActiveCycle, agentType: string | undefined): CycleFacts {
+  let drift: CycleFacts['specDrift'] | undefined;
   return {
     phase: cycle.state.phase,
     mode: cycle.state.mode,
     role: agentType ?? null,
     specRel: cycle.classify.specRel,
-    specDrift: withDrift ? specDrift(cycle) : null,
+    get specDrift() {
+      if (drift === undefined) drift = specDrift(cycle);
+      return drift;
+    },
   };
 }
 
@@ -74,7 +78,8 @@ function writeInput(event: FileToolEvent): { path: string; input: WriteInput } {
   }
 }
 
-export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision {
+/** What a Write, Edit, MultiEdit or NotebookEdit call writes, as the write rules judge it. */
+export function fileTarget(cycle: ActiveCycle, event: FileToolEvent): WriteTarget {
   const { path: raw, input } = writeInput(event);
   const found = classesOf(diskOf(cycle), event.cwd, raw);
   const { real } = found;
@@ -84,8 +89,6 @@ export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision
     const before = readOrNull(real) ?? '';
     if (onlyRustTestRegionsChange(before, contentAfter(input, before))) classes = classes.map((c) => (c === 'source' ? 'test' : c));
   }
-  const touchesWork = classes.includes('test') || classes.includes('source');
-  const facts = cycleFacts(cycle, event.agent_type, touchesWork);
   const inProject = path.relative(cycle.repo.root, real);
   const target: WriteTarget = { display: raw, classes, dependency: !inProject.startsWith('..') && !path.isAbsolute(inProject) && isInstalledDependency(inProject.split(path.sep).join('/'), envProbe(cycle.repo.root)) };
   if (classes.includes('test') && runnerConfig(diskOf(cycle), real)) target.config = true;
@@ -103,5 +106,5 @@ export function gateFileTool(cycle: ActiveCycle, event: FileToolEvent): Decision
     const part = frozenPartChange(cycle, partFile, real, { text: contentAfter(input, readOrNull(real)) });
     if (part) target.frozenPart = part;
   }
-  return decideWrites(facts, [target]);
+  return target;
 }

@@ -1,10 +1,9 @@
 import path from 'node:path';
-import { PASS, type Decision } from './rules/decision.js';
-import { decideWrites, type WriteTarget } from './rules/decideWrite.js';
+import type { WriteTarget } from './rules/facts.js';
 import type { OtherToolEvent } from '../state/schema/event.js';
 import type { ActiveCycle } from '../state/cycle.js';
 import { classesOf } from './targetClasses.js';
-import { cycleFacts, diskOf } from './fileGate.js';
+import { diskOf } from './fileGate.js';
 import { isInstalledDependency } from '../state/rules/envDirs.js';
 import { envProbe } from '../state/envProbe.js';
 
@@ -37,10 +36,11 @@ function pathLike(value: unknown, out: string[], depth = 0): void {
 /**
  * An MCP tool (a filesystem server the person installed, say) writes wherever its arguments say:
  * each string argument that resolves to a path the phase protects is judged like a Write to it,
- * by the same phase table and role rules (DESIGN §4). Tools named for reading are not writes.
+ * by the same phase table and role rules (DESIGN §4): these are its targets. Tools named for
+ * reading write nothing.
  */
-export function gateMcpTool(cycle: ActiveCycle, event: OtherToolEvent): Decision {
-  if (READS.test(toolPart(event.tool_name))) return PASS;
+export function mcpTargets(cycle: ActiveCycle, event: OtherToolEvent): WriteTarget[] {
+  if (READS.test(toolPart(event.tool_name))) return [];
   const strings: string[] = [];
   pathLike(event.tool_input, strings);
   const targets: WriteTarget[] = [];
@@ -50,7 +50,5 @@ export function gateMcpTool(cycle: ActiveCycle, event: OtherToolEvent): Decision
     const inProject = path.relative(cycle.repo.root, real);
     targets.push({ display: `${raw} (argument of ${event.tool_name})`, classes, dependency: !inProject.startsWith('..') && !path.isAbsolute(inProject) && isInstalledDependency(inProject.split(path.sep).join('/'), envProbe(cycle.repo.root)) });
   }
-  if (targets.length === 0) return PASS;
-  const touchesWork = targets.some((t) => t.classes.includes('test') || t.classes.includes('source'));
-  return decideWrites(cycleFacts(cycle, event.agent_type, touchesWork), targets);
+  return targets;
 }

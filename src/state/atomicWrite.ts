@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-export interface AtomicWriteOptions {
+interface AtomicWriteOptions {
   /** The new file's mode (before the umask); default 0o666 as writeFileSync. */
   mode?: number;
   /** The mode of a parent directory this creates. */

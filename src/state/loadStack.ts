@@ -26,7 +26,7 @@ const FIX = 'Ask the user to fix it (run `tdd-gate stack check` for details, or 
  */
 export function readStack(root: string, readText: (root: string) => string | null = readStackText): StackConfig {
   const text = readText(root);
-  if (text === null) throw new GateError(`${STACK_REL} is missing while a TDD cycle is active. ${FIX}`, 'stack-invalid');
+  if (text === null) throw new GateError({ problem: `${STACK_REL} is missing while a TDD cycle is active`, fix: FIX }, 'stack-invalid');
   return parseStack(text);
 }
 
@@ -36,7 +36,7 @@ export function readStackText(root: string): string | null {
     return readFileSync(path.join(root, STACK_REL), 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new GateError(`${STACK_REL} is unreadable (${(err as Error).message}) while a TDD cycle is active. ${FIX}`, 'stack-invalid', { cause: err });
+    throw new GateError({ problem: `${STACK_REL} is unreadable (${(err as Error).message}) while a TDD cycle is active`, fix: FIX }, 'stack-invalid', { cause: err });
   }
 }
 
@@ -45,11 +45,11 @@ export function parseStack(text: string): StackConfig {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new GateError(`${STACK_REL} is not valid JSON (${(err as Error).message}). ${FIX}`, 'stack-invalid', { cause: err });
+    throw new GateError({ problem: `${STACK_REL} is not valid JSON (${(err as Error).message})`, fix: FIX }, 'stack-invalid', { cause: err });
   }
   // By hand, not by stackSchema: the hook reads stack.json on every gated call (ADR 007).
   const checked = checkStack(json);
-  if (!checked.ok) throw new GateError(`${STACK_REL} is invalid: ${checked.issues}. ${FIX}`, 'stack-invalid');
+  if (!checked.ok) throw new GateError({ problem: `${STACK_REL} is invalid: ${checked.issues}`, fix: FIX }, 'stack-invalid');
   return checked.value;
 }
 
@@ -57,7 +57,7 @@ function compileRegex(key: string, source: string): RegExp {
   try {
     return new RegExp(source);
   } catch (err) {
-    throw new GateError(`${STACK_REL}: ${key} is not a valid JavaScript regular expression (${(err as Error).message}). ${FIX}`, 'stack-invalid', { cause: err });
+    throw new GateError({ problem: `${STACK_REL}: ${key} is not a valid JavaScript regular expression (${(err as Error).message})`, fix: FIX }, 'stack-invalid', { cause: err });
   }
 }
 

@@ -53,12 +53,12 @@ export function parseState(text: string, statePath: string): StoredState {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new GateError(`the state file ${statePath} is not valid JSON (${(err as Error).message}); it was left untouched. ${CORRUPT_FIX}`, 'state-corrupt', { cause: err });
+    throw new GateError({ problem: `the state file ${statePath} is not valid JSON (${(err as Error).message}); it was left untouched`, fix: CORRUPT_FIX }, 'state-corrupt', { cause: err });
   }
   // By hand, not by baseStateSchema: the hook reads the state on every gated call (ADR 007).
   const checked = checkBaseState(migrateState(json, statePath));
   if (!checked.ok) {
-    throw new GateError(`the state file ${statePath} is invalid: ${checked.issues}; it was left untouched. ${CORRUPT_FIX}`, 'state-corrupt');
+    throw new GateError({ problem: `the state file ${statePath} is invalid: ${checked.issues}; it was left untouched`, fix: CORRUPT_FIX }, 'state-corrupt');
   }
   return checked.value;
 }

@@ -9,13 +9,13 @@ import { findRepo } from '../state/repo.js';
 import { walledSpawn } from '../wall/sandbox.js';
 
 /** Kept from a run's output: the head and the tail, so a megabyte of noise cannot exhaust memory. */
-export const HEAD_BYTES = 256 * 1024;
-export const TAIL_BYTES = 768 * 1024;
+const HEAD_BYTES = 256 * 1024;
+const TAIL_BYTES = 768 * 1024;
 const KILL_GRACE_MS = 2_000;
 /** When the CLI is stopped: how long the runs get to end on SIGTERM before SIGKILL. */
 const STOP_GRACE_MS = 500;
 /** Run logs kept in `.tdd/runs/`; older ones are pruned (receipts name their log, evidence keeps the digests). */
-export const KEEP_RUNS = 200;
+const KEEP_RUNS = 200;
 
 export interface RunResult {
   /** The command as configured. */
@@ -79,7 +79,7 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI, '');
 }
 
-export interface RunOptions {
+interface RunOptions {
   root: string;
   /** Where the command runs, when not at `root` (a private copy of the project). */
   cwd?: string;
@@ -99,7 +99,7 @@ export interface RunOptions {
 }
 
 /** How an instrumented command differs from the configured one (see src/verify/evidence/instrument.ts). */
-export interface Instrumentation {
+interface Instrumentation {
   command: string;
   kind: string;
   nodeOptions?: string;

@@ -98,7 +98,7 @@ export const init: Verb = {
       }
     } catch (err) {
       if (!(err instanceof GateError && err.ruleId === 'state-corrupt')) throw err;
-      if (!values.force) throw new RefusalError(`${err.message.replace(/ Restore it,.*$/, '')} Restore it, or start over with \`tdd-gate init --force\` (the corrupt file is kept as a copy)`, { cause: err });
+      if (!values.force) throw new RefusalError(`${err.fix === undefined ? err.message : `${err.problem}.`} Restore it, or start over with \`tdd-gate init --force\` (the corrupt file is kept as a copy)`, { cause: err });
       note = `forced over a corrupt state file (kept as ${setAside(s)})`;
     }
 

@@ -48,7 +48,7 @@ export const stackCheck: Verb = {
       summary = `${realTests.length} test files, ${tests.length - realTests.length} test-config files, ${sources.length} source files`;
     } catch (err) {
       if (!(err instanceof GateError)) throw err;
-      errors.push(err.message.replace(/ Ask the user to fix it.*$/, ''));
+      errors.push(err.fix === undefined ? err.message : `${err.problem}.`);
     }
     if (values.json) out(s, JSON.stringify({ ok: errors.length === 0, errors, warnings, summary }));
     else {

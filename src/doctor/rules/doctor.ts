@@ -137,7 +137,7 @@ function pluginLines(f: DoctorFacts): Finding[] {
 }
 
 /** The first release with the PreSkillShellCommand event (docs/adr/008). */
-export const SKILL_SHELL_SINCE = '2.1.332';
+const SKILL_SHELL_SINCE = '2.1.332';
 
 function olderThan(version: string, than: string): boolean {
   const a = version.split('.').map(Number);

@@ -1,26 +1,18 @@
 /**
  * The Bash policy: a command is judged like the Write/Edit calls it stands for. The analysis says
  * what it may write; the facts (gathered on disk by src/gate/bashFacts.ts) say what each target is.
- * Pure: the same analysis and facts always give the same Decision.
+ * The rules are the gate's one list (rules.ts); this module turns the command's writes into the
+ * targets the list's write rules judge. Pure: the same analysis and facts always give the same Decision.
  */
-import { cliEffect, READ_ONLY_VERBS } from './bash/cliCalls.js';
 import type { BashAnalysis, BashWrite } from './bash/types.js';
 import type { PathClass } from '../../state/rules/classify.js';
-import { PASS, ask, deny, type Decision } from './decision.js';
-import { decideWriteTarget, type CycleFacts, type WriteTarget } from './decideWrite.js';
-import { ROLE, describeRole, rolesEnforced } from './roles.js';
+import type { Decision } from './decision.js';
+import { decideInCycle } from './decide.js';
+import { TooManyFiles, type CycleFacts, type WriteTarget } from './facts.js';
+import { ROLE, rolesEnforced } from './roles.js';
 import type { ActivePhase, Mode } from '../../state/schema/state.js';
 
-/** Files looked at for one glob or directory write; past this the command is too broad to check. */
-export const MAX_FILES = 20_000;
-
-/** Thrown by a facts provider when a glob or directory write covers more than MAX_FILES files. */
-export class TooManyFiles extends Error {
-  constructor() {
-    super(`more than ${MAX_FILES} files`);
-    this.name = 'TooManyFiles';
-  }
-}
+export { MAX_FILES, TooManyFiles } from './facts.js';
 
 /** One concrete file a write may touch. */
 export interface TargetFact {
@@ -66,111 +58,39 @@ export interface BashFacts {
   frozenPart?(w: BashWrite, cwd: string, t: TargetFact): WriteTarget['frozenPart'];
 }
 
+/** A Bash command alone, as the cycle rules judge it (no control set, no programs: those are the hook's facts). */
 export function decideBash(a: BashAnalysis, facts: BashFacts): Decision {
-  const steps = [cli, headMoves, unknown, writes, mentions];
-  for (const step of steps) {
-    const d = step(a, facts);
-    if (d.kind !== 'pass') return d;
-  }
-  return confirm(a, facts);
+  return decideInCycle({
+    kind: 'bash',
+    phase: facts.phase,
+    tool: 'Bash',
+    bash: () => ({ analysis: a, facts }),
+    writes: () => bashTargets(a, facts),
+    cycle: () => facts.cycle(),
+  }).decision;
 }
 
-function where(f: BashFacts): string {
-  return `(phase ${f.phase}, mode ${f.mode}, ${describeRole(f.agentType ?? null)})`;
-}
-
-function short(text: string): string {
-  return text.length > 120 ? text.slice(0, 117) + '…' : text;
-}
-
-function cli(a: BashAnalysis, f: BashFacts): Decision {
-  if (f.agentType === undefined) return PASS;
-  for (const call of a.cliCalls) {
-    if (cliEffect(call.verb, call.args) === 'read') continue;
-    return deny(
-      'subagent-cli',
-      `Blocked \`${short(call.text)}\` ${where(f)}: subagents never run the tdd-gate CLI's state-changing verbs (${call.verb ?? 'a verb that is not static'}); only the orchestrator moves the cycle. Read-only verbs (${READ_ONLY_VERBS.join(', ')}) are fine. Finish your task and report back in your tdd-result block.`,
-    );
-  }
-  return PASS;
-}
-
-function confirm(a: BashAnalysis, f: BashFacts): Decision {
-  if (f.agentType !== undefined) return PASS;
-  const call = a.cliCalls.find((c) => cliEffect(c.verb, c.args) === 'confirm');
-  if (!call) return PASS;
-  return ask(
-    'cli-confirm',
-    call.verb === 'result'
-      ? `\`${short(call.text)}\` resumes the TDD loop after a halt (its retry bounds were reached). Confirm only if you, the user, have looked at the halt report and want the agents to continue; it is recorded either way.`
-      : `\`${short(call.text)}\` ends the active TDD cycle (phase ${f.phase}, SPEC ${f.specId}) early. Confirm only if you, the user, want to stop this cycle; it is recorded either way.`,
-  );
-}
-
-function headMoves(a: BashAnalysis, f: BashFacts): Decision {
-  for (const move of a.headMoves) {
-    // A git command that certainly runs in another repository leaves this cycle's branch alone.
-    if (move.cwds.every((c) => c !== null && f.outsideProject(c))) continue;
-    const u = move.unlessPaths;
-    if (u && u.cwd !== null && f.allExist(u.paths, u.cwd)) continue;
-    return deny(
-      'head-move',
-      `Blocked \`${short(move.text)}\` ${where(f)}: while a TDD cycle is active, git commands that move HEAD to another branch or commit or bring in other commits (checkout/switch of a branch, worktree add, merge, rebase, cherry-pick, pull, am, revert, reset to a commit, stash branch, a stash entry named by a value that is not static) are blocked: the cycle's state belongs to this branch and frozen files must not change out of sight. Stay on this branch; to restore a single file use \`git checkout -- <file>\` or \`git restore <file>\`, and to bring back a stash use \`git stash pop\` or \`git stash apply stash@{N}\` with a literal N (each judged like the writes it makes). Branch work can resume after \`tdd-gate done\`, or after the user aborts the cycle.`,
-    );
-  }
-  return PASS;
-}
-
-function unknown(a: BashAnalysis, f: BashFacts): Decision {
-  if (a.unknown.length === 0) return PASS;
-  return deny(
-    'bash-unresolved',
-    `Blocked Bash command ${where(f)}: ${a.unknown.slice(0, 3).join('; ')}. While a TDD cycle is active the gate must know every file a command writes to apply the phase rules, so it fails closed here. Spell the paths out literally, or use the Write/Edit tools for file changes.`,
-  );
-}
-
-function writes(a: BashAnalysis, f: BashFacts): Decision {
+/**
+ * The files a command writes, as targets for the write rules, in the order it names them. A
+ * target that cannot be pinned down, or a glob or directory with too many files, is one the
+ * rules block.
+ */
+export function* bashTargets(a: BashAnalysis, f: BashFacts): Generator<WriteTarget> {
   try {
-    for (const w of a.writes) {
-      const d = judgeWrite(w, f);
-      if (d.kind !== 'pass') return d;
-    }
+    for (const w of a.writes) yield* writeTargets(w, f);
   } catch (err) {
     if (!(err instanceof TooManyFiles)) throw err;
-    return deny(
-      'bash-unresolved',
-      `Blocked Bash command ${where(f)}: a glob or directory it writes covers more than ${MAX_FILES} files, too many to check against the phase rules. Name the files or a narrower directory.`,
-    );
+    yield { display: '', classes: [], tooMany: true };
   }
-  return PASS;
 }
 
-function mentions(a: BashAnalysis, f: BashFacts): Decision {
-  for (const m of a.mentions) {
-    const cwd = m.cwd ?? f.cwd;
-    for (const candidate of m.candidates) {
-      const classes = f.classesOf(cwd, candidate);
-      if (classes.every((c) => c === 'other')) continue;
-      const d = decideWriteTarget(f.cycle(), { display: candidate, classes, contentAfter: null });
-      if (d.kind === 'pass') continue;
-      return deny(
-        'bash-unresolved',
-        `Blocked Bash command ${where(f)}: ${m.reason}, and it names ${candidate}, which this phase protects (${d.ruleId}). The gate cannot tell whether the command writes it, so it fails closed. Rewrite the command so it parses and names its targets literally, or use the Write/Edit tools.`,
-      );
-    }
-  }
-  return PASS;
-}
-
-function judgeWrite(w: BashWrite, f: BashFacts): Decision {
+function* writeTargets(w: BashWrite, f: BashFacts): Generator<WriteTarget> {
   const cwd = w.cwd ?? f.cwd;
   const via = `\`${w.via}\` in a Bash command`;
   for (const t of f.targets(w, cwd)) {
     if (t.unresolved !== undefined) {
-      return deny(
-        'bash-unresolved',
-        `Blocked Bash command ${where(f)}: \`${w.via}\` writes ${t.unresolved}. While a TDD cycle is active the gate must know every file a command writes to apply the phase rules, so it fails closed here. Spell the paths out literally, or use the Write/Edit tools for file changes.`,
-      );
+      yield { display: '', classes: [], unresolved: `\`${w.via}\` writes ${t.unresolved}` };
+      continue;
     }
     // `touch` of an existing file changes its times, not its content.
     if (w.metadataOnly && t.exists) continue;
@@ -183,10 +103,8 @@ function judgeWrite(w: BashWrite, f: BashFacts): Decision {
     if (!frozenPart && cls.every((c) => c === 'other') && !readOnlyRoleInProject(f, t)) continue;
     const target: WriteTarget = { display: `${f.display(t.abs)} (written by ${via})`, classes: cls, ...(frozenPart ? { frozenPart } : {}), ...(t.config === true ? { config: true } : {}) };
     if (cls.includes('source')) target.contentAfter = f.contentAfter(w, cwd, t.real);
-    const d = decideWriteTarget(f.cycle(), target);
-    if (d.kind !== 'pass') return d;
+    yield target;
   }
-  return PASS;
 }
 
 /** The test-validator never writes in the project (scratch files outside it, like a test log in /tmp, are fine). */

@@ -1,4 +1,3 @@
-import { type Decision, PASS, deny } from './decision.js';
 import { maskRustTestRegions } from '../../verify/rules/testRegions.js';
 
 /**
@@ -157,24 +156,4 @@ function sameText(s: string): string {
 /** The reason the model sees when a source write or a GREEN run is refused for it. */
 export function runnerReachReason(display: string, r: Reach): string {
   return `${display}:${r.line} ${r.what}. In GREEN and REFACTOR a source file must pass the frozen tests by doing its job, not by talking to the test runner (importing the test framework, rebinding assertions, or checking whether tests are running). Write the production behaviour the tests describe instead. If the project really ships test helpers as source, the user lists them in runner_reach_allow in .tdd/stack.json.`;
-}
-
-/**
- * GREEN/REFACTOR, a source write judged on its content after the write: the test regions inside
- * it (Rust's inline test modules) are frozen like test files, and it must not reach into the runner.
- */
-export function decideRunnerReach(
-  t: { display: string; contentAfter?: string | null; contentBefore?: string | null; runnerReachAllowed?: boolean; testRegionChanged?: boolean },
-  where: string,
-): Decision {
-  if (t.testRegionChanged) {
-    return deny(
-      'tests-frozen',
-      `Blocked write to source file ${t.display} ${where}: it changes the file's inline tests (its inline test module, a #[cfg(test)] item, a #[test] function or a doc example that was there at the freeze), and tests are frozen after the freeze. Change the code outside them only. If a frozen test is wrong, stop and report \`TEST_BUG: <file>:<line> — <why>\` to the orchestrator instead of changing it.`,
-    );
-  }
-  if (t.runnerReachAllowed || t.contentAfter == null) return PASS;
-  const r = runnerReach(t.display, t.contentAfter, t.contentBefore ?? null);
-  if (r === null) return PASS;
-  return deny('runner-reach', `Blocked write to source file ${where}: ${runnerReachReason(t.display, r)}`);
 }

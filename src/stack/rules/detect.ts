@@ -474,7 +474,7 @@ function cargoStack(p: ProjectFacts, nested: readonly string[]): Detected {
 }
 
 /** A package folder as the person wrote it: root-relative, "/" separated, no `./` or trailing "/". */
-export function normalizePackageDir(dir: string): string {
+function normalizePackageDir(dir: string): string {
   return dir.replace(/\\/g, '/').replace(/^(?:\.\/)+/, '').replace(/\/+$/, '').replace(/\/{2,}/g, '/');
 }
 

@@ -29,7 +29,7 @@ export interface IdentifiedTest {
 }
 
 /** A reported test's declaration, as much of it as judging needs. */
-export interface DeclRef {
+interface DeclRef {
   lang: DeclLang;
   /** The titles of the declarations it sits in, outermost first, and its own. */
   path: string[];
@@ -39,7 +39,7 @@ export interface DeclRef {
   row?: { text: string; shell: string };
 }
 
-export interface IdentityContext {
+interface IdentityContext {
   root: string;
   /** Root-relative test and source files (for pytest candidates, Go packages, Rust inline tests). */
   files: readonly string[];
@@ -312,7 +312,7 @@ function pyDecl(p: ParsedFile, names: readonly string[]): Decl | null {
  * `<argname><index>` for a value it cannot print; anything else was computed at run time (a date,
  * `ids=str`), and the id takes the case's position instead.
  */
-export function stableParams(params: string, text: string): boolean {
+function stableParams(params: string, text: string): boolean {
   return params.split('-').every((part) => {
     if (part === '' || text.includes(part)) return true;
     const auto = /^([A-Za-z_]\w*?)\d+$/.exec(part);

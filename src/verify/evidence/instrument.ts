@@ -4,7 +4,7 @@ import { nodeTestOptions, nodeTestReporterSupported } from './nodeTest.js';
 import { PYTEST_PLUGIN_MODULE, pytestPluginSource } from './pytestOutcomes.js';
 
 /** vitest/jest/junit/node:test reports go to a file; go's JSON events replace the text on stdout. */
-export type ReportKind = 'vitest-json' | 'jest-json' | 'junit-xml' | 'go-json' | 'node-test' | 'mocha' | 'mocha-unreached' | 'cargo' | 'none';
+type ReportKind = 'vitest-json' | 'jest-json' | 'junit-xml' | 'go-json' | 'node-test' | 'mocha' | 'mocha-unreached' | 'cargo' | 'none';
 
 /** The command to run, the report it writes, and (node:test) what to add to NODE_OPTIONS for it. */
 export interface Instrumented {

@@ -78,7 +78,7 @@ export function nodeTestReporterSupported(version: string): boolean {
 }
 
 /** The reporter as a module specifier node can import without a file. */
-export function nodeTestReporterUrl(out: string): string {
+function nodeTestReporterUrl(out: string): string {
   return `data:text/javascript;base64,${Buffer.from(reporterSource(out), 'utf8').toString('base64')}`;
 }
 

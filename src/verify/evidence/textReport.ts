@@ -96,7 +96,7 @@ export function textFailingFiles(text: string): string[] {
 }
 
 /** Files the runners name as failing to load or collect. */
-export function textLoadErrorFiles(text: string): string[] {
+function textLoadErrorFiles(text: string): string[] {
   const files = new Set<string>();
   for (const m of text.matchAll(/^ERROR (\S+?\.py)(?:\s|$)/gm)) if (m[1]) files.add(m[1]); // pytest collection
   return [...files];

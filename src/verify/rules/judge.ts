@@ -50,7 +50,7 @@ const NOT_FOUND = /command not found|not recognized as an internal or external c
  * A failure that says a name does not exist yet: the test never reached an assertion. JavaScript,
  * Python, Go (compile errors) and Rust, plus stubs that panic or raise "not implemented".
  */
-export const MISSING_SYMBOL =
+const MISSING_SYMBOL =
   /\bis not a (?:function|constructor)\b|\bis not defined\b|does not provide an export named|\bis not exported\b|Cannot find module|\bAttributeError\b|\bImportError\b|\bModuleNotFoundError\b|\bNameError\b|\bNotImplementedError\b|cannot import name|\bundefined: \w|has no field or method|cannot find (?:function|value|type|struct|module|macro|trait|crate)|unresolved import|no (?:method|function|associated item) named|\berror\[E0(?:425|432|433|412|599)\]|not (?:yet )?implemented/;
 
 /** jest in CI mode: a snapshot assertion with no stored snapshot fails whatever the code returns. */
@@ -208,7 +208,7 @@ export function judgeRed(
 }
 
 /** A failure message as a record keeps it: its first lines, bounded. */
-export function shortMessage(message: string): string {
+function shortMessage(message: string): string {
   return message.split('\n').slice(0, 6).join('\n').trim().slice(0, 600);
 }
 
