@@ -3,6 +3,7 @@ import { decideCall } from '../gate/rules/decide.js';
 import { DEFAULT_DEPS, gatherCall, recordVerdict, type BashGate, type CallSource, type GateDeps } from '../gate/facts.js';
 
 export type { BashGate, CallSource, GateDeps } from '../gate/facts.js';
+export { gateDeps } from '../gate/facts.js';
 
 /**
  * PreToolUse, for every tool: gather the call's facts (the gate wing), run the rule list

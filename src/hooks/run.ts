@@ -49,12 +49,13 @@ async function handle(eventName: string, input: unknown, env: NodeJS.ProcessEnv,
   switch (eventName) {
     case 'PreToolUse': {
       const toolName = (input as { tool_name?: unknown } | null)?.tool_name;
-      const gate = typeof toolName === 'string' && BASH_TOOLS.has(toolName) ? await loadBashPreToolUse() : await loadPreToolUse();
-      return preToolUseOutput(gate.preToolUse(input, env));
+      if (typeof toolName === 'string' && BASH_TOOLS.has(toolName)) return preToolUseOutput((await loadBashPreToolUse()).preToolUse(input, env, deps));
+      const gate = await loadPreToolUse();
+      return preToolUseOutput(gate.preToolUse(input, env, null, null, gate.gateDeps(deps)));
     }
     case 'PreSkillShellCommand':
       // A shell command a skill or slash command embeds: judged as the Bash call it is (skillShell.ts).
-      return preToolUseOutput((await loadBashPreToolUse()).preSkillShellCommand(input, env), 'PreSkillShellCommand');
+      return preToolUseOutput((await loadBashPreToolUse()).preSkillShellCommand(input, env, deps), 'PreSkillShellCommand');
     case 'PostToolUse':
     case 'PostToolUseFailure':
       return (await loadPostToolUse()).postToolUse(input, env, eventName, deps);
