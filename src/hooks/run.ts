@@ -60,7 +60,7 @@ async function handle(eventName: string, input: unknown, env: NodeJS.ProcessEnv,
     case 'PostToolUseFailure':
       return (await loadPostToolUse()).postToolUse(input, env, eventName, deps);
     case 'SubagentStop':
-      return (await loadSubagentStop()).subagentStop(input, env);
+      return (await loadSubagentStop()).subagentStop(input, env, deps);
     case 'SessionStart':
       return (await loadSessionStart()).sessionStart(input, env, deps);
     default:

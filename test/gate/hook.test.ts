@@ -183,6 +183,15 @@ describe('the store and the clock are the hook’s only view of the cycle and th
     expect(JSON.parse(late.stdout)).toMatchObject({ decision: 'block', reason: expect.stringContaining('[gate-skipped]') as unknown });
   });
 
+  it('SubagentStop: a tdd-gate subagent without its tdd-result block is sent back while the stored cycle is active, not after it', async () => {
+    const stop = { session_id: 's', cwd: root, hook_event_name: 'SubagentStop', agent_type: IMPL, agent_id: 'a1', stop_hook_active: false, last_assistant_message: 'done' };
+    const env = { HOME: home, CLAUDE_PLUGIN_ROOT: '' };
+    const active = await runHookInProcess(stop, { event: 'SubagentStop', env, store: memoryStore({ root, state: green }), clock: fixedClock(STARTED) });
+    expect(JSON.parse(active.stdout)).toMatchObject({ decision: 'block', reason: expect.stringContaining('[result-format]') as unknown });
+    const done = await runHookInProcess(stop, { event: 'SubagentStop', env, store: memoryStore({ root, state: state('done') }), clock: fixedClock(STARTED) });
+    expect(done).toMatchObject({ status: 0, stdout: '' });
+  });
+
   it('SessionStart: the model is told the phase from the stored state', async () => {
     const r = await runHookInProcess({ session_id: 's', cwd: root, hook_event_name: 'SessionStart', source: 'startup' }, { event: 'SessionStart', env: { HOME: home, CLAUDE_PLUGIN_ROOT: '' }, store: memoryStore({ root, state: refactor }) });
     const out = JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } };
