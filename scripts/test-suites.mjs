@@ -1,7 +1,7 @@
 // Which test files make the inner loop (`npm run test:unit`) and which need the build.
 //
 // A test file belongs to the built suite when it, or a test helper it imports, runs the built
-// bundles (dist/), starts a program other than git (node, a test runner, a shell, the real
+// bundles (dist/) or reads what the build assembles (plugin/), starts a program other than git (node, a test runner, a shell, the real
 // client), or lives in test/e2e/: those pay a process start per case, and most need
 // `npm run build` first. Everything else runs in process, against the sources: the pure tables,
 // and the hook's whole decision through its injected store and clock, over temporary git
@@ -12,7 +12,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** What marks a file (or a helper it imports) as needing the build or a child process. */
-const BUILT = [/\.\.\/dist\//u, /['"]dist['"]/u, /['"]execa['"]/u, /helpers\/hook\.js['"]/u];
+const BUILT = [
+  /\.\.\/dist\//u,
+  /['"]dist['"]/u,
+  /['"]execa['"]/u,
+  /helpers\/hook\.js['"]/u,
+  // what `npm run build` assembles: plugin/ (and dist/ in it) must be fresh
+  /scripts\/plugin-folder\.mjs['"]/u,
+];
 const CHILD_PROCESS = /['"]node:child_process['"]/u;
 /** A call that starts a program, and the program it names: only `'git'` stays in process. */
 const START = /\b(?:spawn|spawnSync|exec|execSync|execFile|execFileSync|fork)\(\s*([^,)]*)/gu;
