@@ -17,7 +17,9 @@ export default defineConfig({
     env: { TDD_GATE_DISABLE: '', CLAUDE_PLUGIN_ROOT: '' },
     projects: [
       { extends: true, test: { name: 'unit', include: suites.unit } },
-      { extends: true, test: { name: 'built', include: suites.built } },
+      // A case here runs the CLI, a runner or the client, often several times: on a loaded machine
+      // that can take minutes, so the default leaves room; a hang still fails.
+      { extends: true, test: { name: 'built', include: suites.built, testTimeout: 180_000, hookTimeout: 180_000 } },
     ],
   },
 });
