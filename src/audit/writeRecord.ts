@@ -125,7 +125,7 @@ export function writeCycleRecord(s: Session, state: CliState, stack: CompiledSta
       results: roles,
     },
     runner: { command: stack.config.test_command, version: runnerVersion(s.root, stack.config.test_command, cleanEnv(s.io.env, s.root, stack.config.test_env_allow ?? [])) },
-    frozen: { at: frozen.at, files, parts, local_parts: localParts, ...(frozen.links ? { links: frozen.links } : {}) },
+    frozen: { at: frozen.at, files, parts, local_parts: localParts, ...(frozen.links ? { links: frozen.links } : {}), ...(frozen.heldout && frozen.heldout.length > 0 ? { heldout: frozen.heldout } : {}) },
     tests,
     red: { ...run(red)!, counted },
     red_sources: redSources,

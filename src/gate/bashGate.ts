@@ -17,6 +17,7 @@ import { frozenPartChange, partFileOf } from './frozenParts.js';
 export { hardenedBashCheck } from '../wall/sandboxGate.js';
 export { gatePluginPrograms } from '../tamper/pluginPrograms.js';
 export { isPlainRead } from './plainRead.js';
+export { heldoutBashCheck } from '../heldout/bashGate.js';
 
 /**
  * Bash: analyse the command (pure) and gather what the rules ask of the disk. The scripts the

@@ -6,6 +6,7 @@ import { classesOf, runnerConfig, type DiskContext } from './targetClasses.js';
 import { liveSpecHash } from '../spec/specHashCache.js';
 import type { ActiveCycle } from '../state/cycle.js';
 import { compileGlobs } from '../state/rules/globs.js';
+import { parseReachAllow, reachAllowedFor } from '../verify/rules/reachAllow.js';
 import { docExamplePart, onlyRustTestRegionsChange, rustDocExamples, rustTestRegions, testRegionPart } from '../verify/rules/testRegions.js';
 import { sha256Hex } from '../state/hash.js';
 import { splitGlobs } from '../state/schema/stackGlobs.js';
@@ -33,8 +34,8 @@ function testRegionChanged(cycle: ActiveCycle, rel: string, after: string): bool
   });
 }
 
-function runnerReachAllow(globs: string | string[], nocase: boolean): (rel: string) => boolean {
-  return compileGlobs(splitGlobs(globs), nocase);
+function runnerReachAllow(globs: string | string[], nocase: boolean, rel: string): true | string[] {
+  return reachAllowedFor(parseReachAllow(splitGlobs(globs)), rel, (g) => compileGlobs(g, nocase));
 }
 
 /** The SPEC drift fact for GREEN/REFACTOR; hashing a large SPEC is the costliest thing the hook does. */
@@ -97,7 +98,8 @@ export function fileTarget(cycle: ActiveCycle, event: FileToolEvent): WriteTarge
     target.contentBefore = readOrNull(real);
     target.contentAfter = contentAfter(input, target.contentBefore);
     const rel = path.relative(cycle.repo.root, real).split(path.sep).join('/');
-    target.runnerReachAllowed = cycle.stack.config.runner_reach_allow !== undefined && runnerReachAllow(cycle.stack.config.runner_reach_allow, cycle.nocase)(rel);
+    target.rel = rel;
+    target.runnerReachAllowed = cycle.stack.config.runner_reach_allow !== undefined && runnerReachAllow(cycle.stack.config.runner_reach_allow, cycle.nocase, rel);
     target.testRegionChanged = testRegionChanged(cycle, rel, target.contentAfter);
   }
   // GREEN/REFACTOR: runner settings frozen inside package.json, pyproject.toml, setup.cfg.

@@ -226,7 +226,7 @@ function publish(recordFile: string, activeFile: string, record: AnchorRecord): 
 interface StateLike {
   phase?: unknown;
   plan_artifact?: unknown;
-  frozen?: { files?: unknown; links?: unknown };
+  frozen?: { files?: unknown; links?: unknown; heldout?: unknown };
   green_entry?: { files?: unknown };
   refactor_base?: { files?: unknown };
 }
@@ -343,6 +343,9 @@ function collectProtected(root: string, home: string, anchorHome: string, state:
     for (const rel of Object.keys(plans)) file(path.join(root, TDD_DIR, 'plans', rel), `the plan .tdd/plans/${rel}`);
   }
   const frozen = hashes(state.frozen?.files);
+  // Held-out files are in the held-out store, not in the work tree, until `done` (docs/heldout.md).
+  const heldout = Array.isArray(state.frozen?.heldout) ? (state.frozen.heldout as unknown[]) : [];
+  for (const rel of heldout) if (typeof rel === 'string') delete frozen[rel];
   const links = linkTargets(state.frozen?.links);
   for (const [rel, h] of Object.entries(frozen)) {
     const copy = path.join(root, TDD_DIR, 'snapshots', 'frozen', `${rel}.copy`);

@@ -9,6 +9,7 @@ import { reusable, runInputs, runOfReceipt, verdictOfReceipt } from './runInputs
 import type { Session } from '../cli/session.js';
 import { frozenTests, judgeRedRun, runChecks, runTests, testEnv, withSetupProblem } from './testRun.js';
 import type { Tree } from './tree.js';
+import { hideHeldout } from '../heldout/judged.js';
 
 /**
  * The one place a RED and a GREEN are judged: `verify red|green|refactor`, `done` and the
@@ -62,9 +63,13 @@ export async function greenRun(s: Session, stack: CompiledStack, state: CliState
     checkDrift(s, state, stack, tree, '');
     return { run: runOfReceipt(s.root, prior), verdict: verdictOfReceipt(prior), inputs, reused: prior, isolation: prior.oracle, ...(prior.coverage !== undefined ? { coverage: prior.coverage } : {}) };
   }
-  const { run, outcome, isolation } = await runOracle(s, stack, state, tree, label, opts.command);
+  const oracle = await runOracle(s, stack, state, tree, label, opts.command);
+  const { outcome, isolation } = oracle;
   const frozen = opts.frozen === undefined ? frozenTests(state) : opts.frozen;
-  const judged = withSetupProblem(run, reachVerdict(s, stack, tree, judgeGreen(outcome, run.command, frozen), state.baseline?.sources));
+  // Held-out tests out of sight: the log and any refusal name them and their assertion only (docs/heldout.md).
+  const hidden = hideHeldout(s, state, oracle.run, outcome, withSetupProblem(oracle.run, reachVerdict(s, stack, tree, judgeGreen(outcome, oracle.run.command, frozen), state.baseline?.sources)));
+  const { run } = hidden;
+  const judged = hidden.verdict;
   if (!opts.checks) return { run, isolation, verdict: judged, inputs, reused: null };
   const { verdict, coverage } = await runChecks(s, stack, judged);
   return { run, isolation, verdict, inputs, reused: null, ...(coverage !== undefined ? { coverage } : {}) };

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { appendEvent } from '../state/eventLog.js';
 import { RefusalError } from '../state/rules/errors.js';
@@ -20,6 +20,12 @@ import { changedFiles, readText, type Tree } from './tree.js';
 import { unassertedTests } from './evidence/jestAsserts.js';
 import { parsePytestOutcomes } from './evidence/pytestOutcomes.js';
 import { missingRunner, setupProblem } from './runnerInstalled.js';
+import { maskRustTestRegions } from './rules/testRegions.js';
+import { wrongOrigin, type OriginContext } from './rules/failureOrigin.js';
+import { parseCanary } from './rules/canary.js';
+import { parseReachAllow } from './rules/reachAllow.js';
+import { compileGlobs } from '../state/rules/globs.js';
+import { splitGlobs } from '../state/schema/stack.js';
 import { cacheDirs, openPyCache, projectScope, usesPython, type PyCacheRun } from './oracle/pyCache.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -121,7 +127,8 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
   const unasserted = facts.tests && tests ? unassertedTests(facts.tests, tests, read) : [];
   // pytest: what the gate's own plugin saw, when the run loaded it and the junit report was read.
   const observed = run.report.side !== undefined && facts.source === 'junit-xml' ? { observed: parsePytestOutcomes(run.report.side) } : {};
-  return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary, ...(unasserted.length > 0 ? { unasserted } : {}), ...observed };
+  const canary = run.report.canary !== undefined ? { canary: { kind: run.report.kind, lines: parseCanary(run.report.canary) } } : {};
+  return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary, ...(unasserted.length > 0 ? { unasserted } : {}), ...observed, ...canary };
 }
 
 /** One run of the test command (or a narrowed form of it) in the work tree: RED, through judgeRun.ts. */
@@ -164,7 +171,33 @@ export function judgeRedRun(s: Session, stack: CompiledStack, state: CliState, t
     changedTests: changed,
     root: s.root,
     isNew: (t) => isNewOrChanged(t, changedAll, (rel) => baselineText(s.root, baseHashes, rel), (rel) => readText(s.root, rel)),
+    origin: (t) => wrongOrigin(outcome.facts.source, t, originContext(s.root, stack)),
   });
+}
+
+/** Where a failure may come from in this project (failureOrigin.ts): its test files, and Rust's inline tests. */
+function originContext(root: string, stack: CompiledStack): OriginContext {
+  let real = root;
+  try {
+    real = realpathSync(root);
+  } catch {
+    // the root as given
+  }
+  const read = (rel: string) => readText(root, rel);
+  const allow = stack.config.runner_reach_allow;
+  const helpers = allow === undefined ? [] : parseReachAllow(splitGlobs(allow)).filter((e) => e.construct === null).map((e) => e.glob);
+  return {
+    roots: real === root ? [root] : [root, real],
+    // test code: the test files, and the test helpers a project ships as source (runner_reach_allow's whole-file globs)
+    isTest: (rel) => stack.isTest(rel) || (helpers.length > 0 && compileGlobs(helpers, false)(rel)),
+    read,
+    inTestRegion: (rel, line) => {
+      const text = read(rel);
+      if (text === null) return false;
+      const at = (t: string) => t.split('\n')[line - 1] ?? '';
+      return at(text).trim() !== '' && at(maskRustTestRegions(text)).trim() === '';
+    },
+  };
 }
 
 /** lint_command and the coverage threshold, after the tests passed. */

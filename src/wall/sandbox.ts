@@ -3,7 +3,7 @@ import { chmodSync, copyFileSync, existsSync, lstatSync, readFileSync, realpathS
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { gitCommonDir } from '../state/anchorPaths.js';
-import { type HardeningFacts, type HardeningSection } from './rules/sandbox.js';
+import { type HardeningFacts, type SettingsSection as HardeningSection } from './rules/sandbox.js';
 import { carriesHardening } from './rules/sandboxMerge.js';
 import type { Phase } from '../state/schema/state.js';
 import type { Repo } from '../state/repo.js';
@@ -191,7 +191,7 @@ function appliedWall(repo: Repo): Wall | null {
   } catch {
     return null;
   }
-  if (!record.applied) return null;
+  if (!record.applied?.section.sandbox) return null;
   const fs = record.applied.section.sandbox.filesystem;
   const gitDirs = [...new Set([repo.gitDir, gitCommonDir(repo.gitDir)])];
   return {

@@ -10,6 +10,8 @@ import { loadState, openSession, out, transition } from '../session.js';
 import { ACTIVE_PHASES } from '../../state/rules/phases.js';
 import type { Verb } from '../verb.js';
 import { syncHardening } from './harden.js';
+import { heldoutFiles } from '../../heldout/cycle.js';
+import { bringBack, storeDirs } from '../../heldout/store.js';
 
 const USAGE = 'tdd-gate abort --reason <text>';
 
@@ -46,8 +48,19 @@ export const abort: Verb = {
       if (err instanceof RefusalError && /no TDD cycle|but the cycle is in done/.test(err.message)) throw new RefusalError('there is no active cycle to abort');
       throw err;
     });
+    // Held-out tests come back into the open with the cycle's end (docs/heldout.md).
+    const heldout = heldoutFiles(state);
+    let back = '';
+    if (Object.keys(heldout).length > 0) {
+      try {
+        const returned = bringBack(s.root, storeDirs(s.repo, s.io.env), heldout);
+        if (returned.length > 0) back = ` The ${returned.length} held-out test file(s) are back in the work tree.`;
+      } catch (err) {
+        back = ` ${err instanceof Error ? err.message : String(err)}.`;
+      }
+    }
     await syncHardening(s);
-    out(s, `tdd-gate: cycle for ${state.spec_id} aborted (${reason}). The gate is off for this branch.`);
+    out(s, `tdd-gate: cycle for ${state.spec_id} aborted (${reason}). The gate is off for this branch.${back}`);
     return 0;
   },
 };

@@ -407,9 +407,9 @@ export const RULES: readonly Rule[] = [
     check: ({ target: t, cls, cycle }) => {
       if (cls !== 'source') return undefined;
       const c = cycle();
-      if (!frozenTests(c) || t.runnerReachAllowed || t.contentAfter == null) return undefined;
-      const r = runnerReach(t.display, t.contentAfter, t.contentBefore ?? null);
-      return r === null ? undefined : deny('runner-reach', `Blocked write to source file ${where(c)}: ${runnerReachReason(t.display, r)}`);
+      if (!frozenTests(c) || t.runnerReachAllowed === true || t.contentAfter == null) return undefined;
+      const r = runnerReach(t.display, t.contentAfter, t.contentBefore ?? null, Array.isArray(t.runnerReachAllowed) ? t.runnerReachAllowed : []);
+      return r === null ? undefined : deny('runner-reach', `Blocked write to source file ${where(c)}: ${runnerReachReason(t.display, r, t.rel)}`);
     },
   },
   {

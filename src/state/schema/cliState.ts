@@ -35,6 +35,8 @@ const receiptSchema = z.looseObject({
   red_tests: z.optional(z.array(z.string())),
   /** RED: each counted test's failure message (first lines). */
   red_messages: z.optional(z.record(z.string(), z.string())),
+  /** RED: the run's held-out tests, by id (docs/heldout.md). */
+  heldout_tests: z.optional(z.array(z.string())),
   /** Where the tests ran: `namespace` (frozen bytes, read-only), `copy` (a private copy), `tree` (the work tree). */
   oracle: z.optional(z.string()),
   /** Digest of everything the run depended on (src/verify/runInputs.ts): a later run of the same inputs reuses this one. */
@@ -63,6 +65,10 @@ export const cliStateSchema = z.extend(baseStateSchema, {
       parts: z.optional(fileHashes),
       /** Frozen files that were symbolic links: path → link target. */
       links: z.optional(z.record(z.string(), z.string())),
+      /** Held-out test files (docs/heldout.md): out of the work tree, in the store, from the freeze to `done`; their hashes are in `files`. */
+      heldout: z.optional(z.array(z.string())),
+      /** The held-out tests by id (what a refusal shows by name only). */
+      heldout_tests: z.optional(z.array(z.string())),
     }),
   ),
   receipts: z.optional(

@@ -174,6 +174,8 @@ const STACK_KEYS = new Set([
   'oracle_isolation',
   'oracle_ignore_processes',
   'runner_reach_allow',
+  'heldout_glob',
+  'heldout',
 ]);
 
 function nameList(o: Obj, key: string, issues: Issues): void {
@@ -196,8 +198,10 @@ export function checkStack(json: unknown): Checked<StackConfig> {
   globList(json, 'source_file_glob', issues);
   globList(json, 'test_config_glob', issues, true);
   globList(json, 'runner_reach_allow', issues, true);
+  globList(json, 'heldout_glob', issues, true);
   nameList(json, 'test_env_allow', issues);
   nameList(json, 'oracle_ignore_processes', issues);
+  oneOf(json, 'heldout', ['required', 'optional'], issues, 'must be one of required, optional', '', true);
   oneOf(json, 'oracle_isolation', ['auto', 'namespace', 'copy'], issues, 'must be one of auto, namespace, copy', '', true);
   num(json, 'test_timeout_seconds', issues, (n) => Number.isSafeInteger(n) && n > 0 && n <= 7200, 'must be a whole number of seconds from 1 to 7200');
   num(json, 'coverage_threshold', issues, (n) => n >= 0 && n <= 100, 'must be a percentage from 0 to 100');

@@ -1,4 +1,5 @@
 import { compileGlobs } from '../../state/rules/globs.js';
+import { parseReachAllow, reachAllowedFor } from '../rules/reachAllow.js';
 import { runnerReach, runnerReachReason } from '../../gate/rules/runnerReach.js';
 import type { CompiledStack } from '../../state/loadStack.js';
 import { splitGlobs } from '../../state/schema/stack.js';
@@ -9,13 +10,14 @@ import { baselineText } from '../baseline.js';
 
 /** Source files that reach into the test runner (a Bash-written one the hook never saw included). */
 function reachingSources(root: string, stack: CompiledStack, sources: readonly string[], before: (rel: string) => string | null = () => null): string[] {
-  const allow = stack.config.runner_reach_allow ? compileGlobs(splitGlobs(stack.config.runner_reach_allow), false) : () => false;
+  const entries = stack.config.runner_reach_allow ? parseReachAllow(splitGlobs(stack.config.runner_reach_allow)) : [];
   const out: string[] = [];
   for (const rel of sources) {
-    if (allow(rel)) continue;
+    const allowed = reachAllowedFor(entries, rel, (g) => compileGlobs(g, false));
+    if (allowed === true) continue;
     const text = readText(root, rel);
     if (text === null) continue;
-    const r = runnerReach(rel, text, before(rel));
+    const r = runnerReach(rel, text, before(rel), allowed);
     if (r) out.push(runnerReachReason(rel, r));
   }
   return out;

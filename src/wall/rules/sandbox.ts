@@ -38,6 +38,24 @@ export interface HardeningFacts {
   tmpDirs: readonly string[];
   /** Absolute `PATH` entries: a writable one would let a command plant the `node` the CLI runs with. */
   pathDirs?: readonly string[];
+  /** Held-out tests out of sight (docs/heldout.md): the store's folders and the held-out files' places (absolute). */
+  heldout?: { stores: readonly string[]; files: readonly string[] } | null;
+}
+
+/** What tdd-gate keeps in the settings file: the hardened section, or (held-out tests alone, hardened mode off) its permission rules only. */
+export type SettingsSection = Omit<HardeningSection, 'sandbox'> & { sandbox?: SandboxSection };
+
+/**
+ * `Read(…)` deny rules for held-out tests out of sight: the store's folders and the files' places in
+ * the tree (they cover Read, Grep and Glob in the client; `//` starts an absolute path).
+ */
+export function heldoutReadRules(heldout: { stores: readonly string[]; files: readonly string[] }): string[] {
+  return [...heldout.stores.map((d) => `Read(/${d}/**)`), ...heldout.files.map((f) => `Read(/${f})`)];
+}
+
+/** The section kept in the settings for held-out tests alone, when hardened mode is off. */
+export function heldoutSection(heldout: { stores: readonly string[]; files: readonly string[] }): SettingsSection {
+  return { deny: heldoutReadRules(heldout) };
 }
 
 interface SandboxSection {
@@ -45,7 +63,7 @@ interface SandboxSection {
   failIfUnavailable: true;
   allowUnsandboxedCommands: false;
   excludedCommands: string[];
-  filesystem: { allowWrite: string[]; denyWrite: string[] };
+  filesystem: { allowWrite: string[]; denyWrite: string[]; denyRead?: string[] };
   network: { allowedDomains: string[] };
 }
 
@@ -155,10 +173,12 @@ export function hardeningFor(f: HardeningFacts): HardeningSection | null {
       filesystem: {
         allowWrite: writableDirs(f),
         denyWrite: paths.map((p) => p.path),
+        // Held-out tests out of sight: no sandboxed command reads their store (docs/heldout.md).
+        ...(f.heldout ? { denyRead: [...f.heldout.stores] } : {}),
       },
       network: { allowedDomains: domains },
     },
-    deny: editDenyRules(f, paths),
+    deny: [...editDenyRules(f, paths), ...(f.heldout ? heldoutReadRules(f.heldout) : [])],
   };
 }
 
@@ -214,8 +234,8 @@ export function isPlainCliCall(command: string, cliCommand: string): boolean {
 }
 
 /** The CLI command (`node "<…>/cli.mjs"`) that the section's excludedCommands were made for. */
-export function cliCommandOfSection(section: HardeningSection): string | null {
-  const first = section.sandbox.excludedCommands[0];
+export function cliCommandOfSection(section: SettingsSection): string | null {
+  const first = section.sandbox?.excludedCommands[0];
   const m = first ? /^(node "[^"]+") \S+ \*$/.exec(first) : null;
   return m?.[1] ?? null;
 }
