@@ -8,7 +8,7 @@ import { loadCycles, type ActiveCycle } from '../state/cycle.js';
 import { describeFindings, integrityOf, isClean, logFindings } from '../tamper/integrityGate.js';
 import { NOTHING, postToolUseBlock, postToolUseFailureContext, type HookResult } from './output.js';
 import { clearInflight } from '../state/anchorInflight.js';
-import { candidateDirs } from './projectDirs.js';
+import { candidateDirs } from '../state/projectDirs.js';
 import { driftedParts } from '../gate/frozenParts.js';
 import { REAL_DEPS, type HookDeps } from '../state/store.js';
 

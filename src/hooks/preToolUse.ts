@@ -7,7 +7,7 @@ import { appendEvent } from '../state/eventLog.js';
 import type { ActiveCycle } from '../state/cycle.js';
 import { findRepo } from '../state/repo.js';
 import { canonicalize } from '../state/canonicalPath.js';
-import { candidateDirs } from './projectDirs.js';
+import { candidateDirs } from '../state/projectDirs.js';
 import { heldoutDeny, heldoutFactsOf, isReadTool, mcpVerdict, readToolVerdict } from '../heldout/gate.js';
 import { storeDirs } from '../heldout/paths.js';
 import path from 'node:path';
@@ -26,7 +26,12 @@ export function preToolUse(input: unknown, env: NodeJS.ProcessEnv, bash: BashGat
   const held = heldoutCheck(input, env, bash, source, deps);
   if (held !== null) return held;
   const call = gatherCall(input, env, bash, source, deps);
-  const verdict = decideCall(call.facts);
+  let verdict = decideCall(call.facts);
+  // Bash: the CLI's verbs in the call get their tickets, or the subagent rule, or the person's question.
+  if (call.road !== undefined) {
+    const decision = call.road(verdict.decision);
+    if (decision !== verdict.decision) verdict = { ...verdict, decision };
+  }
   recordVerdict(call, verdict);
   call.after(verdict);
   return verdict.decision;

@@ -6,7 +6,7 @@ import type { Isolation } from './oracle/isolate.js';
 import { reachVerdict } from './oracle/reach.js';
 import { checkDrift, runOracle } from './oracle/run.js';
 import { reusable, runInputs, runOfReceipt, verdictOfReceipt } from './runInputs.js';
-import type { Session } from '../cli/session.js';
+import type { Context } from '../state/context.js';
 import { frozenTests, judgeRedRun, runChecks, runTests, testEnv, withSetupProblem } from './testRun.js';
 import type { Tree } from './tree.js';
 import { hideHeldout } from '../heldout/judged.js';
@@ -28,7 +28,7 @@ interface JudgedRun {
 type ReuseCandidates = readonly (Receipt | undefined)[];
 
 /** RED as `verify red` judges it: the test command in the work tree, per test against the baseline. */
-export async function redRun(s: Session, stack: CompiledStack, state: CliState, tree: Tree, label: string, command?: string, reuse: ReuseCandidates = []): Promise<JudgedRun> {
+export async function redRun(s: Context, stack: CompiledStack, state: CliState, tree: Tree, label: string, command?: string, reuse: ReuseCandidates = []): Promise<JudgedRun> {
   const cmd = command ?? stack.config.test_command;
   const inputs = runInputs(s.root, stack, state, tree, 'red', cmd, testEnv(s, stack));
   const prior = reusable(reuse, inputs);
@@ -55,7 +55,7 @@ interface GreenOptions {
  * A run of exactly the inputs of an earlier valid oracle run (same files, settings, toolchain,
  * environment, freeze) is that run: its receipt is reused (the oracle must still be where it was).
  */
-export async function greenRun(s: Session, stack: CompiledStack, state: CliState, tree: Tree, label: string, opts: GreenOptions): Promise<JudgedRun & { isolation: Isolation; coverage?: number }> {
+export async function greenRun(s: Context, stack: CompiledStack, state: CliState, tree: Tree, label: string, opts: GreenOptions): Promise<JudgedRun & { isolation: Isolation; coverage?: number }> {
   const command = opts.command ?? stack.config.test_command;
   const inputs = runInputs(s.root, stack, state, tree, 'green', command, testEnv(s, stack));
   const prior = reusable(opts.reuse ?? [], inputs);

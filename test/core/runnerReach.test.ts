@@ -128,7 +128,7 @@ describe('the hook denies a source write that reaches into the runner in GREEN a
     ['tdd-refactor', reach, undefined, 'deny'],
     ['tdd-green', reach, true, 'pass'],
     ['tdd-green', 'export const a = 1;\n', undefined, 'pass'],
-    ['tdd-red', '// STUB:TDD\n' + reach, undefined, 'pass'],
+    ['tdd-red', reach + '// STUB:TDD\nexport function stub() { return 0; }\n', undefined, 'pass'],
   ] as const)('%s %j (allowed: %s) → %s', (phase, contentAfter, allowed, want) => {
     const d = decideWrites(facts(phase), [{ display: 'src/a.ts', classes: ['source'], contentAfter, ...(allowed ? { runnerReachAllowed: true } : {}) }]);
     expect(d.kind).toBe(want);

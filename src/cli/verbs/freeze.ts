@@ -19,6 +19,7 @@ import { bringBack, keepLogs, moveOut, storeDirs } from '../../heldout/store.js'
 import { keepsTwoSets, setsNote } from '../../heldout/rules/defaults.js';
 import { assertionOnly } from '../../heldout/rules/sets.js';
 import { assertNoBackgroundTasks, syncHardening } from './harden.js';
+import { recordInstallation } from '../../verify/frozenInstallation.js';
 
 const USAGE = 'tdd-gate freeze --verdict <file>';
 
@@ -89,6 +90,8 @@ export const freeze: Verb = {
         `the held-out tests ${inGit.slice(0, 3).join(', ')}${inGit.length > 3 ? ` and ${inGit.length - 3} more` : ''} are in git (the index or the last commit), where their content stays readable while they are meant to be out of sight. Unstage them (\`git rm --cached <file>\`; if a commit holds them, the test-writer writes other held-out cases in new files) and freeze again`,
       );
     }
+    // What runs and judges the tests (the runner's packages, the interpreter's pytest and plugins, Go's testing, Rust's harness).
+    const installation = recordInstallation(s, stack, tree.toolchain);
     writeSnapshot(s.root, 'frozen', Object.keys(frozenFiles).filter((rel) => !heldout.includes(rel)));
     writeSnapshot(s.root, 'green-entry', Object.keys(tree.sources));
     // Who the validator was: the SubagentStop hook logs each child's result with its agent id and
@@ -142,6 +145,7 @@ export const freeze: Verb = {
           red_counts: red.counts,
           ...(heldout.length > 0 ? { heldout, heldout_tests: heldoutTests } : {}),
         },
+        runner_installation: { ...installation },
         green_entry: { at, files: tree.sources },
         verdict: {
           at,

@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import './zod.js';
-import { baseStateSchema } from './state.js';
+import { baseStateSchema, type BaseState } from './state.js';
+import { formatIssues } from './format.js';
+import { GateError } from '../rules/errors.js';
 
 /** root-relative path → sha256 hex of the raw bytes. */
 const fileHashes = z.record(z.string(), z.string().check(z.regex(/^[0-9a-f]{64}$/)));
@@ -79,6 +81,19 @@ export const cliStateSchema = z.extend(baseStateSchema, {
   ),
   /** Test + test-config hashes when RED began: what "written in this cycle" is measured against. */
   baseline: z.optional(z.looseObject({ at: iso(), files: fileHashes, sources: z.optional(fileHashes) })),
+  /**
+   * The test runner's installation at the freeze (src/verify/rules/installation.ts): package root →
+   * name, digest of its files and their count; paths that must stay absent; the digest of the
+   * per-file manifest in .tdd/snapshots/runner-installation.json; the paths it covers.
+   */
+  runner_installation: z.optional(
+    z.looseObject({
+      packages: z.record(z.string(), z.object({ name: z.string(), digest: z.string(), files: z.number() })),
+      absent: z.array(z.string()),
+      manifest_sha256: z.string(),
+      covers: z.optional(z.array(z.string())),
+    }),
+  ),
   /** Source hashes at GREEN entry (copies in .tdd/snapshots/green-entry). */
   green_entry: z.optional(snapshotSchema),
   verdict: z.optional(
@@ -94,3 +109,16 @@ export type CliState = z.infer<typeof cliStateSchema>;
 export type Receipt = z.infer<typeof receiptSchema>;
 export type ReceiptKind = 'red' | 'green' | 'refactor';
 export type FileHashes = Record<string, string>;
+
+/** Validate the CLI's own keys too; a corrupt file is reported and left as it is. */
+export function validateCliState(state: BaseState & Record<string, unknown>, statePath: string): CliState {
+  const parsed = cliStateSchema.safeParse(state);
+  if (!parsed.success) {
+    throw new GateError(
+      { problem: `the state file ${statePath} is invalid: ${formatIssues(parsed.error)}; it was left untouched`, fix: 'Restore it, or end the cycle with `tdd-gate abort --reason "<why>"` (keeps a copy)' },
+      'state-corrupt',
+      { cause: parsed.error },
+    );
+  }
+  return parsed.data;
+}

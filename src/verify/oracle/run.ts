@@ -9,7 +9,7 @@ import { COPY_SUFFIX, snapshotDir } from '../../state/snapshots.js';
 import type { CliState } from '../../state/schema/cliState.js';
 import { driftMessage, driftOf } from './drift.js';
 import type { RunOutcome } from '../rules/judge.js';
-import type { Session } from '../../cli/session.js';
+import type { Context } from '../../state/context.js';
 import { assertRunnerInstalled, DEFAULT_TIMEOUT_SECONDS, instrumentFor, keepPyCache, outcomeOf, pyCacheFor, testEnv } from '../testRun.js';
 import { scanTree, type Tree } from '../tree.js';
 import { forgetRustSources, freshenChangedRustSources, freshenRustSources, recordRustSources } from './freshen.js';
@@ -18,15 +18,21 @@ import { namespaceWorks, prepareCopy, prepareNamespace, SNAPSHOT_MISMATCH_EXIT, 
 import { strayProcesses } from './processes.js';
 import { heldoutFiles, outOfSight } from '../../heldout/cycle.js';
 import { damagedInStore, placeInto, storeDirs } from '../../heldout/store.js';
+import { checkInstallation, checkInstallationHeld } from '../frozenInstallation.js';
+import type { InstallationScan } from '../installation.js';
 
-/** Refuses when the oracle (frozen files, runner settings, the SPEC, tests added since) moved. */
-export function checkDrift(s: Session, state: CliState, stack: CompiledStack, tree: Tree, when: string): void {
+/**
+ * Refuses when the oracle (frozen files, runner settings, the SPEC, tests added since, the
+ * runner's installation) moved. Returns the installation as it was found (null: not recorded).
+ */
+export function checkDrift(s: Context, state: CliState, stack: CompiledStack, tree: Tree, when: string, installation = true): InstallationScan | null {
   const drift = driftMessage(driftOf(s.root, state, Object.keys(tree.tests), tree.parts, tree.toolchain));
   if (drift) throw new RefusalError(`the oracle moved${when}: ${drift}`);
+  return installation ? checkInstallation(s, state, stack, tree.toolchain, when) : null;
 }
 
 /** The snapshot copies (and the held-out store) must hold the frozen bytes: the oracle runs from them. */
-function checkSnapshot(s: Session, state: CliState, frozen: Record<string, string>): void {
+function checkSnapshot(s: Context, state: CliState, frozen: Record<string, string>): void {
   const dir = snapshotDir(s.root, 'frozen');
   const held = outOfSight(state) ? heldoutFiles(state) : {};
   const bad = Object.entries(frozen).filter(([rel, h]) => !(rel in held) && hashFile(dir, rel + COPY_SUFFIX) !== h).map(([rel]) => rel);
@@ -39,7 +45,7 @@ function checkSnapshot(s: Session, state: CliState, frozen: Record<string, strin
   }
 }
 
-function checkProcesses(s: Session, stack: CompiledStack, state: CliState): void {
+function checkProcesses(s: Context, stack: CompiledStack, state: CliState): void {
   const since = new Date(state.started_at);
   const strays = strayProcesses(s.root, stack.config.oracle_ignore_processes ?? [], Number.isNaN(since.getTime()) ? undefined : since);
   if (strays.length > 0) {
@@ -68,10 +74,10 @@ function chooseIsolation(stack: CompiledStack, state: CliState): Isolation {
  * must still be where it was when the run ends. `command` is the test command, or a narrowed form
  * of it a hand-off child named (checked by the caller).
  */
-export async function runOracle(s: Session, stack: CompiledStack, state: CliState, tree: Tree, label: string, command = stack.config.test_command): Promise<{ run: RunResult; outcome: RunOutcome; isolation: Isolation }> {
+export async function runOracle(s: Context, stack: CompiledStack, state: CliState, tree: Tree, label: string, command = stack.config.test_command): Promise<{ run: RunResult; outcome: RunOutcome; isolation: Isolation }> {
   const frozen = state.frozen?.files;
   if (!frozen) throw new RefusalError('nothing is frozen in this cycle; `tdd-gate freeze` first');
-  checkDrift(s, state, stack, tree, '');
+  const installed = checkDrift(s, state, stack, tree, '');
   checkSnapshot(s, state, frozen);
   if (Object.keys(frozen).some((rel) => /[\n\r]/.test(rel))) throw new RefusalError('a frozen path contains a line break; rename it and re-certify in a new cycle');
   checkProcesses(s, stack, state);
@@ -142,7 +148,10 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
     throw new RefusalError('the frozen snapshot copies changed while the oracle was set up; stop whatever writes to .tdd/ and verify again');
   }
   // Hashes after the run: nothing may have swapped the oracle while it ran.
-  checkDrift(s, state, stack, scanTree(s.root, stack), ' while the tests ran');
+  // The installation was what the freeze recorded before the run; not one of its files or
+  // folders may have been written since (a stat of each, no hashing).
+  checkInstallationHeld(s, installed);
+  checkDrift(s, state, stack, scanTree(s.root, stack), ' while the tests ran', false);
   checkSnapshot(s, state, frozen);
   return { run, outcome, isolation: prepared.isolation };
 }
