@@ -24,6 +24,7 @@ export const ENTRY_FILES = [
   'src/hooks/lazy/subagentStop.ts',
   'src/state/rules/errors.ts',
   'src/tamper/heartbeat.ts',
+  'src/state/store.ts',
   'src/state/anchorPaths.ts',
   'src/tamper/openMarkers.ts',
   'src/state/repo.ts',

@@ -16,6 +16,7 @@ import { GateError } from '../state/rules/errors.js';
 import { markSeen } from '../tamper/seenCalls.js';
 import { appendEvent } from '../state/eventLog.js';
 import { loadCycles, type ActiveCycle } from '../state/cycle.js';
+import type { HookDeps } from '../state/store.js';
 import { findRepo } from '../state/repo.js';
 import { candidateDirs } from '../state/projectDirs.js';
 import { integrityDecision } from '../tamper/integrityGate.js';
@@ -37,6 +38,12 @@ export interface GateDeps {
 }
 
 export const DEFAULT_DEPS: GateDeps = { loadCycles, now: () => Date.now() };
+
+/** The hook entry's clock and store (src/state/store.ts) as the gate's deps (store null: the disk). */
+export function gateDeps(deps: HookDeps): GateDeps {
+  const { store, clock } = deps;
+  return { loadCycles: (dirs, env) => loadCycles(dirs, env, store), now: () => clock.now() };
+}
 
 /**
  * A call that reaches the gate as a tool call it stands for, not as one of its own: a shell

@@ -10,6 +10,7 @@ import { NOTHING, postToolUseBlock, postToolUseFailureContext, type HookResult }
 import { clearInflight } from '../state/anchorInflight.js';
 import { candidateDirs } from '../state/projectDirs.js';
 import { driftedParts } from '../gate/frozenParts.js';
+import { REAL_DEPS, type HookDeps } from '../state/store.js';
 
 /**
  * PostToolUse on Bash: the second wall behind the static analysis. Scripts, npm scripts and
@@ -18,7 +19,7 @@ import { driftedParts } from '../gate/frozenParts.js';
  * files), what moved is put back from its copy, and the model and the person are told. On the
  * file tools it is the canary: a write the PreToolUse gate never saw (see `canary` below).
  */
-export function postToolUse(input: unknown, env: NodeJS.ProcessEnv, eventName = 'PostToolUse'): HookResult {
+export function postToolUse(input: unknown, env: NodeJS.ProcessEnv, eventName = 'PostToolUse', deps: HookDeps = REAL_DEPS): HookResult {
   const { cwd, tool_name, tool_input, tool_use_id } = (input ?? {}) as { cwd?: unknown; tool_name?: unknown; tool_use_id?: unknown; tool_input?: { command?: unknown; run_in_background?: unknown } };
   const fileTool = typeof tool_name === 'string' && CANARY_TOOLS.has(tool_name);
   if (typeof tool_name !== 'string' || !(fileTool || tool_name === 'Bash' || tool_name.startsWith('mcp__')) || typeof cwd !== 'string' || cwd === '') return NOTHING;
@@ -26,14 +27,14 @@ export function postToolUse(input: unknown, env: NodeJS.ProcessEnv, eventName = 
   let cycles: ActiveCycle[];
   try {
     // The session's cwd moves with `cd`: every project the command can reach is checked (as in PreToolUse).
-    cycles = loadCycles(candidateDirs(input as Record<string, unknown>, env), env);
+    cycles = loadCycles(candidateDirs(input as Record<string, unknown>, env), env, deps.store);
   } catch (err) {
     if (err instanceof GateError && err.ruleId === 'state-tampered') {
       return answer(err.message, 'the TDD state of this branch was deleted or rewritten outside the tdd-gate CLI; run `tdd-gate recover` to restore it.');
     }
     return NOTHING; // a broken cycle is reported (and blocked) by the PreToolUse gate
   }
-  if (fileTool) return eventName === 'PostToolUse' ? canary(input as Record<string, unknown>, cwd, tool_name, cycles) : NOTHING;
+  if (fileTool) return eventName === 'PostToolUse' ? canary(input as Record<string, unknown>, cwd, tool_name, cycles, deps.clock.now()) : NOTHING;
   const command = typeof tool_input?.command === 'string' ? tool_input.command.slice(0, 500) : '';
   // A foreground command has finished: its in-flight mark goes (a background one keeps running).
   if (tool_name === 'Bash' && typeof tool_use_id === 'string' && tool_input?.run_in_background !== true) {
@@ -71,14 +72,14 @@ function agentOf(input: unknown): string {
  * ran without the gate. What moved in the control set is put back (the integrity check, from the
  * freeze's copies), the skip is recorded, and the model and the person are told which context it was.
  */
-function canary(input: Record<string, unknown>, cwd: string, toolName: string, cycles: ActiveCycle[]): HookResult {
+function canary(input: Record<string, unknown>, cwd: string, toolName: string, cycles: ActiveCycle[], now: number): HookResult {
   const id = typeof input.tool_use_id === 'string' && input.tool_use_id !== '' ? input.tool_use_id : null;
   const toolInput = (input.tool_input ?? {}) as { file_path?: unknown; notebook_path?: unknown };
   const written = typeof toolInput.file_path === 'string' ? toolInput.file_path : typeof toolInput.notebook_path === 'string' ? toolInput.notebook_path : '';
   for (const cycle of cycles) {
     const recorded = id !== null && takeSeen(cycle.anchorPaths, id);
     const started = Date.parse(cycle.state.started_at);
-    const verdict = canaryVerdict({ toolName, toolUseId: id, recorded, phase: cycle.state.phase, cycleAgeMs: Number.isNaN(started) ? null : Date.now() - started });
+    const verdict = canaryVerdict({ toolName, toolUseId: id, recorded, phase: cycle.state.phase, cycleAgeMs: Number.isNaN(started) ? null : now - started });
     if (verdict !== 'skipped') continue;
     const root = cycle.repo.root;
     const abs = written === '' ? '' : canonicalize(path.resolve(cwd, written));

@@ -13,6 +13,7 @@ import { storeDirs } from '../heldout/paths.js';
 import path from 'node:path';
 
 export type { BashGate, CallSource, GateDeps } from '../gate/facts.js';
+export { gateDeps } from '../gate/facts.js';
 
 /**
  * PreToolUse, for every tool: gather the call's facts (the gate wing), run the rule list

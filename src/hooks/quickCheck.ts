@@ -7,15 +7,16 @@ import { stateSlug } from '../state/rules/stateSlug.js';
 import { candidateDirs, targetKey } from '../state/projectDirs.js';
 import { childPath } from '../state/childPath.js';
 import { TDD_DIR } from '../state/rules/tddDir.js';
+import type { Store } from '../state/store.js';
 
 /**
  * The hot path of every tool call in every session: with no state file for the branch (or no
  * repository) in any project the call can touch, and no anchor saying a cycle is active there
  * (one or two stats), TDD is not active and the gate has nothing to decide. Answered with a few stats and no hashing, before the schemas and matchers are even
  * loaded. Anything unusual returns "full", so the complete, validating path decides (and denies
- * bad input).
+ * bad input). `store` null is the disk; a test's store answers for its records (src/state/store.ts).
  */
-export function quickCheck(eventName: string, input: unknown, env: NodeJS.ProcessEnv): 'inactive' | 'full' {
+export function quickCheck(eventName: string, input: unknown, env: NodeJS.ProcessEnv, store: Store | null = null): 'inactive' | 'full' {
   if (typeof input !== 'object' || input === null) return 'full';
   const fields = input as Record<string, unknown>;
   const { cwd, tool_name, tool_input } = fields;
@@ -35,7 +36,12 @@ export function quickCheck(eventName: string, input: unknown, env: NodeJS.Proces
       const repo = findRepo(dir);
       if (repo === null || seen.has(repo.root)) continue;
       seen.add(repo.root);
-      // The state file says so, or, when it is gone, the anchor outside the work tree does, or a trace of an open cycle (src/tamper/openMarkers.ts).
+      // A test's store answers for its records; on disk, the state file says so, or, when it is gone,
+      // the anchor outside the work tree does, or a trace of an open cycle (src/tamper/openMarkers.ts).
+      if (store !== null) {
+        if (store.hasLiveState(repo.root, repo.branch)) return 'full';
+        continue;
+      }
       const names = tddNames(repo.root);
       if (names !== null && hasStateFile(names, childPath(repo.root, TDD_DIR), repo.branch)) return 'full';
       const paths = anchorPaths(repo, env);

@@ -2,6 +2,7 @@ import type { ActivePhase, Mode } from '../state/schema/state.js';
 import { errorMessage } from '../state/rules/errors.js';
 import { hardeningNote } from '../wall/sandbox.js';
 import { loadCycle } from '../state/cycle.js';
+import { REAL_DEPS, type HookDeps } from '../state/store.js';
 import { NOTHING, sessionContext, type HookResult } from './output.js';
 
 /** What each phase allows and what moves it on; the same rules the gate and the CLI apply. */
@@ -33,11 +34,11 @@ const PHASE: Record<ActivePhase, { rules: string; writer: string; next: string }
  * what the gate allows, the next step), so a resumed session does not fight the gate blindly.
  * Fails soft: a session start is never blocked, whatever goes wrong here.
  */
-export function sessionStart(input: unknown, env: NodeJS.ProcessEnv): HookResult {
+export function sessionStart(input: unknown, env: NodeJS.ProcessEnv, deps: HookDeps = REAL_DEPS): HookResult {
   try {
     const cwd = (input as { cwd?: unknown } | null)?.cwd;
     if (typeof cwd !== 'string' || cwd === '') return NOTHING;
-    const lookup = loadCycle(cwd, env);
+    const lookup = loadCycle(cwd, env, deps.store);
     if (!lookup.active) return NOTHING;
     const { state, repo } = lookup.cycle;
     const hardened = hardeningNote(repo, env);

@@ -9,7 +9,8 @@ import { anchorPaths } from '../state/anchorPaths.js';
 import { appendEvent } from '../state/eventLog.js';
 import { findRepo } from '../state/repo.js';
 import { statePathFor } from '../state/statePath.js';
-import { readState } from '../state/stateStore.js';
+import { parseState, readState } from '../state/loadState.js';
+import { REAL_DEPS, type HookDeps } from '../state/store.js';
 import { NOTHING, subagentStopBlock, type HookResult } from './output.js';
 
 // Claude Code's SubagentStop input: tolerant of extra keys, only the fields we use.
@@ -54,14 +55,16 @@ function lastAssistantText(transcript: string | undefined): string {
  * SubagentStop: a tdd-gate child must end with one valid tdd-result block. When it does not, its
  * stop is blocked once with a narrow instruction to re-emit the block; other agents are untouched.
  */
-export function subagentStop(input: unknown, env: NodeJS.ProcessEnv): HookResult {
+export function subagentStop(input: unknown, env: NodeJS.ProcessEnv, deps: HookDeps = REAL_DEPS): HookResult {
   const parsed = inputSchema.safeParse(input);
   if (!parsed.success) return PASS;
   const ev = parsed.data;
   if (!ev.agent_type?.startsWith(AGENT_PREFIX)) return PASS;
   const repo = findRepo(ev.cwd);
   if (repo === null) return PASS;
-  const state = readState(statePathFor(repo));
+  const statePath = statePathFor(repo);
+  const stored = deps.store === null ? undefined : deps.store.readStateText(statePath);
+  const state = stored === undefined ? readState(statePath) : stored === null ? null : parseState(stored, statePath);
   if (state === null || state.phase === 'done') return PASS;
   const loop = readLoop(state);
   const ac = loop.current_ac ?? NO_AC;
@@ -79,7 +82,7 @@ export function subagentStop(input: unknown, env: NodeJS.ProcessEnv): HookResult
   const paths = anchorPaths(repo, env);
   // Commands still in flight (other than this agent's own background ones) could have piped this
   // very event into the hook: its result is then not one freeze may trust.
-  const running = inflight(paths).filter((m) => !(m.agent_id !== null && m.agent_id === ev.agent_id));
+  const running = inflight(paths, deps.clock.now()).filter((m) => !(m.agent_id !== null && m.agent_id === ev.agent_id));
   if (ev.agent_id !== undefined) clearAgent(paths, ev.agent_id);
   if (d.kind === 'valid' && running.length > 0) {
     appendEvent(repo.root, { type: 'result-unverified', source: 'subagent-stop', ...who, why: `${running.length} command(s) were running when this stop arrived`, digest: resultDigest(d.result) });

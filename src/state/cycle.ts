@@ -15,6 +15,7 @@ import { sha256Hex } from './hash.js';
 import { parseState, readStateText, type StoredState } from './loadState.js';
 import { findRepo, type Repo } from './repo.js';
 import { statePathFor } from './statePath.js';
+import type { Store } from './store.js';
 import { clearMarkers, judgeCycleTraces } from '../tamper/traces.js';
 import { controlWhat } from '../tamper/rules/controlSet.js';
 import { controlFacts } from '../tamper/controlRecord.js';
@@ -39,15 +40,16 @@ type CycleLookup = { active: false; repo: Repo | null } | { active: true; cycle:
 /**
  * The active cycles of every project among `dirs` (see candidateDirs), one per repository.
  * A broken state or stack.json in any of them throws its GateError: the call is denied.
+ * `store` null reads the records from the disk; a test passes its own (src/state/store.ts).
  */
-export function loadCycles(dirs: readonly string[], env: NodeJS.ProcessEnv = process.env): ActiveCycle[] {
+export function loadCycles(dirs: readonly string[], env: NodeJS.ProcessEnv = process.env, store: Store | null = null): ActiveCycle[] {
   const roots = new Set<string>();
   const cycles: ActiveCycle[] = [];
   for (const dir of dirs) {
     const repo = findRepo(dir);
     if (repo === null || roots.has(repo.root)) continue;
     roots.add(repo.root);
-    const lookup = loadCycleOf(repo, env);
+    const lookup = loadCycleOf(repo, env, store);
     if (lookup.active) cycles.push(lookup.cycle);
   }
   return cycles;
@@ -57,27 +59,29 @@ export function loadCycles(dirs: readonly string[], env: NodeJS.ProcessEnv = pro
  * Find the cycle for `cwd`. The common case (no state file) costs a few stats and one read:
  * this runs on every tool call of every session.
  */
-export function loadCycle(cwd: string, env: NodeJS.ProcessEnv = process.env): CycleLookup {
+export function loadCycle(cwd: string, env: NodeJS.ProcessEnv = process.env, store: Store | null = null): CycleLookup {
   const repo = findRepo(cwd);
   if (repo === null) return { active: false, repo };
-  return loadCycleOf(repo, env);
+  return loadCycleOf(repo, env, store);
 }
 
-function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
+function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv, store: Store | null): CycleLookup {
   const statePath = statePathFor(repo);
   const paths = anchorPaths(repo, env);
-  const anchor = readAnchor(paths);
-  if (anchor === null && anchorSaysActive(repo, env, paths)) {
+  const anchor = store === null ? readAnchor(paths) : store.readAnchor(paths);
+  // A store keeps no marker apart from its record: an anchor it does not hold is no anchor.
+  if (anchor === null && store === null && anchorSaysActive(repo, env, paths)) {
     // The marker says a cycle is anchored, but no record is readable: the record was deleted or spoiled.
     throw new GateError(
       `the anchor of the TDD cycle on branch ${repo.branch}, kept outside the work tree, is missing or unreadable while its marker says a cycle is active. Something other than the tdd-gate CLI changed it. Stop and report this to the user; the user ends the cycle with \`tdd-gate abort --reason "<why>"\`.`,
       'state-tampered',
     );
   }
-  const state = anchoredState(statePath, anchor);
+  const state = anchoredState(statePath, anchor, store === null ? readStateText : (p) => store.readStateText(p));
   if (state === null || state.phase === 'done') {
-    // No silent end: with no state (or a finished one) and no active anchor, a trace of an open cycle fails closed.
-    if (anchor === null || !anchor.active) {
+    // No silent end: with no state (or a finished one) and no active anchor, a trace of an open
+    // cycle fails closed. A store keeps no traces apart from its records.
+    if (store === null && (anchor === null || !anchor.active)) {
       const traces = judgeCycleTraces(repo, statePath, paths, anchor);
       if (traces.kind === 'open') throw new GateError(tracesMessage(repo.branch, traces.traces), 'state-tampered');
       if (traces.kind === 'none' && traces.leftovers.length > 0) clearMarkers(statePath, paths);
@@ -85,7 +89,7 @@ function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
     return { active: false, repo };
   }
   const nocase = isCaseInsensitive(repo.root);
-  const stack = compileStack(readStack(repo.root), nocase, envProbe(repo.root));
+  const stack = compileStack(readStack(repo.root, store === null ? undefined : (root) => store.readStackText(root)), nocase, envProbe(repo.root));
   const home = env.HOME ?? homedir();
   const controlAbs = [path.join(home, '.claude.json'), '/etc/claude-code/managed-settings.json'].map((p) => canonicalize(p));
   // The git dir is control too: rewriting HEAD or a ref would switch the branch, and with it the state file.
@@ -125,7 +129,7 @@ function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
  * a state file that is missing, unreadable or not the one the CLI last wrote is tampering: every
  * gated call is denied until the person runs `tdd-gate recover`.
  */
-function anchoredState(statePath: string, anchor: AnchorRecord | null): StoredState | null {
+function anchoredState(statePath: string, anchor: AnchorRecord | null, readStateText: (statePath: string) => string | null): StoredState | null {
   if (anchor === null || !anchor.active) {
     const text = readStateText(statePath);
     return text === null ? null : parseState(text, statePath);

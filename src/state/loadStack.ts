@@ -23,20 +23,24 @@ export interface CompiledStack {
 
 const FIX = 'Ask the user to fix it (run `tdd-gate stack check` for details, or `tdd-gate stack detect` to regenerate it); the gate blocks writes until it is valid.';
 
-export function readStack(root: string): StackConfig {
-  const file = path.join(root, STACK_REL);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new GateError(
-      { problem: `${STACK_REL} is ${missing ? 'missing' : `unreadable (${(err as Error).message})`} while a TDD cycle is active`, fix: FIX },
-      'stack-invalid',
-      { cause: err },
-    );
-  }
+/**
+ * The project's stack.json, validated. `readText` gives its text, null when there is none: the
+ * disk by default, a test's store otherwise (src/state/store.ts).
+ */
+export function readStack(root: string, readText: (root: string) => string | null = readStackText): StackConfig {
+  const text = readText(root);
+  if (text === null) throw new GateError({ problem: `${STACK_REL} is missing while a TDD cycle is active`, fix: FIX }, 'stack-invalid');
   return parseStack(text);
+}
+
+/** The text of `<root>/.tdd/stack.json`; null when there is none. */
+export function readStackText(root: string): string | null {
+  try {
+    return readFileSync(path.join(root, STACK_REL), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new GateError({ problem: `${STACK_REL} is unreadable (${(err as Error).message}) while a TDD cycle is active`, fix: FIX }, 'stack-invalid', { cause: err });
+  }
 }
 
 export function parseStack(text: string): StackConfig {

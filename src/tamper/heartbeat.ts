@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { ANCHOR_DIR, gitCommonDir, shortName } from '../state/anchorPaths.js';
 import { childPath } from '../state/childPath.js';
+import { SYSTEM_CLOCK, type Clock } from '../state/store.js';
 import { findRepo, type Repo } from '../state/repo.js';
 
 /**
@@ -84,7 +85,7 @@ function probedContext(command: string): ProbeContext | null {
  * Called by the hook entry for every PreToolUse and PostToolUse before anything else; writes a
  * heartbeat only for the probe command, best effort (a heartbeat never changes a decision).
  */
-export function noteProbe(eventName: string, input: unknown, env: NodeJS.ProcessEnv): void {
+export function noteProbe(eventName: string, input: unknown, env: NodeJS.ProcessEnv, clock: Clock = SYSTEM_CLOCK): void {
   const fields = input as { cwd?: unknown; tool_input?: { command?: unknown; run_in_background?: unknown } | null } | null;
   const command = fields?.tool_input?.command;
   if (typeof command !== 'string' || !command.includes('--probe')) return;
@@ -105,7 +106,7 @@ export function noteProbe(eventName: string, input: unknown, env: NodeJS.Process
       session_id: text('session_id'),
       plugin_root: env.CLAUDE_PLUGIN_ROOT ?? null,
       node: process.version,
-      at: Date.now(),
+      at: clock.now(),
     };
     mkdirSync(dirOf(repo), { recursive: true });
     writeFileSync(heartbeatFile(repo, eventName, context), JSON.stringify(beat));

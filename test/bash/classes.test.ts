@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ev } from '../helpers/events.js';
-import { HOOK } from '../helpers/hook.js';
+import { runHookInProcess } from '../helpers/hookInProcess.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ABSENT_PART, runnerPartTexts } from '../../src/state/rules/runnerParts.js';
@@ -12,8 +11,8 @@ import type { Case } from './corpus.js';
 import { corpusRepo, type CorpusRepo } from './fixture.js';
 
 /**
- * Attack classes and ordinary commands through the built hook (dist/hook.mjs), a few at a time,
- * in RED, GREEN and REFACTOR. GREEN and REFACTOR hold a freeze as \`tdd-gate freeze\` records it:
+ * Attack classes and ordinary commands through the hook's whole entry (src/hooks/run.ts, in
+ * process), in RED, GREEN and REFACTOR. GREEN and REFACTOR hold a freeze as \`tdd-gate freeze\` records it:
  * the frozen files by hash and the runner parts of package.json & co.
  */
 type Phase = NonNullable<Case['phase']>;
@@ -25,20 +24,6 @@ const ALL = [...DENY, ...PASS];
 const sha = (b: string | Buffer) => createHash('sha256').update(b).digest('hex');
 const FROZEN = ['tests/a.test.ts', 'tests/unit/c.test.ts', 'vitest.config.ts', 'specs/SPEC-001.md'];
 
-function runHook(input: unknown, env: NodeJS.ProcessEnv): Promise<{ decision: string; reason: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HOOK, 'PreToolUse'], { env: { ...process.env, TDD_GATE_DISABLE: '', ...env } });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.on('error', reject);
-    child.on('close', () => {
-      if (stdout.trim() === '') return resolve({ decision: 'pass', reason: '' });
-      const out = JSON.parse(stdout) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
-      resolve({ decision: out.hookSpecificOutput?.permissionDecision ?? 'other', reason: out.hookSpecificOutput?.permissionDecisionReason ?? '' });
-    });
-    child.stdin.end(JSON.stringify(input));
-  });
-}
 
 beforeAll(async () => {
   for (const phase of ['tdd-red', 'tdd-green', 'tdd-refactor'] as const) {
@@ -62,17 +47,13 @@ beforeAll(async () => {
     repo.setPhase(phase, phase === 'tdd-red' ? {} : { frozen: { at: '2026-11-22T00:00:00.000Z', spec_hash: 'x', files, parts } });
     repos.set(phase, repo);
   }
-  const queue = [...ALL];
-  const worker = async () => {
-    for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
-      const repo = repos.get(c.phase ?? 'tdd-green') as CorpusRepo;
-      const role = c.role === undefined ? (c.phase === 'tdd-refactor' ? 'tdd-gate:refactorer' : 'tdd-gate:implementer') : c.role;
-      const input = ev.bash({ cwd: repo.root, ...(role !== null ? { agent_type: role } : {}) }, c.cmd);
-      outcomes.set(c, await runHook(input, { HOME: repo.home, CLAUDE_PLUGIN_ROOT: '', TMPDIR: '/tmp' }));
-    }
-  };
-  await Promise.all(Array.from({ length: 3 }, worker));
-}, 600_000);
+  for (const c of ALL) {
+    const repo = repos.get(c.phase ?? 'tdd-green') as CorpusRepo;
+    const role = c.role === undefined ? (c.phase === 'tdd-refactor' ? 'tdd-gate:refactorer' : 'tdd-gate:implementer') : c.role;
+    const input = ev.bash({ cwd: repo.root, ...(role !== null ? { agent_type: role } : {}) }, c.cmd);
+    outcomes.set(c, await runHookInProcess(input, { env: { HOME: repo.home, CLAUDE_PLUGIN_ROOT: '', TMPDIR: '/tmp' } }));
+  }
+}, 300_000);
 
 afterAll(() => {
   for (const repo of repos.values()) repo.cleanup();

@@ -2,7 +2,7 @@ import { readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEffect } from '../../src/gate/rules/bash/cliCalls.js';
 import { ev } from '../helpers/events.js';
-import { runHookBundle } from '../helpers/hook.js';
+import { runHookInProcess } from '../helpers/hookInProcess.js';
 import { corpusRepo, type CorpusRepo } from './fixture.js';
 
 /** What the model reads when the Bash gate answers: the rule, the phase and role, and the way forward. */
@@ -12,14 +12,14 @@ beforeAll(() => {
 });
 afterAll(() => repo.cleanup());
 
-function bash(command: string, agent: string | null = 'tdd-gate:implementer', phase = 'tdd-green', env: NodeJS.ProcessEnv = {}) {
+async function bash(command: string, agent: string | null = 'tdd-gate:implementer', phase = 'tdd-green', env: NodeJS.ProcessEnv = {}) {
   repo.setPhase(phase);
-  return runHookBundle(ev.bash({ cwd: repo.root, ...(agent !== null ? { agent_type: agent } : {}) }, command), { env: { HOME: repo.home, ...env } });
+  return await runHookInProcess(ev.bash({ cwd: repo.root, ...(agent !== null ? { agent_type: agent } : {}) }, command), { env: { HOME: repo.home, ...env } });
 }
 
 describe('Bash gate reasons', () => {
-  it('names the file, the writer, the rule, phase and role, and the next step', () => {
-    const r = bash('sed -i s/3/4/ tests/a.test.ts');
+  it('names the file, the writer, the rule, phase and role, and the next step', async () => {
+    const r = await bash('sed -i s/3/4/ tests/a.test.ts');
     expect(r.decision).toBe('deny');
     expect(r.reason).toContain('[tests-frozen]');
     expect(r.reason).toContain('tests/a.test.ts');
@@ -29,27 +29,27 @@ describe('Bash gate reasons', () => {
     expect(r.reason).toContain('changing source files only');
   });
 
-  it('says what could not be resolved, and how to proceed', () => {
-    const r = bash('rm "$TARGET"');
+  it('says what could not be resolved, and how to proceed', async () => {
+    const r = await bash('rm "$TARGET"');
     expect(r.reason).toContain('[bash-unresolved]');
     expect(r.reason).toContain('$TARGET');
     expect(r.reason).toContain('Write/Edit');
   });
 
-  it('explains a HEAD move and the file-restore alternative', () => {
-    const r = bash('git checkout other');
+  it('explains a HEAD move and the file-restore alternative', async () => {
+    const r = await bash('git checkout other');
     expect(r.reason).toContain('[head-move]');
     expect(r.reason).toContain('git checkout -- <file>');
   });
 
-  it('tells a subagent that state-changing CLI verbs are the orchestrator\'s', () => {
-    const r = bash('tdd-gate verify green');
+  it('tells a subagent that state-changing CLI verbs are the orchestrator\'s', async () => {
+    const r = await bash('tdd-gate verify green');
     expect(r.reason).toContain('[subagent-cli]');
     expect(r.reason).toContain('verify green');
   });
 
-  it('asks the user before the main thread aborts the cycle, and records the ask', () => {
-    const r = bash('tdd-gate abort --reason "stuck"', null);
+  it('asks the user before the main thread aborts the cycle, and records the ask', async () => {
+    const r = await bash('tdd-gate abort --reason "stuck"', null);
     expect(r.decision).toBe('ask');
     expect(r.reason).toContain('[cli-confirm]');
     expect(r.reason).toContain('SPEC-001');
@@ -58,22 +58,22 @@ describe('Bash gate reasons', () => {
     expect(events).toContain('"rule":"cli-confirm"');
   });
 
-  it('lets a deny win over an ask in the same command', () => {
-    expect(bash('tdd-gate abort --reason x; git checkout other', null).decision).toBe('deny');
+  it('lets a deny win over an ask in the same command', async () => {
+    expect((await bash('tdd-gate abort --reason x; git checkout other', null)).decision).toBe('deny');
   });
 
-  it('passes a RED stub written by a heredoc, and denies the same file without the marker', () => {
-    expect(bash("cat > src/b.ts <<'EOF'\n// STUB:TDD\nexport const b = () => { throw new Error('todo'); };\nEOF", 'tdd-gate:test-writer', 'tdd-red').decision).toBe('pass');
-    const r = bash("cat > src/b.ts <<'EOF'\nexport const b = () => 1;\nEOF", 'tdd-gate:test-writer', 'tdd-red');
+  it('passes a RED stub written by a heredoc, and denies the same file without the marker', async () => {
+    expect((await bash("cat > src/b.ts <<'EOF'\n// STUB:TDD\nexport const b = () => { throw new Error('todo'); };\nEOF", 'tdd-gate:test-writer', 'tdd-red')).decision).toBe('pass');
+    const r = await bash("cat > src/b.ts <<'EOF'\nexport const b = () => 1;\nEOF", 'tdd-gate:test-writer', 'tdd-red');
     expect(r.reason).toContain('[red-source]');
   });
 });
 
 describe('directories and links', () => {
-  it('walks a directory reached through a link', () => {
+  it('walks a directory reached through a link', async () => {
     symlinkSync('../tests', `${repo.root}/src/tests-link`);
     try {
-      expect(bash('npx prettier --write src/tests-link').reason).toContain('[tests-frozen]');
+      expect((await bash('npx prettier --write src/tests-link')).reason).toContain('[tests-frozen]');
     } finally {
       rmSync(`${repo.root}/src/tests-link`);
     }
@@ -81,14 +81,14 @@ describe('directories and links', () => {
 });
 
 describe('inherited environment variables', () => {
-  it('resolves the temp dir and the project dir the way the Bash tool sees them', () => {
+  it('resolves the temp dir and the project dir the way the Bash tool sees them', async () => {
     const env = { TMPDIR: '/tmp', CLAUDE_PROJECT_DIR: repo.root };
-    expect(bash('npx vitest run > "$TMPDIR/run.log" 2>&1', 'tdd-gate:implementer', 'tdd-green', env).decision).toBe('pass');
-    expect(bash('echo x > "$CLAUDE_PROJECT_DIR/tests/a.test.ts"', 'tdd-gate:implementer', 'tdd-green', env).reason).toContain('[tests-frozen]');
+    expect((await bash('npx vitest run > "$TMPDIR/run.log" 2>&1', 'tdd-gate:implementer', 'tdd-green', env)).decision).toBe('pass');
+    expect((await bash('echo x > "$CLAUDE_PROJECT_DIR/tests/a.test.ts"', 'tdd-gate:implementer', 'tdd-green', env)).reason).toContain('[tests-frozen]');
   });
 
-  it('fails closed on a variable the hook does not know', () => {
-    expect(bash('echo x > "$SOME_DIR/run.log"', 'tdd-gate:implementer', 'tdd-green', { TMPDIR: '' }).reason).toContain('[bash-unresolved]');
+  it('fails closed on a variable the hook does not know', async () => {
+    expect((await bash('echo x > "$SOME_DIR/run.log"', 'tdd-gate:implementer', 'tdd-green', { TMPDIR: '' })).reason).toContain('[bash-unresolved]');
   });
 });
 

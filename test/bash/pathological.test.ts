@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ev } from '../helpers/events.js';
-import { runHookBundle } from '../helpers/hook.js';
+import { runHookInProcess } from '../helpers/hookInProcess.js';
 import { corpusRepo, type CorpusRepo } from './fixture.js';
 
-/** Inputs built to crash or hang a parser: the built hook must answer, quickly, and fail closed only where it matters. */
+/**
+ * Inputs built to crash or hang a parser: the hook must answer, and fail closed only where it
+ * matters. No stopwatch (it would fail on a loaded machine): an input that hangs the analysis
+ * runs its case past the timeout.
+ */
 let repo: CorpusRepo;
 beforeAll(() => {
   repo = corpusRepo();
@@ -12,20 +16,18 @@ beforeAll(() => {
 afterAll(() => repo.cleanup());
 
 function run(command: string) {
-  const started = Date.now();
-  const r = runHookBundle(ev.bash({ cwd: repo.root, agent_type: 'tdd-gate:implementer' }, command), { env: { HOME: repo.home } });
-  return { ...r, ms: Date.now() - started };
+  return runHookInProcess(ev.bash({ cwd: repo.root, agent_type: 'tdd-gate:implementer' }, command), { env: { HOME: repo.home } });
 }
 
 const MB = 'x'.repeat(1024 * 1024);
 const nested = (inner: string, n: number) => 'echo ' + '$('.repeat(n) + inner + ')'.repeat(n);
 
-describe('pathological Bash input through the built hook', () => {
+describe('pathological Bash input through the hook', () => {
   it.each([
     ['a 1 MB heredoc into a scratch file', `cat > /tmp/big.txt <<'EOF'\n${MB}\nEOF`, 'pass'],
     ['a 1 MB heredoc into a frozen test', `cat > tests/a.test.ts <<'EOF'\n${MB}\nEOF`, 'deny'],
     // Without the OS wall, a program the analysis does not know (here `xxx…`), a computed command word,
-    // or a function or alias name that ends at an undefined program asks the person (ADR 009).
+    // or a function or alias name that ends at an undefined program asks the person (ADR 010).
     ['a 1 MB here-string fed to sh', `sh <<< '${MB}'`, 'ask'],
     ['a 1 MB here-string of a known command fed to sh', `sh <<< 'echo ${MB}'`, 'pass'],
     ['a 1 MB single-quoted argument', `echo '${MB}'`, 'pass'],
@@ -49,10 +51,9 @@ describe('pathological Bash input through the built hook', () => {
     ['functions that call the next twice, 12 deep', Array.from({ length: 12 }, (_, i) => `f${i}() { f${i + 1}; f${i + 1}; }`).join('; ') + '; f0', 'ask'],
     ['functions that call the next twice, 12 deep, ending at a known program', Array.from({ length: 12 }, (_, i) => `f${i}() { f${i + 1}; f${i + 1}; }`).join('; ') + '; f12() { true; }; f0', 'pass'],
     ['aliases that expand to each other', "alias a='b; b'; alias b='a; a'; a", 'ask'],
-  ] as const)('%s', (_name, command, verdict) => {
-    const r = run(command);
+  ] as const)('%s', { timeout: 60_000 }, async (_name, command, verdict) => {
+    const r = await run(command);
     expect(r.status).toBe(0);
     expect(r.decision, r.reason).toBe(verdict);
-    expect(r.ms).toBeLessThan(10_000);
   });
 });

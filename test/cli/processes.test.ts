@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -16,7 +16,7 @@ describe.skipIf(process.platform !== 'linux')('processes still running inside th
       process.kill(-child.pid!, 'SIGKILL');
       rmSync(root, { recursive: true, force: true });
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await until(() => running(child.pid!), 'the sleep to start');
     const before = new Date(Date.now() - 60_000);
     // our own direct children are left alone (a test run still exiting)
     expect(strayProcesses(root, [], before).filter((p) => p.pid === child.pid)).toEqual([]);
@@ -24,17 +24,19 @@ describe.skipIf(process.platform !== 'linux')('processes still running inside th
     onTestFinished(() => {
       process.kill(-grand.pid!, 'SIGKILL');
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // The shell starts its sleep when it gets the processor: wait for it, not for a fixed time.
+    await until(() => strayProcesses(root, [], before).some((p) => p.comm === 'sleep'), 'the grandchild sleep to start');
     const strays = strayProcesses(root, [], before);
     expect(strays.map((p) => p.comm)).toContain('sleep');
     expect(strays.every((p) => p.cwd.startsWith(root))).toBe(true);
     expect(strayProcesses(root, ['sleep'], before).map((p) => p.comm)).not.toContain('sleep');
     // the other commands of our own command line (`tdd-gate verify green | tail`) share our process group
-    const piped = spawn('sh', ['-c', 'sleep 2 & wait'], { cwd: root, stdio: 'ignore' });
+    const piped = spawn('sh', ['-c', 'sleep 30 & wait'], { cwd: root, stdio: 'ignore' });
     onTestFinished(() => {
+      for (const kid of childrenOf(piped.pid!)) process.kill(kid, 'SIGKILL');
       piped.kill('SIGKILL');
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await until(() => childrenOf(piped.pid!).length > 0, 'the piped shell to start its sleep');
     expect(strayProcesses(root, [], before).filter((p) => p.comm === 'sleep')).toHaveLength(1);
     // what was running before the cycle began is not the cycle's doing
     expect(strayProcesses(root, [], new Date(Date.now() + 5_000))).toEqual([]);
@@ -48,6 +50,23 @@ function running(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The processes whose parent is `pid` (Linux: /proc/<pid>/stat's fourth field). */
+function childrenOf(pid: number): number[] {
+  const kids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // pid (comm) state ppid …: comm may hold spaces and parentheses, so read after the last ')'
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) kids.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return kids;
 }
 
 async function until(cond: () => boolean, what: string, ms = 60_000): Promise<void> {

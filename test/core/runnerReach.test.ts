@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decideWrites, type CycleFacts } from '../../src/gate/rules/decideWrite.js';
 import { runnerReach } from '../../src/gate/rules/runnerReach.js';
 import { ev } from '../helpers/events.js';
-import { runHookBundle } from '../helpers/hook.js';
+import { runHookInProcess } from '../helpers/hookInProcess.js';
 import { DEFAULT_STACK, state, testRepo } from '../helpers/repo.js';
 
 describe('runnerReach: source that reaches into the test runner', () => {
@@ -135,40 +135,40 @@ describe('the hook denies a source write that reaches into the runner in GREEN a
     if (want === 'deny') expect(d).toMatchObject({ ruleId: 'runner-reach', reason: expect.stringMatching(/src\/a\.ts:1 imports the test framework.*runner_reach_allow/) });
   });
 
-  it('through the built hook: an Edit that adds a vitest import to a source in GREEN', () => {
+  it('through the hook: an Edit that adds a vitest import to a source in GREEN', async () => {
     const repo = testRepo({ files: { 'src/a.ts': 'export const a = 1;\n' } });
     repo.setState(state('tdd-green', { mode: 'light-inline' }));
-    const r = runHookBundle(ev.edit({ cwd: repo.root }, repo.path('src/a.ts'), 'export const a = 1;', "import { vi } from 'vitest';\nexport const a = 1;"));
+    const r = await runHookInProcess(ev.edit({ cwd: repo.root }, repo.path('src/a.ts'), 'export const a = 1;', "import { vi } from 'vitest';\nexport const a = 1;"));
     expect(r.decision).toBe('deny');
     expect(r.reason).toMatch(/imports the test framework/);
-    expect(runHookBundle(ev.edit({ cwd: repo.root }, repo.path('src/a.ts'), 'export const a = 1;', 'export const a = 2;')).decision).toBe('pass');
+    expect((await runHookInProcess(ev.edit({ cwd: repo.root }, repo.path('src/a.ts'), 'export const a = 1;', 'export const a = 2;'))).decision).toBe('pass');
   });
 });
 
 describe('sources that special-case the test run or the comparison, at the write (testAware.ts)', () => {
   const NODE_ENV = "export const add = (a: number, b: number) => (process.env.NODE_ENV === 'test' ? 3 : a + b);";
   const MATCHER = 'export const total = () => ({ asymmetricMatch: () => true });';
-  const edit = (repo: ReturnType<typeof testRepo>, after: string) => runHookBundle(ev.edit({ cwd: repo.root }, repo.path('src/a.ts'), 'export const a = 1;', after));
+  const edit = (repo: ReturnType<typeof testRepo>, after: string) => runHookInProcess(ev.edit({ cwd: repo.root }, repo.path('src/a.ts'), 'export const a = 1;', after));
 
-  it('the built hook denies each construct in GREEN, naming the line, the construct and the precise allow', () => {
+  it('the hook denies each construct in GREEN, naming the line, the construct and the precise allow', async () => {
     const repo = testRepo({ files: { 'src/a.ts': 'export const a = 1;\n' } });
     repo.setState(state('tdd-green', { mode: 'light-inline' }));
-    const r = edit(repo, NODE_ENV);
+    const r = await edit(repo, NODE_ENV);
     expect(r.decision).toBe('deny');
     expect(r.reason).toMatch(/src\/a\.ts:1 reads whether it runs under test .*\[test-mode\].*`src\/a\.ts#test-mode` in runner_reach_allow/);
-    expect(edit(repo, MATCHER).reason).toMatch(/matcher protocol.*\[matcher-protocol\]/);
+    expect((await edit(repo, MATCHER)).reason).toMatch(/matcher protocol.*\[matcher-protocol\]/);
     // spelled in a comment or a string, it is not the construct
-    expect(edit(repo, "// process.env.NODE_ENV === 'test'\nexport const a = 2;").decision).toBe('pass');
+    expect((await edit(repo, "// process.env.NODE_ENV === 'test'\nexport const a = 2;")).decision).toBe('pass');
   });
 
-  it('runner_reach_allow allows one construct in one file, or the whole file', () => {
+  it('runner_reach_allow allows one construct in one file, or the whole file', async () => {
     const one = testRepo({ files: { 'src/a.ts': 'export const a = 1;\n' }, stack: { ...DEFAULT_STACK, runner_reach_allow: 'src/a.ts#test-mode' } });
     one.setState(state('tdd-green', { mode: 'light-inline' }));
-    expect(edit(one, NODE_ENV).decision).toBe('pass');
-    expect(edit(one, MATCHER).decision).toBe('deny');
+    expect((await edit(one, NODE_ENV)).decision).toBe('pass');
+    expect((await edit(one, MATCHER)).decision).toBe('deny');
     const whole = testRepo({ files: { 'src/a.ts': 'export const a = 1;\n' }, stack: { ...DEFAULT_STACK, runner_reach_allow: ['src/**'] } });
     whole.setState(state('tdd-green', { mode: 'light-inline' }));
-    expect(edit(whole, MATCHER).decision).toBe('pass');
+    expect((await edit(whole, MATCHER)).decision).toBe('pass');
   });
 
   it('parses the allow entries', async () => {

@@ -148,9 +148,13 @@ describeE2E('hardened mode', (bin) => {
       env: { PATH: USER_PATH },
       script: {
         main: [
-          { tools: [{ name: 'Bash', input: { command: "setsid nohup sh -c 'sleep 5; echo \"// late\" >> test/add.test.js' >/dev/null 2>&1 & echo started", description: 'Leave a writer behind' } }] },
+          // The writer waits for a file created only after the freeze, not for a fixed time: on a
+          // slow machine a timed writer could write before the freeze (allowed in RED) and fail
+          // the test for nothing. A writer that survived would write within a fraction of a second
+          // of the release; the check reads the test seven seconds later.
+          { tools: [{ name: 'Bash', input: { command: "setsid nohup sh -c 'timeout 120 sh -c \"while [ ! -e release ]; do sleep 0.2; done\"; echo \"// late\" >> test/add.test.js' >/dev/null 2>&1 & echo started", description: 'Leave a writer behind' } }] },
           { tools: [{ name: 'Bash', input: { command: `${CLI} freeze --verdict verdict.md`, description: 'Freeze' } }] },
-          { tools: [{ name: 'Bash', input: { command: 'sleep 7; cat test/add.test.js', description: 'Wait for the writer' } }] },
+          { tools: [{ name: 'Bash', input: { command: 'touch release && sleep 7 && cat test/add.test.js', description: 'Release the writer, wait, read' } }] },
           { text: 'Done.' },
         ],
       },

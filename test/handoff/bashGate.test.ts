@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ev } from '../helpers/events.js';
-import { runHookBundle } from '../helpers/hook.js';
+import { runHookInProcess } from '../helpers/hookInProcess.js';
 import { state, testRepo } from '../helpers/repo.js';
 
 // The hand-off verbs as the built Bash gate sees them (docs/handoff.md, "Who may run what").
@@ -13,10 +13,10 @@ describe('built hook: the hand-off verbs in Bash', () => {
     ['a child resumes a halt', 'deny', 'tdd-gate:implementer', 'tdd-gate result --resume'],
     ['a child writes a manifest', 'deny', 'tdd-gate:test-writer', 'tdd-gate handoff red'],
     ['a child reads its context', 'pass', 'tdd-gate:implementer', 'tdd-gate context --role implementer'],
-  ])('%s → %s', (_n, decision, agent_type, command) => {
+  ])('%s → %s', async (_n, decision, agent_type, command) => {
     const repo = testRepo();
     repo.setState(state('tdd-green'));
-    const r = runHookBundle(ev.bash({ cwd: repo.root, ...(agent_type !== undefined && { agent_type }) }, command));
+    const r = await runHookInProcess(ev.bash({ cwd: repo.root, ...(agent_type !== undefined && { agent_type }) }, command));
     expect(r.decision).toBe(decision);
     if (decision === 'ask') expect(r.reason).toContain('resumes the TDD loop after a halt');
   });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runHookBundle } from '../helpers/hook.js';
+import { runHookInProcess } from '../helpers/hookInProcess.js';
 import { state, testRepo, type TestRepo } from '../helpers/repo.js';
 
 const F = '```';
@@ -23,8 +23,8 @@ function subagentStop(repo: TestRepo, o: Record<string, unknown> = {}): Record<s
   };
 }
 
-function run(input: unknown) {
-  const r = runHookBundle(input, { event: 'SubagentStop' });
+async function run(input: unknown) {
+  const r = await runHookInProcess(input, { event: 'SubagentStop' });
   const out = r.stdout.trim() === '' ? null : (JSON.parse(r.stdout) as { decision?: string; reason?: string });
   return { status: r.status, out, stderr: r.stderr };
 }
@@ -41,15 +41,15 @@ function active(phase = 'tdd-red', extra: Record<string, unknown> = {}): TestRep
 }
 
 describe('built hook: SubagentStop enforces the tdd-result block', () => {
-  it('lets a valid block through and records the result', () => {
+  it('lets a valid block through and records the result', async () => {
     const repo = active();
-    expect(run(subagentStop(repo))).toEqual({ status: 0, out: null, stderr: '' });
+    expect(await run(subagentStop(repo))).toEqual({ status: 0, out: null, stderr: '' });
     expect(events(repo)).toMatchObject([{ type: 'result', source: 'subagent-stop', role: 'test-validator', agent_id: 'a8f3c2d1e4b5', status: 'ok' }]);
   });
 
-  it('blocks the stop once with a narrow re-emit instruction when the block is missing', () => {
+  it('blocks the stop once with a narrow re-emit instruction when the block is missing', async () => {
     const repo = active();
-    const r = run(subagentStop(repo, { agent_type: 'tdd-gate:implementer', last_assistant_message: 'Implemented add(); all tests pass.' }));
+    const r = await run(subagentStop(repo, { agent_type: 'tdd-gate:implementer', last_assistant_message: 'Implemented add(); all tests pass.' }));
     expect(r.status).toBe(0);
     expect(r.out?.decision).toBe('block');
     expect(r.out?.reason).toContain('no ```tdd-result fenced block found');
@@ -58,27 +58,27 @@ describe('built hook: SubagentStop enforces the tdd-result block', () => {
     expect(events(repo)).toMatchObject([{ type: 'format-violation', role: 'implementer', code: 'no-block', blocked: true }]);
   });
 
-  it('blocks a block that names another role', () => {
+  it('blocks a block that names another role', async () => {
     const repo = active();
-    const r = run(subagentStop(repo, { agent_type: 'tdd-gate:test-writer' }));
+    const r = await run(subagentStop(repo, { agent_type: 'tdd-gate:test-writer' }));
     expect(r.out?.decision).toBe('block');
     expect(r.out?.reason).toContain('invoked as test-writer');
   });
 
-  it('blocks two blocks', () => {
+  it('blocks two blocks', async () => {
     const repo = active();
-    const r = run(subagentStop(repo, { last_assistant_message: `${VALID}\n\n${VALID}` }));
+    const r = await run(subagentStop(repo, { last_assistant_message: `${VALID}\n\n${VALID}` }));
     expect(r.out?.reason).toContain('2 tdd-result blocks found');
   });
 
-  it('does not block again when stop_hook_active (no loop)', () => {
+  it('does not block again when stop_hook_active (no loop)', async () => {
     const repo = active();
-    const r = run(subagentStop(repo, { last_assistant_message: 'still no block', stop_hook_active: true }));
+    const r = await run(subagentStop(repo, { last_assistant_message: 'still no block', stop_hook_active: true }));
     expect(r).toMatchObject({ status: 0, out: null });
     expect(events(repo)).toMatchObject([{ type: 'format-violation', blocked: false, why: 'stop_hook_active' }]);
   });
 
-  it('does not block when the format budget for the role and AC is spent', () => {
+  it('does not block when the format budget for the role and AC is spent', async () => {
     const loop = {
       limits: { semantic_retries: 2, format_retries: 1, same_failure: 3, max_cycles: 10 },
       cycles_total: 1,
@@ -89,12 +89,12 @@ describe('built hook: SubagentStop enforces the tdd-result block', () => {
       last: null,
     };
     const repo = active('tdd-green', { loop });
-    const r = run(subagentStop(repo, { agent_type: 'tdd-gate:implementer', last_assistant_message: 'done' }));
+    const r = await run(subagentStop(repo, { agent_type: 'tdd-gate:implementer', last_assistant_message: 'done' }));
     expect(r.out).toBeNull();
     expect(events(repo)).toMatchObject([{ type: 'format-violation', blocked: false, why: 'format-budget-spent' }]);
   });
 
-  it('reads the agent transcript when last_assistant_message is absent', () => {
+  it('reads the agent transcript when last_assistant_message is absent', async () => {
     const repo = active();
     const transcript = repo.write(
       'transcript.jsonl',
@@ -107,26 +107,26 @@ describe('built hook: SubagentStop enforces the tdd-result block', () => {
     );
     const input = subagentStop(repo, { agent_transcript_path: transcript });
     delete input.last_assistant_message;
-    expect(run(input).out).toBeNull();
+    expect((await run(input)).out).toBeNull();
     const missing = subagentStop(repo, { agent_transcript_path: repo.path('nope.jsonl') });
     delete missing.last_assistant_message;
-    expect(run(missing).out?.decision).toBe('block');
+    expect((await run(missing)).out?.decision).toBe('block');
   });
 
   it.each([
     ['another plugin agent', { agent_type: 'other-plugin:reviewer', last_assistant_message: 'hi' }],
     ['a built-in agent', { agent_type: 'general-purpose', last_assistant_message: 'hi' }],
     ['an input without agent_type', { agent_type: undefined, last_assistant_message: 'hi' }],
-  ])('does nothing for %s', (_n, o) => {
+  ])('does nothing for %s', async (_n, o) => {
     const repo = active();
-    expect(run(subagentStop(repo, o))).toEqual({ status: 0, out: null, stderr: '' });
+    expect(await run(subagentStop(repo, o))).toEqual({ status: 0, out: null, stderr: '' });
     expect(events(repo)).toEqual([]);
   });
 
-  it('does nothing without an active cycle', () => {
+  it('does nothing without an active cycle', async () => {
     const repo = testRepo();
-    expect(run(subagentStop(repo, { last_assistant_message: 'no block' })).out).toBeNull();
+    expect((await run(subagentStop(repo, { last_assistant_message: 'no block' }))).out).toBeNull();
     repo.setState(state('done'));
-    expect(run(subagentStop(repo, { last_assistant_message: 'no block' })).out).toBeNull();
+    expect((await run(subagentStop(repo, { last_assistant_message: 'no block' }))).out).toBeNull();
   });
 });

@@ -16,7 +16,7 @@ export interface HookRun {
 export function runHookBundle(input: unknown, opts: { env?: NodeJS.ProcessEnv; event?: string; raw?: boolean } = {}): HookRun {
   const stdin = opts.raw ? String(input) : JSON.stringify(input);
   const env = { ...process.env, TDD_GATE_DISABLE: '', ...opts.env };
-  const r = spawnSync(process.execPath, [HOOK, ...(opts.event ? [opts.event] : [])], { input: stdin, encoding: 'utf8', env, timeout: 20_000 });
+  const r = spawnSync(process.execPath, [HOOK, ...(opts.event ? [opts.event] : [])], { input: stdin, encoding: 'utf8', env, timeout: 60_000 });
   let decision: HookRun['decision'] = 'other';
   let reason = '';
   if (r.stdout.trim() === '') decision = 'pass';

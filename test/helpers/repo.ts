@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { onTestFinished } from 'vitest';
@@ -40,13 +40,30 @@ export interface TestRepo {
   path(rel: string): string;
 }
 
+/**
+ * An empty repository per branch name, made once per worker and copied for each test: `git init`
+ * and its configuration cost three processes, which every test would otherwise start again.
+ */
+const emptyRepos = new Map<string, string>();
+function emptyRepo(branch: string): string {
+  let dir = emptyRepos.get(branch);
+  if (dir === undefined) {
+    dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-empty-')));
+    git(dir, 'init', '-q', '-b', branch);
+    git(dir, 'config', 'user.email', 't@example.com');
+    git(dir, 'config', 'user.name', 'T');
+    const made = dir;
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+    emptyRepos.set(branch, dir);
+  }
+  return dir;
+}
+
 /** A temporary git repository with a SPEC and a stack.json, removed when the test finishes. */
 export function testRepo(opts: { branch?: string; stack?: unknown; files?: Record<string, string> } = {}): TestRepo {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-')));
   onTestFinished(() => rmSync(root, { recursive: true, force: true }));
-  git(root, 'init', '-q', '-b', opts.branch ?? 'main');
-  git(root, 'config', 'user.email', 't@example.com');
-  git(root, 'config', 'user.name', 'T');
+  cpSync(emptyRepo(opts.branch ?? 'main'), root, { recursive: true });
   const repo: TestRepo = {
     root,
     path: (rel) => path.join(root, rel),

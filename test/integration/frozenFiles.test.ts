@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ev } from '../helpers/events.js';
-import { runHookBundle } from '../helpers/hook.js';
+import { runHookInProcess } from '../helpers/hookInProcess.js';
 import { state, testRepo, type TestRepo } from '../helpers/repo.js';
 
 const IMPL = { agent_type: 'tdd-gate:implementer' };
@@ -16,19 +16,19 @@ function frozenRepo(phase: string): TestRepo {
 }
 
 describe('wall 1 knows every file the freeze recorded, not only those a test glob names', () => {
-  it.each(['tdd-green', 'tdd-refactor'])('%s: denies writes to them by every route, and leaves the sources alone', (phase) => {
+  it.each(['tdd-green', 'tdd-refactor'])('%s: denies writes to them by every route, and leaves the sources alone', async (phase) => {
     const repo = frozenRepo(phase);
     const who = { cwd: repo.root, ...IMPL, ...(phase === 'tdd-refactor' ? { agent_type: 'tdd-gate:refactorer' } : {}) };
     for (const r of [
-      runHookBundle(ev.write(who, '.npmrc', 'node-options=--require ./tools/preload.cjs\n')),
-      runHookBundle(ev.edit(who, repo.path('tools/preload.cjs'), '// loaded by the test run', 'process.exit(0)')),
-      runHookBundle(ev.edit(who, 'Cargo.toml', 'name = "x"', 'name = "x"\nautotests = false')),
-      runHookBundle(ev.bash(who, "echo 'node-options=--require ./tools/preload.cjs' >> .npmrc")),
+      await runHookInProcess(ev.write(who, '.npmrc', 'node-options=--require ./tools/preload.cjs\n')),
+      await runHookInProcess(ev.edit(who, repo.path('tools/preload.cjs'), '// loaded by the test run', 'process.exit(0)')),
+      await runHookInProcess(ev.edit(who, 'Cargo.toml', 'name = "x"', 'name = "x"\nautotests = false')),
+      await runHookInProcess(ev.bash(who, "echo 'node-options=--require ./tools/preload.cjs' >> .npmrc")),
     ]) {
       expect(r.decision).toBe('deny');
       expect(r.reason).toContain('[tests-frozen]');
     }
-    expect(runHookBundle(ev.write(who, 'src/a.ts', 'export const a = 1;\n')).decision).toBe('pass');
-    expect(runHookBundle(ev.write(who, 'tools/other.cjs', '// not frozen\n')).decision).toBe('pass');
+    expect((await runHookInProcess(ev.write(who, 'src/a.ts', 'export const a = 1;\n'))).decision).toBe('pass');
+    expect((await runHookInProcess(ev.write(who, 'tools/other.cjs', '// not frozen\n'))).decision).toBe('pass');
   });
 });

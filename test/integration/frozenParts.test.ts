@@ -3,7 +3,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ABSENT_PART, PART_FILES, partText } from '../../src/state/rules/runnerParts.js';
 import { ev } from '../helpers/events.js';
-import { runHookBundle } from '../helpers/hook.js';
+import type { HookRun } from '../helpers/hook.js';
+import { runHookInProcess } from '../helpers/hookInProcess.js';
 import { DEFAULT_STACK, state, testRepo, type TestRepo } from '../helpers/repo.js';
 
 const IMPL = { agent_type: 'tdd-gate:implementer' };
@@ -26,14 +27,14 @@ function frozenRepo(phase = 'tdd-green'): TestRepo {
   return repo;
 }
 
-function expectDeny(r: ReturnType<typeof runHookBundle>, rule: string, reason?: RegExp) {
+function expectDeny(r: HookRun, rule: string, reason?: RegExp) {
   expect(r.status).toBe(0);
   expect(r.decision).toBe('deny');
   expect(r.reason).toContain(`[${rule}]`);
   if (reason) expect(r.reason).toMatch(reason);
 }
 
-function expectPass(r: ReturnType<typeof runHookBundle>) {
+function expectPass(r: HookRun) {
   expect(r.stderr).toBe('');
   expect(r).toMatchObject({ status: 0, decision: 'pass', stdout: '' });
 }
@@ -51,9 +52,9 @@ describe('wall 1 knows the runner settings frozen inside editable files (GREEN/R
     ['a dev-dependency in Cargo.toml', 'Cargo.toml', 'pretty_assertions = "1"', 'pretty_assertions = { path = "fake" }', /\[dev-dependencies\] in Cargo\.toml is frozen/],
     ['autotests in Cargo.toml', 'Cargo.toml', 'edition = "2021"', 'edition = "2021"\nautotests = false', /\[package\] autotests in Cargo\.toml is frozen/],
     ['a test target in Cargo.toml', 'Cargo.toml', '[dev-dependencies]', '[[test]]\nname = "a"\nharness = false\n\n[dev-dependencies]', /\[test\] in Cargo\.toml is frozen/],
-  ])('denies an Edit of %s', (_what, file, from, to, reason) => {
+  ])('denies an Edit of %s', async (_what, file, from, to, reason) => {
     const repo = frozenRepo();
-    expectDeny(runHookBundle(edit(repo.root, file, from, to)), 'runner-settings-frozen', reason);
+    expectDeny(await runHookInProcess(edit(repo.root, file, from, to)), 'runner-settings-frozen', reason);
   });
 
   it.each([
@@ -65,40 +66,40 @@ describe('wall 1 knows the runner settings frozen inside editable files (GREEN/R
     ['a requirement in go.mod', 'go.mod', 'require github.com/stretchr/testify v1.9.0', 'require (\n\tgithub.com/stretchr/testify v1.9.0\n\tgolang.org/x/text v0.14.0\n)'],
     ['a dependency in Cargo.toml', 'Cargo.toml', 'serde = "1"', 'serde = "1"\nrand = "0.8"'],
     ['the crate version in Cargo.toml', 'Cargo.toml', 'version = "0.1.0"', 'version = "0.2.0"'],
-  ])('allows an Edit of %s', (_what, file, from, to) => {
+  ])('allows an Edit of %s', async (_what, file, from, to) => {
     const repo = frozenRepo();
-    expectPass(runHookBundle(edit(repo.root, file, from, to)));
+    expectPass(await runHookInProcess(edit(repo.root, file, from, to)));
   });
 
-  it('denies a Write that drops the test script, and a MultiEdit in REFACTOR', () => {
+  it('denies a Write that drops the test script, and a MultiEdit in REFACTOR', async () => {
     const repo = frozenRepo('tdd-refactor');
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, agent_type: 'tdd-gate:refactorer' }, 'package.json', '{"name":"x","type":"module"}\n')), 'runner-settings-frozen', /scripts\.test/);
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, agent_type: 'tdd-gate:refactorer' }, 'package.json', '{"name":"x","type":"module"}\n')), 'runner-settings-frozen', /scripts\.test/);
     expectDeny(
-      runHookBundle(ev.multiEdit({ cwd: repo.root, agent_type: 'tdd-gate:refactorer' }, 'package.json', [{ old_string: '"vitest run"', new_string: '"vitest run -t adds"' }])),
+      await runHookInProcess(ev.multiEdit({ cwd: repo.root, agent_type: 'tdd-gate:refactorer' }, 'package.json', [{ old_string: '"vitest run"', new_string: '"vitest run -t adds"' }])),
       'runner-settings-frozen',
     );
   });
 
-  it('allows putting the frozen settings back after they drifted', () => {
+  it('allows putting the frozen settings back after they drifted', async () => {
     const repo = frozenRepo();
     repo.write('package.json', PKG.replace('"vitest run"', '"true"'));
-    expectPass(runHookBundle(edit(repo.root, 'package.json', '"test": "true"', '"test": "vitest run"')));
+    expectPass(await runHookInProcess(edit(repo.root, 'package.json', '"test": "true"', '"test": "vitest run"')));
   });
 
-  it('leaves package.json alone before the freeze (RED)', () => {
+  it('leaves package.json alone before the freeze (RED)', async () => {
     const repo = frozenRepo('tdd-red');
-    expectPass(runHookBundle(ev.edit({ cwd: repo.root, agent_type: 'tdd-gate:test-writer' }, 'package.json', '"test": "vitest run"', '"test": "vitest run --reporter=dot"')));
+    expectPass(await runHookInProcess(ev.edit({ cwd: repo.root, agent_type: 'tdd-gate:test-writer' }, 'package.json', '"test": "vitest run"', '"test": "vitest run --reporter=dot"')));
   });
 
-  it('a package.json below the root holds no frozen part', () => {
+  it('a package.json below the root holds no frozen part', async () => {
     const repo = frozenRepo();
     repo.write('packages/a/package.json', PKG);
-    expectPass(runHookBundle(edit(repo.root, 'packages/a/package.json', '"test": "vitest run"', '"test": "true"')));
+    expectPass(await runHookInProcess(edit(repo.root, 'packages/a/package.json', '"test": "vitest run"', '"test": "true"')));
   });
 });
 
 describe('Bash writes to a file holding frozen runner settings (GREEN)', () => {
-  const bash = (cwd: string, command: string) => runHookBundle(ev.bash({ cwd, ...IMPL }, command));
+  const bash = async (cwd: string, command: string) => await runHookInProcess(ev.bash({ cwd, ...IMPL }, command));
   it.each([
     ['a redirect', `echo '{"name":"x"}' > package.json`, /the test script, "type" in package\.json are frozen with the tests \(scripts\.test, type\)/],
     ['sed -i of the test script', `sed -i 's/vitest run/true/' package.json`, /the test script in package\.json is frozen with the tests \(scripts\.test\)/],
@@ -111,9 +112,9 @@ describe('Bash writes to a file holding frozen runner settings (GREEN)', () => {
     ['rm', 'rm setup.cfg', /setup\.cfg/],
     ['sed -i of a replace in go.mod', "sed -i 's#./y#./fake#' go.mod", /"replace" in go\.mod is frozen/],
     ['perl -pi of a dev-dependency in Cargo.toml', `perl -pi -e 's/pretty_assertions = "1"/pretty_assertions = { path = "fake" }/' Cargo.toml`, /\[dev-dependencies\] in Cargo\.toml/],
-  ])('denies %s', (_what, command, reason) => {
+  ])('denies %s', async (_what, command, reason) => {
     const repo = frozenRepo();
-    expectDeny(bash(repo.root, command), 'runner-settings-frozen', reason);
+    expectDeny(await bash(repo.root, command), 'runner-settings-frozen', reason);
   });
 
   it.each([
@@ -135,26 +136,26 @@ describe('Bash writes to a file holding frozen runner settings (GREEN)', () => {
     ['sed -i adding a dependency to Cargo.toml', `sed -i 's/^serde = "1"$/serde = "1"\\nrand = "0.8"/' Cargo.toml`],
     ['a new go.mod in a new folder', "mkdir -p svc && printf 'module example.com/svc\\n\\ngo 1.22\\n' > svc/go.mod"],
     ['a new Cargo.toml in a new folder', "mkdir -p crates/b && printf '[package]\\nname = \"b\"\\n' > crates/b/Cargo.toml"],
-  ])('allows %s', (_what, command) => {
+  ])('allows %s', async (_what, command) => {
     const repo = frozenRepo();
-    expectPass(bash(repo.root, command));
+    expectPass(await bash(repo.root, command));
   });
 });
 
 describe('after a Bash call whose result the gate could not compute, the frozen settings are checked (PostToolUse)', () => {
-  const post = (repo: TestRepo, command: string) => {
+  const post = async (repo: TestRepo, command: string) => {
     const input = { session_id: 's', transcript_path: '/tmp/t.jsonl', cwd: repo.root, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: '', stderr: '' }, tool_use_id: 'toolu_1', ...IMPL, agent_id: 'a1' };
-    const r = runHookBundle(input, { event: 'PostToolUse' });
+    const r = await runHookInProcess(input, { event: 'PostToolUse' });
     return r.stdout.trim() === '' ? null : (JSON.parse(r.stdout) as { decision?: string; reason?: string });
   };
 
-  it('says nothing when only a dependency was added', () => {
+  it('says nothing when only a dependency was added', async () => {
     const repo = frozenRepo();
     repo.write('package.json', PKG.replace('"vitest": "^4"', '"vitest": "^4",\n    "lodash": "^4"'));
     repo.write('pyproject.toml', PYPROJECT.replace('name = "x"', 'name = "x"\ndependencies = ["requests"]'));
     repo.write('go.mod', GO_MOD + 'require golang.org/x/text v0.14.0\n');
     repo.write('Cargo.toml', CARGO.replace('serde = "1"', 'serde = "1"\nrand = "0.8"'));
-    expect(post(repo, `jq '.dependencies.lodash = "^4"' package.json > t && mv t package.json`)).toBeNull();
+    expect(await post(repo, `jq '.dependencies.lodash = "^4"' package.json > t && mv t package.json`)).toBeNull();
   });
 
   it.each([
@@ -163,11 +164,11 @@ describe('after a Bash call whose result the gate could not compute, the frozen 
     ['the pytest section', 'pyproject.toml', PYPROJECT.replace('addopts = "-q"', 'addopts = "-q -k not_slow"')],
     ['a replace (go mod edit)', 'go.mod', GO_MOD.replace('./y', './fake')],
     ['the whole file removed', 'setup.cfg', null],
-  ])('tells the model when %s changed, and records it', (_what, file, content) => {
+  ])('tells the model when %s changed, and records it', async (_what, file, content) => {
     const repo = frozenRepo();
     if (content === null) rmSync(repo.path(file));
     else repo.write(file, content);
-    const out = post(repo, 'npm run fix-deps');
+    const out = await post(repo, 'npm run fix-deps');
     expect(out?.decision).toBe('block');
     expect(out?.reason).toContain('[runner-settings-frozen]');
     expect(out?.reason).toContain(file);

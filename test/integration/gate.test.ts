@@ -2,47 +2,48 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ev } from '../helpers/events.js';
-import { runHookBundle } from '../helpers/hook.js';
+import type { HookRun } from '../helpers/hook.js';
+import { runHookInProcess } from '../helpers/hookInProcess.js';
 import { DEFAULT_STACK, git, state, testRepo } from '../helpers/repo.js';
 
 const TW = { agent_type: 'tdd-gate:test-writer' };
 const IMPL = { agent_type: 'tdd-gate:implementer' };
 const REF = { agent_type: 'tdd-gate:refactorer' };
 
-function expectDeny(r: ReturnType<typeof runHookBundle>, rule: string) {
+function expectDeny(r: HookRun, rule: string) {
   expect(r.status).toBe(0);
   expect(r.decision).toBe('deny');
   expect(r.reason).toContain(`[${rule}]`);
   expect(r.stdout).not.toContain('"allow"');
 }
 
-function expectPass(r: ReturnType<typeof runHookBundle>) {
+function expectPass(r: HookRun) {
   expect(r.stderr).toBe('');
   expect(r).toMatchObject({ status: 0, decision: 'pass', stdout: '' });
 }
 
 describe('no active cycle: the gate stays out of the way', () => {
-  it('passes outside a git repository', () => {
+  it('passes outside a git repository', async () => {
     const dir = path.join(testRepo().root, '..');
-    expectPass(runHookBundle(ev.write({ cwd: dir }, 'tests/a.test.ts')));
+    expectPass(await runHookInProcess(ev.write({ cwd: dir }, 'tests/a.test.ts')));
   });
 
-  it('passes with no state file for the branch', () => {
+  it('passes with no state file for the branch', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-green'), 'other-branch');
-    expectPass(runHookBundle(ev.write({ cwd: repo.root }, 'tests/a.test.ts')));
+    expectPass(await runHookInProcess(ev.write({ cwd: repo.root }, 'tests/a.test.ts')));
   });
 
-  it('passes in phase done', () => {
+  it('passes in phase done', async () => {
     const repo = testRepo();
     repo.setState(state('done'));
-    expectPass(runHookBundle(ev.write({ cwd: repo.root }, 'tests/a.test.ts')));
+    expectPass(await runHookInProcess(ev.write({ cwd: repo.root }, 'tests/a.test.ts')));
   });
 
-  it('passes tools it does not gate', () => {
+  it('passes tools it does not gate', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-green'));
-    expectPass(runHookBundle({ cwd: repo.root, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: 'tests/a.test.ts' } }));
+    expectPass(await runHookInProcess({ cwd: repo.root, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: 'tests/a.test.ts' } }));
   });
 });
 
@@ -52,149 +53,149 @@ describe('tdd-green', () => {
     ['Edit', (cwd: string) => ev.edit({ cwd, ...IMPL }, 'tests/a.test.ts', 'expect(1)', 'expect(2)')],
     ['MultiEdit', (cwd: string) => ev.multiEdit({ cwd, ...IMPL }, 'tests/a.test.ts', [{ old_string: 'a', new_string: 'b' }])],
     ['NotebookEdit', (cwd: string) => ev.notebook({ cwd, ...IMPL }, 'tests/nb.test.ipynb', 'x')],
-  ])('denies a test write by %s', (_tool, make) => {
+  ])('denies a test write by %s', async (_tool, make) => {
     const repo = testRepo({ files: { 'tests/a.test.ts': 'expect(1)\n' } });
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(make(repo.root)), 'tests-frozen');
+    expectDeny(await runHookInProcess(make(repo.root)), 'tests-frozen');
   });
 
-  it('lets the implementer write sources and other files', () => {
+  it('lets the implementer write sources and other files', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-green'));
-    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts')));
-    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'docs/notes.md')));
+    expectPass(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts')));
+    expectPass(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'docs/notes.md')));
   });
 
-  it('denies the orchestrator and other agents a source write in standard mode', () => {
+  it('denies the orchestrator and other agents a source write in standard mode', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root }, 'src/a.ts')), 'role');
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, agent_type: 'general-purpose' }, 'src/a.ts')), 'role');
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...TW }, 'src/a.ts')), 'role');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root }, 'src/a.ts')), 'role');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, agent_type: 'general-purpose' }, 'src/a.ts')), 'role');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...TW }, 'src/a.ts')), 'role');
   });
 
-  it('lets anyone write sources in light modes', () => {
+  it('lets anyone write sources in light modes', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-green', { mode: 'light-inline' }));
-    expectPass(runHookBundle(ev.write({ cwd: repo.root }, 'src/a.ts')));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root }, 'tests/a.test.ts')), 'tests-frozen');
+    expectPass(await runHookInProcess(ev.write({ cwd: repo.root }, 'src/a.ts')));
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root }, 'tests/a.test.ts')), 'tests-frozen');
   });
 
-  it('freezes test-runner config files with the tests', () => {
+  it('freezes test-runner config files with the tests', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'vitest.config.ts')), 'tests-frozen');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'vitest.config.ts')), 'tests-frozen');
   });
 
-  it('honours a custom test_config_glob', () => {
+  it('honours a custom test_config_glob', async () => {
     const repo = testRepo({ stack: { ...DEFAULT_STACK, test_config_glob: 'fixtures/**' } });
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'fixtures/data.json')), 'tests-frozen');
-    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'vitest.config.ts')));
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'fixtures/data.json')), 'tests-frozen');
+    expectPass(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'vitest.config.ts')));
   });
 });
 
 describe('SPEC drift after the freeze', () => {
-  it('denies every test and source write once the SPEC changed, in green and refactor', () => {
+  it('denies every test and source write once the SPEC changed, in green and refactor', async () => {
     const repo = testRepo();
     repo.write('specs/SPEC-001.md', '# changed\n');
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts')), 'spec-drift');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts')), 'spec-drift');
     repo.setState(state('tdd-refactor'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...REF }, 'src/a.ts')), 'spec-drift');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...REF }, 'src/a.ts')), 'spec-drift');
   });
 
-  it('ignores whitespace-only changes that normalize away', () => {
+  it('ignores whitespace-only changes that normalize away', async () => {
     const repo = testRepo();
     repo.write('specs/SPEC-001.md', '# SPEC-001  \r\n\r\n#### Scenario: adds\r\n- GIVEN 1 and 2\t\r\n- THEN 3\r\n\r\n\r\n');
     repo.setState(state('tdd-green'));
-    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts')));
+    expectPass(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts')));
   });
 
-  it('treats a deleted SPEC as drift', () => {
+  it('treats a deleted SPEC as drift', async () => {
     const repo = testRepo();
     git(repo.root, 'rm', '-q', 'specs/SPEC-001.md');
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts')), 'spec-drift');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts')), 'spec-drift');
   });
 
-  it('hashes a large SPEC', () => {
+  it('hashes a large SPEC', async () => {
     const repo = testRepo();
     repo.write('specs/SPEC-001.md', 'line of requirements text\n'.repeat(40_000));
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts')), 'spec-drift');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts')), 'spec-drift');
   });
 });
 
 describe('tdd-red', () => {
-  it('lets the test-writer write tests', () => {
+  it('lets the test-writer write tests', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-red'));
-    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...TW }, 'tests/a.test.ts')));
+    expectPass(await runHookInProcess(ev.write({ cwd: repo.root, ...TW }, 'tests/a.test.ts')));
   });
 
-  it('denies a source write without the marker and allows it with the marker', () => {
+  it('denies a source write without the marker and allows it with the marker', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-red'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...TW }, 'src/a.ts', 'export const a = 1;\n')), 'red-source');
-    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...TW }, 'src/a.ts', '// STUB:TDD\nexport function a() { throw new Error("todo"); }\n')));
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...TW }, 'src/a.ts', 'export const a = 1;\n')), 'red-source');
+    expectPass(await runHookInProcess(ev.write({ cwd: repo.root, ...TW }, 'src/a.ts', '// STUB:TDD\nexport function a() { throw new Error("todo"); }\n')));
   });
 
-  it('judges an Edit by the file after the edit', () => {
+  it('judges an Edit by the file after the edit', async () => {
     const repo = testRepo({ files: { 'src/stub.ts': '// STUB:TDD\nexport function a() { throw new Error("todo"); }\n', 'src/real.ts': 'export const b = 1;\n' } });
     repo.setState(state('tdd-red'));
-    expectPass(runHookBundle(ev.edit({ cwd: repo.root, ...TW }, 'src/stub.ts', 'throw new Error("todo")', 'throw new Error("not yet")')));
-    expectDeny(runHookBundle(ev.edit({ cwd: repo.root, ...TW }, 'src/stub.ts', '// STUB:TDD\n', '')), 'red-source');
-    expectDeny(runHookBundle(ev.edit({ cwd: repo.root, ...TW }, 'src/real.ts', 'b = 1', 'b = 2')), 'red-source');
-    expectPass(runHookBundle(ev.edit({ cwd: repo.root, ...TW }, 'src/real.ts', 'export const b = 1;', '// STUB:TDD\nexport const b = 1;')));
+    expectPass(await runHookInProcess(ev.edit({ cwd: repo.root, ...TW }, 'src/stub.ts', 'throw new Error("todo")', 'throw new Error("not yet")')));
+    expectDeny(await runHookInProcess(ev.edit({ cwd: repo.root, ...TW }, 'src/stub.ts', '// STUB:TDD\n', '')), 'red-source');
+    expectDeny(await runHookInProcess(ev.edit({ cwd: repo.root, ...TW }, 'src/real.ts', 'b = 1', 'b = 2')), 'red-source');
+    expectPass(await runHookInProcess(ev.edit({ cwd: repo.root, ...TW }, 'src/real.ts', 'export const b = 1;', '// STUB:TDD\nexport const b = 1;')));
   });
 
-  it('judges a NotebookEdit by the notebook after the edit', () => {
+  it('judges a NotebookEdit by the notebook after the edit', async () => {
     const nb = JSON.stringify({ cells: [{ id: 'c1', cell_type: 'code', source: ['# STUB:TDD\n'] }, { id: 'c2', cell_type: 'code', source: ['x = 1'] }] });
     const repo = testRepo({ files: { 'src/nb.ipynb': nb } });
     repo.setState(state('tdd-red'));
-    expectPass(runHookBundle(ev.notebook({ cwd: repo.root, ...TW }, 'src/nb.ipynb', 'x = 2', { cell_id: 'c2' })));
-    expectDeny(runHookBundle(ev.notebook({ cwd: repo.root, ...TW }, 'src/nb.ipynb', 'x = 2', { cell_id: 'c1' })), 'red-source');
+    expectPass(await runHookInProcess(ev.notebook({ cwd: repo.root, ...TW }, 'src/nb.ipynb', 'x = 2', { cell_id: 'c2' })));
+    expectDeny(await runHookInProcess(ev.notebook({ cwd: repo.root, ...TW }, 'src/nb.ipynb', 'x = 2', { cell_id: 'c1' })), 'red-source');
   });
 
-  it('keeps the implementer out of RED', () => {
+  it('keeps the implementer out of RED', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-red'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'tests/a.test.ts')), 'role');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'tests/a.test.ts')), 'role');
   });
 });
 
 describe('tdd-plan', () => {
-  it('allows only the plan, by the planner or the orchestrator', () => {
+  it('allows only the plan, by the planner or the orchestrator', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-plan'));
-    expectPass(runHookBundle(ev.write({ cwd: repo.root }, '.tdd/plans/SPEC-001.md')));
-    expectPass(runHookBundle(ev.write({ cwd: repo.root, agent_type: 'tdd-gate:planner' }, '.tdd/plans/SPEC-001.md')));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...TW }, '.tdd/plans/SPEC-001.md')), 'role');
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, agent_type: 'tdd-gate:planner' }, 'tests/a.test.ts')), 'plan-phase');
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, agent_type: 'tdd-gate:planner' }, 'src/a.ts')), 'plan-phase');
+    expectPass(await runHookInProcess(ev.write({ cwd: repo.root }, '.tdd/plans/SPEC-001.md')));
+    expectPass(await runHookInProcess(ev.write({ cwd: repo.root, agent_type: 'tdd-gate:planner' }, '.tdd/plans/SPEC-001.md')));
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...TW }, '.tdd/plans/SPEC-001.md')), 'role');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, agent_type: 'tdd-gate:planner' }, 'tests/a.test.ts')), 'plan-phase');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, agent_type: 'tdd-gate:planner' }, 'src/a.ts')), 'plan-phase');
   });
 });
 
 describe('control files and the SPEC', () => {
-  it.each(['tdd-plan', 'tdd-red', 'tdd-green', 'tdd-refactor'])('%s: denies .tdd/, Claude settings and the SPEC', (phase) => {
+  it.each(['tdd-plan', 'tdd-red', 'tdd-green', 'tdd-refactor'])('%s: denies .tdd/, Claude settings and the SPEC', async (phase) => {
     const repo = testRepo();
     repo.setState(state(phase));
     for (const p of ['.tdd/stack.json', `.tdd/state-main-000000.json`, '.claude/settings.json', '.claude/settings.local.json']) {
-      expectDeny(runHookBundle(ev.write({ cwd: repo.root }, p, '{"disableAllHooks":true}')), 'control-file');
+      expectDeny(await runHookInProcess(ev.write({ cwd: repo.root }, p, '{"disableAllHooks":true}')), 'control-file');
     }
-    expectDeny(runHookBundle(ev.edit({ cwd: repo.root }, 'specs/SPEC-001.md', 'THEN 3', 'THEN 4')), 'spec-frozen');
+    expectDeny(await runHookInProcess(ev.edit({ cwd: repo.root }, 'specs/SPEC-001.md', 'THEN 3', 'THEN 4')), 'spec-frozen');
   });
 
-  it('denies the home settings files', () => {
+  it('denies the home settings files', async () => {
     const repo = testRepo();
     const home = path.join(repo.root, '..', path.basename(repo.root) + '-home');
     mkdirSync(path.join(home, '.claude'), { recursive: true });
     repo.setState(state('tdd-green'));
     const env = { HOME: home };
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root }, path.join(home, '.claude/settings.json')), { env }), 'control-file');
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root }, path.join(home, '.claude.json')), { env }), 'control-file');
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root }, path.join(home, '.claude/plugins/x/hooks/hooks.json')), { env }), 'control-file');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root }, path.join(home, '.claude/settings.json')), { env }), 'control-file');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root }, path.join(home, '.claude.json')), { env }), 'control-file');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root }, path.join(home, '.claude/plugins/x/hooks/hooks.json')), { env }), 'control-file');
   });
 });
 
@@ -207,82 +208,82 @@ describe('canonical paths', () => {
     ['absolute with //', (root) => `${root}//tests///a.test.ts`],
     ['via a sibling path', (root) => `${root}/../${path.basename(root)}/tests/a.test.ts`],
   ];
-  it.each(cases)('resolves %s paths', (_name, make) => {
+  it.each(cases)('resolves %s paths', async (_name, make) => {
     const repo = testRepo();
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, make(repo.root))), 'tests-frozen');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, make(repo.root))), 'tests-frozen');
   });
 
-  it('resolves relative paths from a subdirectory cwd', () => {
+  it('resolves relative paths from a subdirectory cwd', async () => {
     const repo = testRepo({ files: { 'src/x.ts': '' } });
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.path('src'), ...IMPL }, '../tests/a.test.ts')), 'tests-frozen');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.path('src'), ...IMPL }, '../tests/a.test.ts')), 'tests-frozen');
   });
 
-  it('classifies a symlink in src/ that points into tests/ as a test', () => {
+  it('classifies a symlink in src/ that points into tests/ as a test', async () => {
     const repo = testRepo({ files: { 'tests/a.test.ts': 'x' } });
     mkdirSync(repo.path('src'), { recursive: true });
     symlinkSync('../tests/a.test.ts', repo.path('src/link.ts'));
     symlinkSync('../tests/new.test.ts', repo.path('src/dangling.ts'));
     symlinkSync('../tests', repo.path('src/testsdir'));
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/link.ts')), 'tests-frozen');
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/dangling.ts')), 'tests-frozen');
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/testsdir/b.test.ts')), 'tests-frozen');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'src/link.ts')), 'tests-frozen');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'src/dangling.ts')), 'tests-frozen');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'src/testsdir/b.test.ts')), 'tests-frozen');
   });
 
-  it('classifies a symlink in tests/ pointing to a source as a test (the write may replace the link)', () => {
+  it('classifies a symlink in tests/ pointing to a source as a test (the write may replace the link)', async () => {
     const repo = testRepo({ files: { 'src/a.ts': 'x' } });
     mkdirSync(repo.path('tests'), { recursive: true });
     symlinkSync('../src/a.ts', repo.path('tests/alias.ts'));
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'tests/alias.ts')), 'tests-frozen');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'tests/alias.ts')), 'tests-frozen');
   });
 
-  it('treats paths outside the repository as anything else', () => {
+  it('treats paths outside the repository as anything else', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-green'));
-    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, '/tmp/tests/a.test.ts')));
-    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, '../outside/tests/a.test.ts')));
+    expectPass(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, '/tmp/tests/a.test.ts')));
+    expectPass(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, '../outside/tests/a.test.ts')));
   });
 
-  it('handles non-ASCII names', () => {
+  it('handles non-ASCII names', async () => {
     const repo = testRepo({ stack: { ...DEFAULT_STACK, test_file_glob: 'tésts/**|**/*.тест.ts' } });
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'tésts/ünï.ts')), 'tests-frozen');
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/файл.тест.ts')), 'tests-frozen');
-    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/日本語.ts')));
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'tésts/ünï.ts')), 'tests-frozen');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'src/файл.тест.ts')), 'tests-frozen');
+    expectPass(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'src/日本語.ts')));
   });
 });
 
 describe('branches and worktrees', () => {
-  it.each(['feat/login', 'fix/ünï-cødé', 'rel/v1.2.3+x_y', 'x'.repeat(120), 'we!rd@{name}'.replace('@{', '-')])('finds the state of branch %s', (branch) => {
+  it.each(['feat/login', 'fix/ünï-cødé', 'rel/v1.2.3+x_y', 'x'.repeat(120), 'we!rd@{name}'.replace('@{', '-')])('finds the state of branch %s', async (branch) => {
     const repo = testRepo({ branch });
     repo.setState(state('tdd-green'), branch);
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'tests/a.test.ts')), 'tests-frozen');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'tests/a.test.ts')), 'tests-frozen');
   });
 
-  it('uses HEAD for a detached HEAD', () => {
+  it('uses HEAD for a detached HEAD', async () => {
     const repo = testRepo();
     git(repo.root, 'checkout', '-q', '--detach');
     repo.setState(state('tdd-green'), 'HEAD');
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'tests/a.test.ts')), 'tests-frozen');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'tests/a.test.ts')), 'tests-frozen');
   });
 
-  it('gives a worktree its own root and state', () => {
+  it('gives a worktree its own root and state', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-green'));
     const wt = `${repo.root}-wt`;
     git(repo.root, 'worktree', 'add', '-q', '-b', 'feature', wt);
     try {
-      expectPass(runHookBundle(ev.write({ cwd: wt }, 'tests/a.test.ts')));
+      expectPass(await runHookInProcess(ev.write({ cwd: wt }, 'tests/a.test.ts')));
       mkdirSync(path.join(wt, '.tdd'), { recursive: true });
       writeFileSync(path.join(wt, '.tdd/stack.json'), JSON.stringify(DEFAULT_STACK));
       const file = path.join(wt, '.tdd', path.basename(repo.setState(state('tdd-green'), 'feature')));
       writeFileSync(file, JSON.stringify(state('tdd-green')));
-      expectDeny(runHookBundle(ev.write({ cwd: wt, ...IMPL }, 'tests/a.test.ts')), 'tests-frozen');
+      expectDeny(await runHookInProcess(ev.write({ cwd: wt, ...IMPL }, 'tests/a.test.ts')), 'tests-frozen');
       // From the main checkout the worktree is another project, and its own cycle judges the write.
-      expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, `${wt}/tests/a.test.ts`)), 'tests-frozen');
+      expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, `${wt}/tests/a.test.ts`)), 'tests-frozen');
     } finally {
       git(repo.root, 'worktree', 'remove', '--force', wt);
     }
@@ -300,11 +301,11 @@ describe('fail closed, loudly', () => {
     ['a newer version', JSON.stringify({ ...state('tdd-green'), version: 7 }), 'state-newer'],
     ['a bad spec hash', JSON.stringify({ ...state('tdd-green'), spec_hash: 'XYZ' }), 'state-corrupt'],
     ['an array', '[]', 'state-corrupt'],
-  ])('denies on a state file with %s and names the file', (_name, text, rule) => {
+  ])('denies on a state file with %s and names the file', async (_name, text, rule) => {
     const repo = testRepo();
     const file = repo.setState(state('tdd-green'));
     writeFileSync(file, text);
-    const r = runHookBundle(write(repo.root));
+    const r = await runHookInProcess(write(repo.root));
     expectDeny(r, rule);
     expect(r.reason).toContain(path.basename(file));
     expect(r.reason).toContain('tdd-gate');
@@ -317,18 +318,18 @@ describe('fail closed, loudly', () => {
     ['a missing key', JSON.stringify({ ...DEFAULT_STACK, test_command: undefined })],
     ['a bad regex', JSON.stringify({ ...DEFAULT_STACK, red_confirm: '(unclosed' })],
     ['a bad build_error_pattern', JSON.stringify({ ...DEFAULT_STACK, build_error_pattern: '[z-a]' })],
-  ])('denies when stack.json is %s during a cycle', (_name, text) => {
+  ])('denies when stack.json is %s during a cycle', async (_name, text) => {
     const repo = testRepo({ stack: text === null ? null : text });
     repo.setState(state('tdd-green'));
-    const r = runHookBundle(write(repo.root));
+    const r = await runHookInProcess(write(repo.root));
     expectDeny(r, 'stack-invalid');
     expect(r.reason).toContain('.tdd/stack.json');
   });
 
-  it('names the unknown key', () => {
+  it('names the unknown key', async () => {
     const repo = testRepo({ stack: JSON.stringify({ ...DEFAULT_STACK, test_glob: 'x' }) });
     repo.setState(state('tdd-green'));
-    expect(runHookBundle(write(repo.root)).reason).toContain('"test_glob"');
+    expect((await runHookInProcess(write(repo.root))).reason).toContain('"test_glob"');
   });
 
   it.each([
@@ -339,36 +340,36 @@ describe('fail closed, loudly', () => {
     ['a missing tool_name', JSON.stringify({ cwd: '/tmp', tool_input: { file_path: 'a' } })],
     ['a missing file_path', JSON.stringify({ cwd: '/tmp', tool_name: 'Write', tool_input: { content: 'x' } })],
     ['a missing cwd', JSON.stringify({ tool_name: 'Write', tool_input: { file_path: 'a', content: 'x' } })],
-  ])('denies %s', (_name, raw) => {
-    const r = runHookBundle(raw, { raw: true });
+  ])('denies %s', async (_name, raw) => {
+    const r = await runHookInProcess(raw, { raw: true });
     expectDeny(r, 'bad-input');
   });
 
-  it('tolerates unknown keys in the input', () => {
+  it('tolerates unknown keys in the input', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-green'));
-    expectPass(runHookBundle({ ...ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts'), brand_new_field: { x: 1 } }));
+    expectPass(await runHookInProcess({ ...ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts'), brand_new_field: { x: 1 } }));
   });
 
-  it('never answers allow', () => {
+  it('never answers allow', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-green'));
     for (const e of [ev.write({ cwd: repo.root, ...IMPL }, 'src/a.ts'), ev.write({ cwd: repo.root, ...IMPL }, 'tests/a.test.ts')]) {
-      expect(runHookBundle(e).stdout).not.toContain('allow');
+      expect((await runHookInProcess(e)).stdout).not.toContain('allow');
     }
   });
 
-  it('can be switched off by a person with TDD_GATE_DISABLE=1', () => {
+  it('can be switched off by a person with TDD_GATE_DISABLE=1', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-green'));
-    const r = runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'tests/a.test.ts'), { env: { TDD_GATE_DISABLE: '1' } });
+    const r = await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'tests/a.test.ts'), { env: { TDD_GATE_DISABLE: '1' } });
     expect(r.decision).toBe('pass');
   });
 
   it('logs every deny to .tdd/events.jsonl', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-green'));
-    runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'tests/a.test.ts'));
+    await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'tests/a.test.ts'));
     const { readFileSync } = await import('node:fs');
     const line = JSON.parse(readFileSync(repo.path('.tdd/events.jsonl'), 'utf8').trim().split('\n').pop()!);
     expect(line).toMatchObject({ type: 'hook-deny', tool: 'Write', target: 'tests/a.test.ts', rule: 'tests-frozen', role: 'tdd-gate:implementer', phase: 'tdd-green' });
@@ -381,8 +382,8 @@ describe('other ways to the same file', () => {
     const repo = testRepo({ files: { 'tests/a.test.ts': 'expect(1)\n', 'src/ok.ts': '' } });
     linkSync(repo.path('tests/a.test.ts'), repo.path('src/alias.ts'));
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/alias.ts')), 'tests-frozen');
-    expectPass(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'src/ok.ts')));
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'src/alias.ts')), 'tests-frozen');
+    expectPass(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'src/ok.ts')));
   });
 
   it('treats a second name of a control file as the control file, for the file tools and Bash alike', async () => {
@@ -392,69 +393,69 @@ describe('other ways to the same file', () => {
     // RED allows test writes: only the identity of the file says it is the settings.
     repo.setState(state('tdd-red'));
     const WRITER = { agent_type: 'tdd-gate:test-writer' };
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...WRITER }, 'tests/cfg.json', '{"disableAllHooks":true}')), 'control-file');
-    expectDeny(runHookBundle(ev.bash({ cwd: repo.root, ...WRITER }, `echo '{"disableAllHooks":true}' > tests/cfg.json`)), 'control-file');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...WRITER }, 'tests/cfg.json', '{"disableAllHooks":true}')), 'control-file');
+    expectDeny(await runHookInProcess(ev.bash({ cwd: repo.root, ...WRITER }, `echo '{"disableAllHooks":true}' > tests/cfg.json`)), 'control-file');
   });
 
-  it('protects the git dir, which holds HEAD and with it the branch state', () => {
+  it('protects the git dir, which holds HEAD and with it the branch state', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, '.git/HEAD', 'ref: refs/heads/elsewhere\n')), 'control-file');
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, '.git/refs/heads/main', '0'.repeat(40))), 'control-file');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, '.git/HEAD', 'ref: refs/heads/elsewhere\n')), 'control-file');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, '.git/refs/heads/main', '0'.repeat(40))), 'control-file');
   });
 
-  it('expands ~ to the home directory', () => {
+  it('expands ~ to the home directory', async () => {
     const repo = testRepo();
     const home = `${repo.root}-home`;
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root }, '~/.claude/settings.json'), { env: { HOME: home } }), 'control-file');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root }, '~/.claude/settings.json'), { env: { HOME: home } }), 'control-file');
   });
 });
 
 describe('the session cwd is not the only way into a project', () => {
-  it('judges a Write into a project with a cycle from a cwd outside it', () => {
+  it('judges a Write into a project with a cycle from a cwd outside it', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-green'));
     const elsewhere = path.dirname(repo.root);
-    expectDeny(runHookBundle(ev.write({ cwd: elsewhere, ...IMPL }, path.join(repo.root, 'tests/a.test.ts'))), 'tests-frozen');
-    expectDeny(runHookBundle(ev.write({ cwd: elsewhere, ...IMPL }, `${path.basename(repo.root)}/tests/a.test.ts`)), 'tests-frozen');
+    expectDeny(await runHookInProcess(ev.write({ cwd: elsewhere, ...IMPL }, path.join(repo.root, 'tests/a.test.ts'))), 'tests-frozen');
+    expectDeny(await runHookInProcess(ev.write({ cwd: elsewhere, ...IMPL }, `${path.basename(repo.root)}/tests/a.test.ts`)), 'tests-frozen');
   });
 
-  it('judges a Write from inside another repository', () => {
+  it('judges a Write from inside another repository', async () => {
     const repo = testRepo();
     const other = testRepo();
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(ev.write({ cwd: other.root, ...IMPL }, path.join(repo.root, 'tests/a.test.ts'))), 'tests-frozen');
-    expectPass(runHookBundle(ev.write({ cwd: other.root, ...IMPL }, path.join(other.root, 'tests/a.test.ts'))));
+    expectDeny(await runHookInProcess(ev.write({ cwd: other.root, ...IMPL }, path.join(repo.root, 'tests/a.test.ts'))), 'tests-frozen');
+    expectPass(await runHookInProcess(ev.write({ cwd: other.root, ...IMPL }, path.join(other.root, 'tests/a.test.ts'))));
   });
 
-  it('judges a Bash command naming the project by absolute path from a cwd outside it', () => {
+  it('judges a Bash command naming the project by absolute path from a cwd outside it', async () => {
     const repo = testRepo({ files: { 'tests/a.test.ts': 'x' } });
     repo.setState(state('tdd-green'));
-    const r = runHookBundle(ev.bash({ cwd: '/tmp', ...IMPL }, `rm ${repo.root}/tests/a.test.ts`));
+    const r = await runHookInProcess(ev.bash({ cwd: '/tmp', ...IMPL }, `rm ${repo.root}/tests/a.test.ts`));
     expectDeny(r, 'tests-frozen');
   });
 
-  it('judges a relative Bash command against the project Claude Code was started in', () => {
+  it('judges a relative Bash command against the project Claude Code was started in', async () => {
     const repo = testRepo({ files: { 'tests/a.test.ts': 'x' } });
     repo.setState(state('tdd-green'));
     const rel = path.relative('/tmp', repo.root);
-    const r = runHookBundle(ev.bash({ cwd: '/tmp', ...IMPL }, `cd ${rel} && rm tests/a.test.ts`), { env: { CLAUDE_PROJECT_DIR: repo.root } });
+    const r = await runHookInProcess(ev.bash({ cwd: '/tmp', ...IMPL }, `cd ${rel} && rm tests/a.test.ts`), { env: { CLAUDE_PROJECT_DIR: repo.root } });
     expectDeny(r, 'tests-frozen');
   });
 });
 
 describe('the test runner cannot be edited out from under the tests', () => {
-  it('denies a hand edit of node_modules in GREEN', () => {
+  it('denies a hand edit of node_modules in GREEN', async () => {
     const repo = testRepo({ files: { 'node_modules/vitest/index.js': 'export const expect = 1;\n' } });
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(ev.edit({ cwd: repo.root, ...IMPL }, 'node_modules/vitest/index.js', '1', '2')), 'dependency-edit');
+    expectDeny(await runHookInProcess(ev.edit({ cwd: repo.root, ...IMPL }, 'node_modules/vitest/index.js', '1', '2')), 'dependency-edit');
   });
 
-  it('denies Bash writes into node_modules and package-manager commands that replace the runner in GREEN; an ordinary install passes; RED may install', () => {
+  it('denies Bash writes into node_modules and package-manager commands that replace the runner in GREEN; an ordinary install passes; RED may install', async () => {
     const repo = testRepo({ files: { 'node_modules/expect/build/index.js': 'module.exports = 1;\n', 'package.json': '{"devDependencies":{"jest":"*"}}\n' } });
     repo.setState(state('tdd-green'));
-    const bash = (cmd: string) => runHookBundle(ev.bash({ cwd: repo.root, ...IMPL }, cmd));
+    const bash = (cmd: string) => runHookInProcess(ev.bash({ cwd: repo.root, ...IMPL }, cmd));
     for (const cmd of [
       "sed -i 's/pass = /pass = true || /' node_modules/expect/build/index.js",
       'echo "module.exports = () => true" > node_modules/expect/build/index.js',
@@ -467,47 +468,47 @@ describe('the test runner cannot be edited out from under the tests', () => {
       'yarn add -D @vitest/expect',
       'pnpm add jest-circus@link:../jc',
     ]) {
-      expectDeny(bash(cmd), 'dependency-edit');
+      expectDeny(await bash(cmd), 'dependency-edit');
     }
     for (const cmd of ['npm install lodash', 'npm i -S left-pad@1.3.0', 'yarn add @types/node', 'npm ci --dry-run --ignore-scripts=false || true']) {
-      const r = bash(cmd);
+      const r = await bash(cmd);
       expect(r.decision === 'deny' ? r.reason : '', cmd).not.toMatch(/dependency-edit/);
     }
     // a path of the runner's installation outside the project, as the freeze recorded it
     const site = testRepo({ files: { '_pytest/python.py': 'x = 1\n' } });
     repo.setState(state('tdd-green', { runner_installation: { packages: {}, absent: [], manifest_sha256: '0'.repeat(64), covers: [path.join(site.root, '_pytest')] } }));
-    expectDeny(bash(`sed -i 's/x/y/' ${site.root}/_pytest/python.py`), 'dependency-edit');
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, path.join(site.root, '_pytest/python.py'), 'x = 2\n')), 'dependency-edit');
+    expectDeny(await bash(`sed -i 's/x/y/' ${site.root}/_pytest/python.py`), 'dependency-edit');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, path.join(site.root, '_pytest/python.py'), 'x = 2\n')), 'dependency-edit');
     repo.setState(state('tdd-red'));
-    expectPass(runHookBundle(ev.bash({ cwd: repo.root, agent_type: 'tdd-gate:test-writer' }, 'npm install --no-save expect')));
+    expectPass(await runHookInProcess(ev.bash({ cwd: repo.root, agent_type: 'tdd-gate:test-writer' }, 'npm install --no-save expect')));
   });
 
-  it('freezes vite.config.* with the tests (vitest reads it when there is no vitest.config)', () => {
+  it('freezes vite.config.* with the tests (vitest reads it when there is no vitest.config)', async () => {
     const repo = testRepo();
     repo.setState(state('tdd-green'));
-    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, 'vite.config.ts')), 'tests-frozen');
+    expectDeny(await runHookInProcess(ev.write({ cwd: repo.root, ...IMPL }, 'vite.config.ts')), 'tests-frozen');
   });
 });
 
 describe('HEAD moves are judged per repository', () => {
-  it('lets git switch branches in another repository while this one is in a cycle', () => {
+  it('lets git switch branches in another repository while this one is in a cycle', async () => {
     const repo = testRepo();
     const other = testRepo();
     repo.setState(state('tdd-green'));
     const env = { CLAUDE_PROJECT_DIR: repo.root };
-    expectPass(runHookBundle(ev.bash({ cwd: other.root, ...IMPL }, 'git checkout -b feature'), { env }));
-    expectPass(runHookBundle(ev.bash({ cwd: repo.root, ...IMPL }, `git -C ${other.root} checkout -b feature`), { env }));
-    expectPass(runHookBundle(ev.bash({ cwd: repo.root, ...IMPL }, `cd ${other.root} && git pull`), { env }));
+    expectPass(await runHookInProcess(ev.bash({ cwd: other.root, ...IMPL }, 'git checkout -b feature'), { env }));
+    expectPass(await runHookInProcess(ev.bash({ cwd: repo.root, ...IMPL }, `git -C ${other.root} checkout -b feature`), { env }));
+    expectPass(await runHookInProcess(ev.bash({ cwd: repo.root, ...IMPL }, `cd ${other.root} && git pull`), { env }));
   });
 
-  it('still denies them in the cycle’s repository, however it is reached', () => {
+  it('still denies them in the cycle’s repository, however it is reached', async () => {
     const repo = testRepo();
     const other = testRepo();
     repo.setState(state('tdd-green'));
     const env = { CLAUDE_PROJECT_DIR: repo.root };
-    expectDeny(runHookBundle(ev.bash({ cwd: repo.root, ...IMPL }, 'git checkout -b feature'), { env }), 'head-move');
-    expectDeny(runHookBundle(ev.bash({ cwd: other.root, ...IMPL }, `git -C ${repo.root} checkout -b x`), { env }), 'head-move');
-    expectDeny(runHookBundle(ev.bash({ cwd: other.root, ...IMPL }, `cd ${repo.root} && git merge main`), { env }), 'head-move');
-    expectDeny(runHookBundle(ev.bash({ cwd: repo.root, ...IMPL }, `(cd ${other.root}; git pull); git merge x`), { env }), 'head-move');
+    expectDeny(await runHookInProcess(ev.bash({ cwd: repo.root, ...IMPL }, 'git checkout -b feature'), { env }), 'head-move');
+    expectDeny(await runHookInProcess(ev.bash({ cwd: other.root, ...IMPL }, `git -C ${repo.root} checkout -b x`), { env }), 'head-move');
+    expectDeny(await runHookInProcess(ev.bash({ cwd: other.root, ...IMPL }, `cd ${repo.root} && git merge main`), { env }), 'head-move');
+    expectDeny(await runHookInProcess(ev.bash({ cwd: repo.root, ...IMPL }, `(cd ${other.root}; git pull); git merge x`), { env }), 'head-move');
   });
 });

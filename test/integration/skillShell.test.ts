@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ev } from '../helpers/events.js';
-import { HOOK, runHookBundle } from '../helpers/hook.js';
+import { HOOK } from '../helpers/hook.js';
+import { runHookInProcess } from '../helpers/hookInProcess.js';
 import { state, testRepo, type TestRepo } from '../helpers/repo.js';
 
 /**
@@ -111,12 +112,12 @@ describe('the registered command, run as the client runs it', () => {
 });
 
 describe('the built hook on PreSkillShellCommand', () => {
-  it('judges like the Bash call: same verdict, same rule, for the orchestrator and a subagent', () => {
+  it('judges like the Bash call: same verdict, same rule, for the orchestrator and a subagent', async () => {
     const repo = greenRepo();
     for (const who of [{}, { agent_type: 'tdd-gate:implementer', agent_id: 'a1' }, { agent_type: 'tdd-gate:test-validator', agent_id: 'a2' }]) {
       for (const command of ['echo x >> tests/add.test.ts', 'mkdir -p src && echo "export {}" > src/add.ts', 'git checkout -b elsewhere', 'cat tests/add.test.ts']) {
-        const asBash = runHookBundle(ev.bash({ cwd: repo.root, ...who }, command));
-        const asSkill = runHookBundle(skillShellInput(repo.root, command, who), { event: 'PreSkillShellCommand' });
+        const asBash = await runHookInProcess(ev.bash({ cwd: repo.root, ...who }, command));
+        const asSkill = await runHookInProcess(skillShellInput(repo.root, command, who), { event: 'PreSkillShellCommand' });
         expect(asSkill.status).toBe(0);
         expect([asSkill.decision, asSkill.reason.replace('Bash in /touchy', 'Bash')]).toEqual([asBash.decision, asBash.reason]);
       }
@@ -124,26 +125,26 @@ describe('the built hook on PreSkillShellCommand', () => {
     expect(readFileSync(repo.path('tests/add.test.ts'), 'utf8')).toBe(FROZEN);
   });
 
-  it('`tdd-gate abort` from a skill is denied, not asked: the person runs it', () => {
+  it('`tdd-gate abort` from a skill is denied, not asked: the person runs it', async () => {
     const repo = greenRepo();
-    const r = runHookBundle(skillShellInput(repo.root, 'tdd-gate abort --reason "skill"'), { event: 'PreSkillShellCommand' });
+    const r = await runHookInProcess(skillShellInput(repo.root, 'tdd-gate abort --reason "skill"'), { event: 'PreSkillShellCommand' });
     expect(r.decision).toBe('deny');
     expect(r.reason).toMatch(/^tdd-gate rule \[cli-confirm\]: /u);
     expect(r.reason).toContain('cannot ask for it, so it was not run');
     expect(r.stdout).toContain('"hookEventName":"PreSkillShellCommand"');
   });
 
-  it('PowerShell: denied during a cycle, silent outside one', () => {
+  it('PowerShell: denied during a cycle, silent outside one', async () => {
     const repo = greenRepo();
-    const during = runHookBundle(skillShellInput(repo.root, 'Remove-Item tests/add.test.ts', { tool_name: 'PowerShell' }), { event: 'PreSkillShellCommand' });
+    const during = await runHookInProcess(skillShellInput(repo.root, 'Remove-Item tests/add.test.ts', { tool_name: 'PowerShell' }), { event: 'PreSkillShellCommand' });
     expect(during.decision).toBe('deny');
     expect(during.reason).toMatch(/^tdd-gate rule \[shell-unparsed\]: Blocked the PowerShell command in \/touchy \(phase tdd-green\)/u);
     const none = testRepo();
-    expect(runHookBundle(skillShellInput(none.root, 'Remove-Item tests/add.test.ts', { tool_name: 'PowerShell' }), { event: 'PreSkillShellCommand' })).toMatchObject({ status: 0, stdout: '', decision: 'pass' });
+    expect(await runHookInProcess(skillShellInput(none.root, 'Remove-Item tests/add.test.ts', { tool_name: 'PowerShell' }), { event: 'PreSkillShellCommand' })).toMatchObject({ status: 0, stdout: '', decision: 'pass' });
   });
 
-  it('bad JSON is denied on this event, with its name', () => {
-    const r = runHookBundle('{"hook_event_name":"PreSkillShellCommand",', { raw: true, event: 'PreSkillShellCommand' });
+  it('bad JSON is denied on this event, with its name', async () => {
+    const r = await runHookInProcess('{"hook_event_name":"PreSkillShellCommand",', { raw: true, event: 'PreSkillShellCommand' });
     expect(r.decision).toBe('deny');
     expect(r.stdout).toContain('"hookEventName":"PreSkillShellCommand"');
     expect(r.reason).toMatch(/^tdd-gate rule \[bad-input\]: the hook input is not valid JSON/u);

@@ -203,11 +203,12 @@ describe('long lines stay linear', () => {
     ['an indented FR line', (n: number) => `## Acceptance Criteria\n${' '.repeat(n)}x\n`],
     ['front matter', (n: number) => `---\nkey: a${' '.repeat(n)}b\n---\n`],
     ['an H1 id', (n: number) => `# A-${'B'.repeat(n)}c\n`],
-  ])('%s of 200 000 characters parses in well under a second', (_n, make) => {
+  ])('%s of 200 000 characters parses (a quadratic pattern would run for minutes, past the timeout)', { timeout: 60_000 }, (_n, make) => {
+    // No stopwatch here: a time limit would fail on a loaded machine. Linear parsing takes
+    // milliseconds; a backtracking pattern over 200 000 characters takes minutes, and a test
+    // that runs past its timeout fails.
     const text = make(200_000);
-    const t = performance.now();
-    checkSpec(parseSpec(text), { supersededFound: null });
-    expect(performance.now() - t).toBeLessThan(1000);
+    expect(() => checkSpec(parseSpec(text), { supersededFound: null })).not.toThrow();
   });
 });
 
