@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalize, isCaseInsensitive } from '../io/canonicalPath.js';
@@ -14,6 +13,7 @@ import { greenRun, redRun } from './judgeRun.js';
 import { validateCliState, type Session } from './session.js';
 import { frozenTests } from './testRun.js';
 import { scanTree, type Tree } from './tree.js';
+import { gitExec } from '../io/git.js';
 
 /** I/O glue shared by the hand-off verbs: the active cycle, changed files, re-runs. */
 interface HandoffCycle {
@@ -50,7 +50,7 @@ export function activeCycle(s: Session): HandoffCycle {
 export function changedFiles(root: string): string[] {
   let out: string;
   try {
-    out = execFileSync('git', ['status', '--porcelain=v1', '-z', '-uall'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    out = gitExec(['status', '--porcelain=v1', '-z', '-uall'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   } catch {
     return [];
   }

@@ -2,7 +2,6 @@
  * The disk side of the Bash policy: glob and directory expansion, classification of each target,
  * the content a write leaves, patch headers. src/core/decideBash.ts asks; this module answers.
  */
-import { execFileSync } from 'node:child_process';
 import { lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { minimatch } from 'minimatch';
@@ -13,6 +12,7 @@ import { MAX_FILES, TooManyFiles, type TargetFact } from '../core/decideBash.js'
 import { canonicalize } from './canonicalPath.js';
 import { classesOf, runnerConfig, type DiskContext } from './targetClasses.js';
 import { readOrNull } from './readOrNull.js';
+import { gitExec } from './git.js';
 
 export type { DiskContext };
 
@@ -149,7 +149,7 @@ function* patchFacts(d: DiskContext, w: BashWrite, cwd: string): Generator<Targe
 function* stashFacts(d: DiskContext, range: { from: number; to: number }, cwd: string): Generator<TargetFact> {
   const git = (...args: string[]): string | null => {
     try {
-      return execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 16 * 1024 * 1024, timeout: 10_000 });
+      return gitExec(['-C', cwd, ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 16 * 1024 * 1024, timeout: 10_000 });
     } catch {
       return null;
     }

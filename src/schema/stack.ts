@@ -42,6 +42,10 @@ export const stackSchema = z.strictObject({
     z.optional(z.array(nonEmpty())),
     'Process names (as in /proc/<pid>/comm) that may keep running inside the project during an oracle run (an editor, a language server).',
   ),
+  os_wall: doc(
+    z.optional(z.enum(['auto', 'on', 'off'])),
+    "The OS wall (Claude Code's Bash sandbox, configured by the gate per phase) during a cycle: auto (on wherever the sandbox can run), on (required: no cycle starts without it) or off; default auto.",
+  ),
   runner_reach_allow: doc(
     z.optional(globList),
     'Source files allowed to import the test framework or read the runner environment (test helpers shipped as source).',

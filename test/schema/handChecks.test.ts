@@ -95,6 +95,7 @@ const STACK = {
   oracle_isolation: 'namespace',
   oracle_ignore_processes: ['code'],
   runner_reach_allow: 'src/testing/**',
+  os_wall: 'off',
 };
 
 const COMMON = { session_id: 's', transcript_path: '/t', cwd: '/repo', hook_event_name: 'PreToolUse', tool_use_id: 't', agent_id: 'a', agent_type: 'tdd-gate:implementer', permission_mode: 'default' };

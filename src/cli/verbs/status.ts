@@ -5,6 +5,7 @@ import type { CliState, Receipt } from '../../schema/cliState.js';
 import { parseFlags } from '../args.js';
 import { loadState, nextStepFor, openSession, out } from '../session.js';
 import type { Verb } from '../verb.js';
+import { wallLine } from './harden.js';
 
 const USAGE = 'tdd-gate status [--json]';
 
@@ -81,6 +82,7 @@ export const status: Verb = {
     }
     if (state === null) {
       out(s, `tdd-gate: no TDD cycle on branch ${s.repo.branch}. Start one with \`tdd-gate init --spec <path>\`.`);
+      out(s, wallLine(s, false));
       return 0;
     }
     const lines = [
@@ -94,6 +96,7 @@ export const status: Verb = {
       ...(state.aborted ? [`  aborted: ${state.aborted.reason}`] : []),
       ...describeLoop(state).map((l) => `  ${l}`),
       `  next: ${nextStep(state)}`,
+      wallLine(s, state.phase !== 'done'),
     ].filter((l): l is string => l !== null);
     out(s, lines.join('\n'));
     return 0;
