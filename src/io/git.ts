@@ -73,7 +73,7 @@ export function gitExec(args: readonly string[], opts: Opts & { encoding: Buffer
 export function gitExec(args: readonly string[], opts: Opts): Buffer;
 export function gitExec(args: readonly string[], opts: Opts): string | Buffer {
   const env = safeGitEnv(opts.env ?? process.env);
-  return execFileSync('git', [...safeGitArgs(opts.cwd, env), ...args], { ...opts, env }) as string | Buffer;
+  return execFileSync('git', [...safeGitArgs(opts.cwd, env), ...args], { ...opts, env });
 }
 
 function git(root: string, args: string[]): string | null {

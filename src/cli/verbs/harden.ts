@@ -237,7 +237,7 @@ export function wallLine(s: Session, cycleActive: boolean): string {
 }
 
 /** Back to the default: the wall wherever the sandbox can run, unless the project opts out. */
-async function auto(s: Session, io: CliIo): Promise<number> {
+async function auto(s: Session): Promise<number> {
   const state = loadState(s);
   const record = readRecord(s.repo.gitDir);
   if (record.off === true && active(state)) assertNoBackgroundTasks(s, 'harden auto');
@@ -265,7 +265,7 @@ export const harden: Verb = {
     const s = openSession(io);
     if (action === 'on') return on(s, io);
     if (action === 'off') return off(s, io);
-    if (action === 'auto') return auto(s, io);
+    if (action === 'auto') return auto(s);
     const w = wallStatus(s);
     let cycleActive = false;
     try {

@@ -8,8 +8,9 @@
  * that nothing can create it, and removes it only when no sandboxed command is left running. A
  * placeholder in the project shows up in `git status`, is swept into `git add -A`, and stays behind
  * when the session ends with a background command alive. So `wallCandidates` lists everything the
- * wall should hold, and `wallDenyList` keeps a missing one only outside every writable folder (the
- * sandbox already refuses to create it there, and puts no placeholder) or inside `.claude/` (where
+ * wall should hold, and `wallDenyList` keeps a missing one everywhere but in the project (outside
+ * the writable folders the sandbox refuses its creation with no placeholder; a placeholder in a
+ * writable folder elsewhere harms nothing) and inside the project's `.claude/` (where
  * the client puts placeholders for its own entries anyway, and a new instruction file takes effect
  * without any later check). A missing control file at the project root (`CLAUDE.md`, `.npmrc`,
  * `.gitattributes`) is left to the gate's identity check of the control set, which fails closed
@@ -136,7 +137,8 @@ function under(p: string, dir: string): boolean {
 export function wallDenyList(candidates: readonly WallPath[], exists: ReadonlySet<string>, writable: readonly string[], root: string): WallPath[] {
   return candidates.filter((c) => {
     if (exists.has(c.path) || c.path.startsWith(`${root}/.claude/`)) return true;
-    return !writable.some((w) => under(c.path, w));
+    // A placeholder outside the project (a home inside a writable temp folder) harms nothing.
+    return !under(c.path, root) || !writable.some((w) => under(c.path, w));
   });
 }
 
