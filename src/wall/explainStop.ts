@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { readRecord } from '../io/settingsMerge.js';
 import type { Repo } from '../io/repo.js';
 import type { WallClass, WallPath } from './rules/controlPaths.js';
-import { explainStops, wallStops } from './rules/explain.js';
+import { explainStops, LOOPBACK_NOTE, loopbackRefused, wallStops } from './rules/explain.js';
 
 /** The text a Bash call left (stdout, stderr, or the failure's error), as the client hands it to PostToolUse. */
 function outputOf(input: Record<string, unknown>): string {
@@ -35,5 +35,7 @@ export function wallStopExplanation(repo: Repo, cwd: string, input: Record<strin
   if (output === '') return null;
   const classes: Record<string, WallClass> = applied.section.classes ?? {};
   const list: WallPath[] = applied.section.sandbox.filesystem.denyWrite.map((p) => ({ path: p, dir: true, cls: classes[p] ?? 'records' }));
-  return explainStops(wallStops(output, cwd, env.HOME ?? homedir(), list));
+  const stops = explainStops(wallStops(output, cwd, env.HOME ?? homedir(), list));
+  if (stops !== null) return stops;
+  return process.platform === 'linux' && loopbackRefused(output) ? LOOPBACK_NOTE : null;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hardeningFor, type HardeningFacts } from '../../src/core/sandbox.js';
 import { coveringEntry, strayPlaceholders, wallCandidates, wallDenyList, type WallPathFacts } from '../../src/wall/rules/controlPaths.js';
-import { explainStops, wallStops } from '../../src/wall/rules/explain.js';
+import { explainStops, loopbackRefused, wallStops } from '../../src/wall/rules/explain.js';
 import { shortTmpFor, wallMode } from '../../src/wall/rules/mode.js';
 
 const BASE: WallPathFacts = {
@@ -164,5 +164,17 @@ describe('the section: registries, loopback, short TMPDIR, classes', () => {
     expect(s.classes?.['/p/test/a.test.js']).toBe('frozen');
     expect(s.sandbox.filesystem.allowWrite).toEqual(expect.arrayContaining(['/h/.npm', '/h/.cache', '/tmp']));
     expect(hardeningFor({ ...facts, clientTmp: '/tmp' })!.env).toBeUndefined();
+  });
+});
+
+describe('a refused loopback connection', () => {
+  it.each([
+    ['ERR ECONNREFUSED', true],
+    ['curl: (7) Failed to connect to localhost port 3000 after 0 ms: Couldn\'t connect to server', true],
+    ['connect ECONNREFUSED 127.0.0.1:47321', true],
+    ['all good', false],
+    ['Connection refused by the remote host example.test', false],
+  ] as const)('%s -> %s', (out, want) => {
+    expect(loopbackRefused(out)).toBe(want);
   });
 });

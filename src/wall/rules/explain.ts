@@ -71,3 +71,16 @@ export function explainStops(stops: readonly WallStop[]): string | null {
   });
   return `tdd-gate [os-wall]: the OS wall (Claude Code's sandbox, kept by tdd-gate for this cycle) stopped a write: ${parts.join(' ')} The "read-only" error is the wall, not a broken disk; do not try to reach the file another way.`;
 }
+
+/** A refused connection to a loopback address (a server an earlier Bash call started). */
+export function loopbackRefused(output: string): boolean {
+  for (const line of output.split('\n')) {
+    if (!(line.includes('ECONNREFUSED') || line.includes('Connection refused') || line.includes('Failed to connect') || line.includes('ENETUNREACH'))) continue;
+    if (line.includes('127.0.0.1') || line.includes('localhost') || line.includes('::1') || line.includes('ECONNREFUSED')) return true;
+  }
+  return false;
+}
+
+/** On Linux the client gives every sandboxed command a network of its own (measured; its own prompt says so). */
+export const LOOPBACK_NOTE =
+  "tdd-gate [os-wall-network]: on Linux, Claude Code's sandbox (the OS wall, kept by tdd-gate for this cycle) gives each Bash command its own network: a server started by an earlier command, even in the background, is not reachable from this one. Start the server and talk to it in the same command (`node server.js & sleep 1; curl -s localhost:3000; kill %1`), or let the test command start it.";
