@@ -3,7 +3,7 @@
 // state, the anchor, ~/.bashrc or a frozen test; the model learns from the gate which rule stopped
 // it; `npm install` of a local package works; no placeholder is left in the project.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { noWallCase, WALL } from '../hardened/wall.js';
@@ -25,7 +25,7 @@ const TEST = "import { test } from 'node:test';\nimport assert from 'node:assert
  */
 const WRITER = String.raw`use strict;
 my @r;
-sub try_write { my ($f) = @_; if (open(my $h, '>>', $f)) { print $h "x\n"; close $h; return 'wrote' } return 0 + $! ? "$!" : 'failed' }
+sub try_write { my ($f) = @_; if (open(my $h, '>>', $f)) { print $h "x\n"; close $h; return 'wrote' } return "$!" }
 my ($state) = glob('.t' . 'dd/state-*.json');
 my ($anchor) = glob('.g' . 'it/tdd-gate/anchor-*.json');
 push @r, 'state=' . try_write($state);
@@ -45,12 +45,14 @@ describeE2E('the OS wall by default', (bin) => {
 
   it('GREEN: an unmodelled program cannot touch the state, the anchor, ~/.bashrc or a frozen test; the gate explains; installs work; no placeholder stays', async () => {
     const home = throwawayHome();
+    // The person's own start-up file: the wall holds it read-only.
+    writeFileSync(path.join(home, '.bashrc'), '# mine\n');
     const cli = (...args: string[]) => runCli(repo.root, args, { HOME: home, PATH: USER_PATH });
     const repo = project('node-test', { 'test/old.test.js': "import { test } from 'node:test';\ntest('old', () => {});\n" });
     // No `harden on`: the cycle's init puts the wall up by itself.
     const init = cli('init', '--spec', 'specs/SPEC-001.md', '--mode', 'light-inline');
     ok(init);
-    expect(init.stderr).toMatch(/OS wall: Claude Code's sandbox now holds \d+ paths read-only for tdd-plan/);
+    expect(JSON.parse(readFileSync(repo.path('.claude/settings.local.json'), 'utf8'))).toMatchObject({ sandbox: { enabled: true, failIfUnavailable: true } });
     repo.write('.tdd/plans/p.md', '# Plan\n');
     ok(cli('advance', 'red', '--plan', '.tdd/plans/p.md'));
     repo.write('test/add.test.js', TEST);
@@ -73,7 +75,7 @@ describeE2E('the OS wall by default', (bin) => {
         main: [
           { tools: [{ name: 'Write', input: { file_path: repo.path('tools/w.pl'), content: WRITER } }] },
           { tools: [{ name: 'Bash', input: { command: 'perl tools/w.pl', description: 'Run the tool' } }] },
-          { tools: [{ name: 'Bash', input: { command: "perl -e 'open(my $h, q(>>), q(.tdd/) . (glob(q(.tdd/state-*)))[0] =~ s{.*/}{}r) or die qq(cannot: $!\\n)'", description: 'Touch the state' } }] },
+          { tools: [{ name: 'Bash', input: { command: `perl -MPOSIX -e 'for my $f (glob(".t" . "dd/state-*")) { open(my $h, ">>", $f) or print "cannot $f: ", strerror(errno()), "\\n" }'`, description: 'Touch the state' } }] },
           { tools: [{ name: 'Bash', input: { command: "printf 'export function add(a, b) { return a + b; }\\n' > src/add.js && node --test 2>&1 | grep -E '^# (pass|fail)' && git add src && git commit -qm green && git log --oneline | head -1", description: 'Implement, test, commit' } }] },
           { tools: [{ name: 'Bash', input: { command: "npm install --no-audit --no-fund --loglevel=error ./vendor/dep-1.0.0.tgz && node -e \"import('dep').then((m) => console.log('DEP', m.default))\"", description: 'Install a package' } }] },
           { text: 'Done.' },
@@ -81,12 +83,13 @@ describeE2E('the OS wall by default', (bin) => {
       },
     });
     // Every write refused by the OS (read-only file system, or busy for a file bound in place).
-    expect(text(r, 1)).toMatch(/WRITER state=(Read-only file system|Device or resource busy) anchor=(Read-only file system|Device or resource busy) bashrc=(Read-only file system|Device or resource busy|Permission denied) test=(Read-only file system|Device or resource busy)/);
+    expect(text(r, 1)).toMatch(/WRITER state=(Read-only file system|Device or resource busy) anchor=(Read-only file system|Device or resource busy) bashrc=(Read-only file system|Device or resource busy) test=(Read-only file system|Device or resource busy)/);
     expect(readFileSync(repo.path(`.tdd/${stateFile}`))).toEqual(stateBytes);
     expect(readFileSync(repo.path('test/add.test.js'), 'utf8')).toBe(TEST);
-    expect(existsSync(path.join(home, '.bashrc')) ? readFileSync(path.join(home, '.bashrc'), 'utf8') : '').not.toContain('x\n');
+    expect(readFileSync(path.join(home, '.bashrc'), 'utf8')).toBe('# mine\n');
     // The model was told which rule stopped the write, not only "Read-only file system".
-    expect(lastUserText(r, 'main', 3)).toMatch(/tdd-gate \[os-wall\]: the OS wall .*cycle's records/s);
+    expect(text(r, 2)).toMatch(/cannot \.tdd\/state-[^:]+: Read-only file system/);
+    expect(lastUserText(r, 'main', 3)).toMatch(/tdd-gate \[os-wall\]: the OS wall .*`\.tdd\/state-[^`]+` is the TDD cycle's records/s);
     // Ordinary work.
     expect(text(r, 3)).toMatch(/# pass 2\n# fail 0/);
     expect(text(r, 3)).toMatch(/[0-9a-f]{7} green/);

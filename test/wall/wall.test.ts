@@ -1,7 +1,7 @@
 // The OS wall by default, through the built CLI and hook: on at `init` without `harden on`, off
 // by the project's `os_wall`, one line where the sandbox cannot run, the rule named when the wall
 // stops a write, no placeholder left in the project.
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -69,6 +69,11 @@ describe.runIf(WALL.ok)('the OS wall by default (bubblewrap works here)', () => 
   it('goes up at init with no `harden on`, holds the control set, explains a stopped write, and comes down at abort with no placeholder left', { timeout: 120_000 }, async () => {
     const repo = project('node-test');
     const h = home();
+    // The person's own files (a missing one inside a writable folder, as this temporary home is, gets no entry: see controlPaths.ts).
+    for (const f of ['.bashrc', '.gitconfig', '.npmrc', '.claude/settings.json']) {
+      mkdirSync(path.dirname(path.join(h, f)), { recursive: true });
+      writeFileSync(path.join(h, f), '');
+    }
     const run = (...args: string[]): Promise<CliRun> => cliAsync(repo.root, args, { HOME: h });
     ok(await run('init', '--spec', 'specs/SPEC-001.md', '--mode', 'light-inline'));
     const s = settings(repo.root)!;

@@ -7,14 +7,15 @@
  * Code's Linux sandbox puts a placeholder file (or folder) at a denied path that does not exist, so
  * that nothing can create it, and removes it only when no sandboxed command is left running. A
  * placeholder in the project shows up in `git status`, is swept into `git add -A`, and stays behind
- * when the session ends with a background command alive. So `wallCandidates` lists everything the
- * wall should hold, and `wallDenyList` keeps a missing one everywhere but in the project (outside
- * the writable folders the sandbox refuses its creation with no placeholder; a placeholder in a
- * writable folder elsewhere harms nothing) and inside the project's `.claude/` (where
- * the client puts placeholders for its own entries anyway, and a new instruction file takes effect
- * without any later check). A missing control file at the project root (`CLAUDE.md`, `.npmrc`,
- * `.gitattributes`) is left to the gate's identity check of the control set, which fails closed
- * the moment one appears.
+ * when the session ends with a background command alive; a placeholder at `~/.gitconfig` or
+ * `~/.bashrc` (a home inside a writable folder) cannot be read, and every git command and every
+ * shell fails on it (measured: "unable to access '~/.gitconfig': Permission denied", "fatal").
+ * So `wallCandidates` lists everything the wall should hold, and `wallDenyList` keeps a missing one
+ * only outside every writable folder (the sandbox refuses its creation there with no placeholder)
+ * or inside the project's `.claude/` (where the client makes placeholders for its own entries
+ * anyway, and a new instruction file takes effect without any later check). A missing control file
+ * in a writable folder (`CLAUDE.md`, `.npmrc`, `.gitattributes` at the project root) is left to the
+ * gate's identity check of the control set, which fails closed the moment one appears.
  */
 
 export interface WallPathFacts {
@@ -137,8 +138,7 @@ function under(p: string, dir: string): boolean {
 export function wallDenyList(candidates: readonly WallPath[], exists: ReadonlySet<string>, writable: readonly string[], root: string): WallPath[] {
   return candidates.filter((c) => {
     if (exists.has(c.path) || c.path.startsWith(`${root}/.claude/`)) return true;
-    // A placeholder outside the project (a home inside a writable temp folder) harms nothing.
-    return !under(c.path, root) || !writable.some((w) => under(c.path, w));
+    return !writable.some((w) => under(c.path, w));
   });
 }
 
