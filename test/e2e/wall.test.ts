@@ -106,7 +106,8 @@ describeE2E('the OS wall by default', (bin) => {
     const home = throwawayHome();
     const repo = project('node-test');
     ok(runCli(repo.root, ['init', '--spec', 'specs/SPEC-001.md', '--mode', 'light-inline'], { HOME: home, PATH: USER_PATH }));
-    const server = "node -e \"require('http').createServer((q, s) => s.end('PONG')).listen(47321, '127.0.0.1', () => console.log('LISTENING'))\"";
+    // Ends by itself: newer clients wait for a session's background tasks before they exit.
+    const server = "node -e \"const v = require('http').createServer((q, s) => s.end('PONG')).listen(47321, '127.0.0.1', () => console.log('LISTENING')); setTimeout(() => v.close(), 8000)\"";
     const r = await session(bin, repo, {
       home,
       env: { PATH: USER_PATH },
