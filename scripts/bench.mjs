@@ -62,7 +62,7 @@ const green = repo('green', { state: 'tdd-green' });
 const bigSpec = repo('bigspec', { state: 'tdd-green', specBytes: 1_000_000 });
 const heredoc = "cat > src/sum.ts <<'EOF'\nexport function sum(a: number, b: number): number {\n  return a + b;\n}\nEOF\nnpx vitest run tests/sum.test.ts 2>&1 | tail -20";
 
-// A SPEC changed in the last two seconds is hashed on every call (src/io/specHashCache.ts); a real
+// A SPEC changed in the last two seconds is hashed on every call (src/spec/specHashCache.ts); a real
 // one was frozen long before the writes the gate judges.
 Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2500);
 

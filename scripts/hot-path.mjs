@@ -8,7 +8,7 @@
 // A module added to the entry's imports must be added here, so it is linted like the rest.
 
 /** The boot (dist/hook.cjs): loads the entry with V8's code cache. */
-export const BOOT_FILES = ['src/bin/hookBoot.ts', 'src/hooks/lazy/parts.ts', 'src/io/atomicWrite.ts', 'src/io/childPath.ts'];
+export const BOOT_FILES = ['src/bin/hookBoot.ts', 'src/hooks/lazy/parts.ts', 'src/state/atomicWrite.ts', 'src/state/childPath.ts'];
 
 /** The entry (dist/hook/hook-<hash>.cjs): the quick check and the dispatch to a part. */
 export const ENTRY_FILES = [
@@ -22,16 +22,16 @@ export const ENTRY_FILES = [
   'src/hooks/lazy/preToolUse.ts',
   'src/hooks/lazy/sessionStart.ts',
   'src/hooks/lazy/subagentStop.ts',
-  'src/io/errors.ts',
-  'src/io/heartbeat.ts',
-  'src/io/anchorPaths.ts',
-  'src/io/repo.ts',
-  'src/io/stateSlug.ts',
-  'src/io/childPath.ts',
-  'src/core/ascii.ts',
-  'src/core/decision.ts',
-  'src/core/roles.ts',
-  'src/core/tddDir.ts',
+  'src/state/rules/errors.ts',
+  'src/tamper/heartbeat.ts',
+  'src/state/anchorPaths.ts',
+  'src/state/repo.ts',
+  'src/state/rules/stateSlug.ts',
+  'src/state/childPath.ts',
+  'src/state/rules/ascii.ts',
+  'src/gate/rules/decision.ts',
+  'src/gate/rules/roles.ts',
+  'src/state/rules/tddDir.ts',
 ];
 
 export const HOT_PATH_FILES = [...BOOT_FILES, ...ENTRY_FILES];
@@ -48,7 +48,7 @@ export const MAX_BYTES = { boot: 2_048, entry: 12_288 };
 
 /**
  * Packages a part must not bundle at its top level. zod cost ≈ 18 M instructions a call (its
- * schemas are built at load; src/schema/handChecks.ts checks by hand instead); proper-lockfile
+ * schemas are built at load; src/state/schema/handChecks.ts checks by hand instead); proper-lockfile
  * brings graceful-fs, which patches node's fs at load; minimatch is nested (built into a function
  * run on first use, `NESTED` in scripts/build.mjs: ≈ 0.8 M a call otherwise); the shell parser
  * (unbash) belongs to the Bash part alone. SubagentStop, once per subagent and not per tool call,

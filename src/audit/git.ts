@@ -2,7 +2,7 @@ import { lstatSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { CYCLES_DIR } from './rules/record.js';
-import { gitExec } from '../io/git.js';
+import { gitExec } from '../state/git.js';
 
 /** The audit could not run (a ref that does not resolve, a checkout git cannot read): exit 3. */
 export class AuditCannotRun extends Error {}

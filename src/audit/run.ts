@@ -1,20 +1,20 @@
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { specHash } from '../io/hash.js';
-import { compileStack, readStack, type CompiledStack } from '../io/loadStack.js';
-import { isCaseInsensitive } from '../io/canonicalPath.js';
-import { classifyFiles, hashFile, listProjectFiles } from '../io/projectFiles.js';
-import { runCommand } from '../io/runner.js';
-import { writeSnapshot } from '../io/snapshots.js';
-import { namespaceWorks, prepareNamespace, type Prepared } from '../cli/oracle/isolate.js';
-import { sha256Hex } from '../io/sha256.js';
-import type { RunOutcome } from '../cli/evidence/judge.js';
-import { cleanEnv } from '../cli/oracle/cleanEnv.js';
-import { isAlwaysFrozen } from '../cli/oracle/files.js';
-import { oracleParts } from '../cli/oracle/runnerParts.js';
-import { filesWithStubs } from '../cli/stubs.js';
-import { DEFAULT_TIMEOUT_SECONDS, instrumentFor, outcomeOf } from '../cli/testRun.js';
-import { readText } from '../cli/tree.js';
+import { specHash } from '../state/hash.js';
+import { compileStack, readStack, type CompiledStack } from '../state/loadStack.js';
+import { isCaseInsensitive } from '../state/canonicalPath.js';
+import { classifyFiles, hashFile, listProjectFiles } from '../state/projectFiles.js';
+import { runCommand } from '../verify/runner.js';
+import { writeSnapshot } from '../state/snapshots.js';
+import { namespaceWorks, prepareNamespace, type Prepared } from '../verify/oracle/isolate.js';
+import { sha256Hex } from '../state/sha256.js';
+import type { RunOutcome } from '../verify/rules/judge.js';
+import { cleanEnv } from '../verify/oracle/cleanEnv.js';
+import { isAlwaysFrozen } from '../verify/oracle/files.js';
+import { oracleParts } from '../verify/oracle/runnerParts.js';
+import { filesWithStubs } from '../verify/stubs.js';
+import { DEFAULT_TIMEOUT_SECONDS, instrumentFor, outcomeOf } from '../verify/testRun.js';
+import { readText } from '../verify/tree.js';
 import { addedRecords, addWorktree, blobAt, AuditCannotRun, changedPaths, mergeBase, resolveCommit, rewrittenRecords, type AddedRecord } from './git.js';
 import {
   consistency,

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { commandProgram } from '../core/toolchain.js';
+import { commandProgram } from '../verify/rules/toolchain.js';
 
 /** JavaScript runners known by the package the command names (`node node_modules/vitest/vitest.mjs run`, `npx jest`). */
 const JS_RUNNERS = ['vitest', 'jest', 'mocha', 'ava', 'tap', 'jasmine'];

@@ -1,16 +1,16 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sha256Hex } from '../io/hash.js';
-import type { CompiledStack } from '../io/loadStack.js';
-import { hashFile } from '../io/projectFiles.js';
-import { COPY_SUFFIX, snapshotDir } from '../io/snapshots.js';
-import type { CliState, Receipt } from '../schema/cliState.js';
-import { readEvents } from '../cli/events.js';
-import { oracleParts } from '../cli/oracle/runnerParts.js';
-import { cleanEnv } from '../cli/oracle/cleanEnv.js';
+import { sha256Hex } from '../state/hash.js';
+import type { CompiledStack } from '../state/loadStack.js';
+import { hashFile } from '../state/projectFiles.js';
+import { COPY_SUFFIX, snapshotDir } from '../state/snapshots.js';
+import type { CliState, Receipt } from '../state/schema/cliState.js';
+import { readEvents } from '../state/events.js';
+import { oracleParts } from '../verify/oracle/runnerParts.js';
+import { cleanEnv } from '../verify/oracle/cleanEnv.js';
 import type { Session } from '../cli/session.js';
-import { digestOf, readText, type Tree } from '../cli/tree.js';
-import { VERSION } from '../cli/version.js';
+import { digestOf, readText, type Tree } from '../verify/tree.js';
+import { VERSION } from '../state/version.js';
 import {
   BLOBS_DIR,
   changedWithHashes,
@@ -26,7 +26,7 @@ import {
   type RecordRun,
 } from './rules/record.js';
 import { runnerVersion } from './runnerVersion.js';
-import { TDD_DIR } from '../core/tddDir.js';
+import { TDD_DIR } from '../state/rules/tddDir.js';
 
 /** The lines `.tdd/.gitignore` needs so the cycle records are committed with the work. */
 const CYCLES_UNIGNORE = '!cycles/\n!cycles/**\n';

@@ -1,4 +1,4 @@
-import { childPath } from '../io/childPath.js';
+import { childPath } from '../state/childPath.js';
 import { loadPart } from '../hooks/lazy/parts.js';
 
 /**

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from '../io/errors.js';
+import { UsageError } from '../state/rules/errors.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

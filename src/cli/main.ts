@@ -1,11 +1,11 @@
-import { appendEvent } from '../io/eventLog.js';
-import { GateError, RefusalError, UsageError } from '../io/errors.js';
-import { StateLockError } from '../io/stateStore.js';
-import { findRepo } from '../io/repo.js';
+import { appendEvent } from '../state/eventLog.js';
+import { GateError, RefusalError, UsageError } from '../state/rules/errors.js';
+import { StateLockError } from '../state/stateStore.js';
+import { findRepo } from '../state/repo.js';
 import { helpFor, isHelpFlag, verbHelp, verbsUnder } from './help.js';
 import { VERBS } from './registry.js';
 import type { CliIo, Verb } from './verb.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../state/version.js';
 
 export type { CliIo } from './verb.js';
 

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { KILL_SWITCH } from '../hooks/output.js';
-import { personAsked } from '../io/anchorInflight.js';
-import { anchorPaths } from '../io/anchorPaths.js';
-import { RefusalError } from '../io/errors.js';
+import { personAsked } from '../state/anchorInflight.js';
+import { anchorPaths } from '../state/anchorPaths.js';
+import { RefusalError } from '../state/rules/errors.js';
 import type { Session } from './session.js';
 
-/** The rule of the gate's question to the person (src/core/decideBash.ts, `confirm`). */
+/** The rule of the gate's question to the person (src/gate/rules/decideBash.ts, `confirm`). */
 const CONFIRM_RULE = 'cli-confirm';
 
 /**

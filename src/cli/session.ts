@@ -1,18 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { appendEvent } from '../io/eventLog.js';
-import { GateError, RefusalError } from '../io/errors.js';
-import { compileStack, readStack, STACK_REL, type CompiledStack } from '../io/loadStack.js';
-import { envProbe } from '../io/envProbe.js';
-import { isCaseInsensitive } from '../io/canonicalPath.js';
-import { findRepo, type Repo } from '../io/repo.js';
-import { statePathFor } from '../io/statePath.js';
-import { anchorMismatch } from '../io/anchor.js';
-import { readStateText } from '../io/loadState.js';
-import { readState, withState, type StoredState } from '../io/stateStore.js';
-import { formatIssues } from '../schema/format.js';
-import { cliStateSchema, type CliState } from '../schema/cliState.js';
-import type { Phase } from '../schema/state.js';
+import { appendEvent } from '../state/eventLog.js';
+import { GateError, RefusalError } from '../state/rules/errors.js';
+import { compileStack, readStack, STACK_REL, type CompiledStack } from '../state/loadStack.js';
+import { envProbe } from '../state/envProbe.js';
+import { isCaseInsensitive } from '../state/canonicalPath.js';
+import { findRepo, type Repo } from '../state/repo.js';
+import { statePathFor } from '../state/statePath.js';
+import { anchorMismatch } from '../state/anchor.js';
+import { readStateText } from '../state/loadState.js';
+import { readState, withState, type StoredState } from '../state/stateStore.js';
+import { formatIssues } from '../state/schema/format.js';
+import { cliStateSchema, type CliState } from '../state/schema/cliState.js';
+import type { Phase } from '../state/schema/state.js';
 import type { CliIo } from './verb.js';
 
 /** Where a verb runs: the repository, its branch's state file, the clock. */
@@ -44,7 +44,7 @@ export function validateCliState(state: StoredState, statePath: string): CliStat
   const parsed = cliStateSchema.safeParse(state);
   if (!parsed.success) {
     throw new GateError(
-      `the state file ${statePath} is invalid: ${formatIssues(parsed.error)}; it was left untouched. Restore it, or end the cycle with \`tdd-gate abort --reason "<why>"\` (keeps a copy)`,
+      { problem: `the state file ${statePath} is invalid: ${formatIssues(parsed.error)}; it was left untouched`, fix: 'Restore it, or end the cycle with `tdd-gate abort --reason "<why>"` (keeps a copy)' },
       'state-corrupt',
       { cause: parsed.error },
     );
@@ -96,7 +96,7 @@ export function loadStack(s: Session): CompiledStack {
   try {
     return compileStack(readStack(s.root), isCaseInsensitive(s.root), envProbe(s.root));
   } catch (err) {
-    if (err instanceof GateError) throw new RefusalError(err.message.replace(/ Ask the user to fix it.*$/, ' Run `tdd-gate stack check` for details or `tdd-gate stack detect --write` to create one'), { cause: err });
+    if (err instanceof GateError) throw new RefusalError(err.fix === undefined ? err.message : `${err.problem}. Run \`tdd-gate stack check\` for details or \`tdd-gate stack detect --write\` to create one`, { cause: err });
     throw err;
   }
 }

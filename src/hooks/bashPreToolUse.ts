@@ -1,5 +1,5 @@
-import type { Decision } from '../core/decision.js';
-import * as bashGate from './bashGate.js';
+import type { Decision } from '../gate/rules/decision.js';
+import * as bashGate from '../gate/bashGate.js';
 import { preToolUse as gate } from './preToolUse.js';
 import { preSkillShellCommand as skillShellGate } from './skillShell.js';
 

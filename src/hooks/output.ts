@@ -1,4 +1,4 @@
-import type { Decision } from '../core/decision.js';
+import type { Decision } from '../gate/rules/decision.js';
 
 /**
  * The one place that knows Claude Code's hook output format, for every event this plugin answers

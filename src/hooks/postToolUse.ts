@@ -1,16 +1,16 @@
 import path from 'node:path';
-import { CANARY_TOOLS, callContext, canaryVerdict, describeCanary } from '../core/canary.js';
-import { canonicalize } from '../io/canonicalPath.js';
-import { GateError } from '../io/errors.js';
-import { appendEvent } from '../io/eventLog.js';
-import { takeSeen } from '../io/seenCalls.js';
-import { loadCycles, type ActiveCycle } from './cycle.js';
-import { describeFindings, integrityOf, isClean, logFindings } from './integrityGate.js';
+import { CANARY_TOOLS, callContext, canaryVerdict, describeCanary } from '../tamper/rules/canary.js';
+import { canonicalize } from '../state/canonicalPath.js';
+import { GateError } from '../state/rules/errors.js';
+import { appendEvent } from '../state/eventLog.js';
+import { takeSeen } from '../tamper/seenCalls.js';
+import { loadCycles, type ActiveCycle } from '../state/cycle.js';
+import { describeFindings, integrityOf, isClean, logFindings } from '../tamper/integrityGate.js';
 import { NOTHING, postToolUseBlock, postToolUseContext, postToolUseFailureContext, type HookResult } from './output.js';
+import { clearInflight } from '../state/anchorInflight.js';
 import { wallStopExplanation } from '../wall/explainStop.js';
-import { clearInflight } from '../io/anchorInflight.js';
 import { candidateDirs } from './projectDirs.js';
-import { driftedParts } from './frozenParts.js';
+import { driftedParts } from '../gate/frozenParts.js';
 
 /**
  * PostToolUse on Bash: the second wall behind the static analysis. Scripts, npm scripts and
@@ -75,7 +75,7 @@ function agentOf(input: unknown): string {
 }
 
 /**
- * The canary (src/core/canary.ts): a file write in an active cycle that PreToolUse did not record
+ * The canary (src/tamper/rules/canary.ts): a file write in an active cycle that PreToolUse did not record
  * ran without the gate. What moved in the control set is put back (the integrity check, from the
  * freeze's copies), the skip is recorded, and the model and the person are told which context it was.
  */

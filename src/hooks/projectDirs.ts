@@ -1,5 +1,5 @@
 import { dirname, join, resolve } from 'node:path';
-import { isSpace } from '../core/ascii.js';
+import { isSpace } from '../state/rules/ascii.js';
 
 const TARGET_KEY: Record<string, string> = {
   Write: 'file_path',

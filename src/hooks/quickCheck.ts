@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { ROLE } from '../core/roles.js';
-import { anchorSaysActive } from '../io/anchorPaths.js';
-import { findRepo } from '../io/repo.js';
-import { stateSlug } from '../io/stateSlug.js';
+import { ROLE } from '../gate/rules/roles.js';
+import { anchorSaysActive } from '../state/anchorPaths.js';
+import { findRepo } from '../state/repo.js';
+import { stateSlug } from '../state/rules/stateSlug.js';
 import { candidateDirs, targetKey } from './projectDirs.js';
-import { childPath } from '../io/childPath.js';
-import { TDD_DIR } from '../core/tddDir.js';
+import { childPath } from '../state/childPath.js';
+import { TDD_DIR } from '../state/rules/tddDir.js';
 
 /**
  * The hot path of every tool call in every session: with no state file for the branch (or no

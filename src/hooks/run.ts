@@ -1,5 +1,5 @@
-import { errorMessage } from '../io/errors.js';
-import { noteProbe } from '../io/heartbeat.js';
+import { errorMessage } from '../state/rules/errors.js';
+import { noteProbe } from '../tamper/heartbeat.js';
 import { load as loadBashPreToolUse } from './lazy/bashPreToolUse.js';
 import { load as loadPostToolUse } from './lazy/postToolUse.js';
 import { load as loadPreToolUse } from './lazy/preToolUse.js';

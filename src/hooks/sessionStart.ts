@@ -1,7 +1,7 @@
-import type { ActivePhase, Mode } from '../schema/state.js';
-import { errorMessage } from '../io/errors.js';
-import { hardeningNote } from '../io/sandbox.js';
-import { loadCycle } from './cycle.js';
+import type { ActivePhase, Mode } from '../state/schema/state.js';
+import { errorMessage } from '../state/rules/errors.js';
+import { hardeningNote } from '../wall/sandbox.js';
+import { loadCycle } from '../state/cycle.js';
 import { NOTHING, sessionContext, type HookResult } from './output.js';
 
 /** What each phase allows and what moves it on; the same rules the gate and the CLI apply. */

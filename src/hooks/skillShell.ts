@@ -1,6 +1,7 @@
-import { PASS, deny, type Decision } from '../core/decision.js';
-import { ROLE, decideSpecWriterTool } from '../core/roles.js';
-import { preToolUse, cyclesOf, record, type BashGate } from './preToolUse.js';
+import { deny, type Decision } from '../gate/rules/decision.js';
+import { decideCall } from '../gate/rules/decide.js';
+import { DEFAULT_DEPS, gatherShellCall, recordVerdict, type GateDeps } from '../gate/facts.js';
+import { preToolUse, type BashGate } from './preToolUse.js';
 
 /**
  * PreSkillShellCommand (Claude Code 2.1.332 and later): a shell command that a skill or a slash
@@ -19,46 +20,40 @@ import { preToolUse, cyclesOf, record, type BashGate } from './preToolUse.js';
  *   denied; outside one it passes, as every call does (the quick check answers that before this
  *   module is loaded).
  */
-export function preSkillShellCommand(input: unknown, env: NodeJS.ProcessEnv, bash: BashGate): Decision {
+export function preSkillShellCommand(input: unknown, env: NodeJS.ProcessEnv, bash: BashGate, deps: GateDeps = DEFAULT_DEPS): Decision {
   const fields = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : null;
   const toolInput = fields?.tool_input;
   const command = typeof toolInput === 'object' && toolInput !== null ? (toolInput as { command?: unknown }).command : undefined;
   const shell = fields?.tool_name;
+  const where = skillOf(fields?.command_name);
   if (fields === null || typeof shell !== 'string' || shell === '' || typeof command !== 'string' || typeof fields.cwd !== 'string' || fields.cwd === '') {
-    return deny(
-      'bad-input',
-      'the PreSkillShellCommand input could not be understood (it needs cwd, tool_name and tool_input.command), so the skill\'s shell command is blocked to stay safe. Run the skill again; if this repeats, stop and report it to the user.',
-    );
+    return judge(gatherShellCall(fields, typeof shell === 'string' ? shell : '', where, env, deps, true));
   }
-  const where = skillOf(fields.command_name);
-  if (shell !== 'Bash') return unreadableShell(fields, shell, where, env);
+  // PowerShell (or any shell but Bash): nothing to analyse it with, so during a cycle it does not run.
+  if (shell !== 'Bash') return judge(gatherShellCall(fields, shell, where, env, deps, false));
   const asBash = { ...fields, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } };
-  return preToolUse(asBash, env, bash, {
-    label: `Bash in ${where}`,
-    cannotAsk: (asked) =>
-      deny(
-        asked.ruleId,
-        `${asked.reason} The shell command in ${where} needs that confirmation, and a command inside a skill or slash command cannot ask for it, so it was not run. Only the user decides this: they run the command themselves, or it goes as an ordinary Bash call, for which they are asked.`,
-      ),
-  });
+  return preToolUse(
+    asBash,
+    env,
+    bash,
+    {
+      label: `Bash in ${where}`,
+      cannotAsk: (asked) =>
+        deny(
+          asked.ruleId,
+          `${asked.reason} The shell command in ${where} needs that confirmation, and a command inside a skill or slash command cannot ask for it, so it was not run. Only the user decides this: they run the command themselves, or it goes as an ordinary Bash call, for which they are asked.`,
+        ),
+    },
+    deps,
+  );
+}
+
+function judge(call: ReturnType<typeof gatherShellCall>): Decision {
+  const verdict = decideCall(call.facts);
+  recordVerdict(call, verdict);
+  return verdict.decision;
 }
 
 function skillOf(name: unknown): string {
   return typeof name === 'string' && name !== '' ? `/${name.startsWith('/') ? name.slice(1) : name}` : 'a skill';
-}
-
-/** PowerShell (or any shell but Bash): nothing to analyse it with, so during a cycle it does not run. */
-function unreadableShell(fields: Record<string, unknown>, shell: string, where: string, env: NodeJS.ProcessEnv): Decision {
-  if (fields.agent_type === ROLE.specWriter) return decideSpecWriterTool(shell);
-  const event = { cwd: fields.cwd as string, tool_name: shell, tool_input: fields.tool_input as object, ...(typeof fields.agent_type === 'string' ? { agent_type: fields.agent_type } : {}) };
-  const cycles = cyclesOf(event, env, null);
-  if (!Array.isArray(cycles)) return cycles.kind === 'ask' ? deny(cycles.ruleId, cycles.reason) : cycles;
-  const cycle = cycles[0];
-  if (cycle === undefined) return PASS;
-  const decision = deny(
-    'shell-unparsed',
-    `Blocked the ${shell} command in ${where} (phase ${cycle.state.phase}): while a TDD cycle is active every shell command is judged by what it writes, and the gate can read only Bash, so it does not run. Do the step with the Write/Edit tools or an ordinary Bash call, or use the skill again after the cycle ends.`,
-  );
-  for (const c of cycles) record(c, decision, `${shell} in ${where}`, (fields.tool_input as { command: string }).command.slice(0, 500), event.agent_type);
-  return decision;
 }

@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
-import '../schema/zod.js';
-import { NO_AC, readLoop } from '../handoff/loop.js';
-import { resultDigest } from '../handoff/digest.js';
-import { AGENT_PREFIX, decideStop } from '../handoff/stopDecision.js';
-import { clearAgent, inflight } from '../io/anchorInflight.js';
-import { anchorPaths } from '../io/anchorPaths.js';
-import { appendEvent } from '../io/eventLog.js';
-import { findRepo } from '../io/repo.js';
-import { statePathFor } from '../io/statePath.js';
-import { readState } from '../io/stateStore.js';
+import '../state/schema/zod.js';
+import { NO_AC, readLoop } from '../handoff/rules/loop.js';
+import { resultDigest } from '../handoff/rules/digest.js';
+import { AGENT_PREFIX, decideStop } from '../handoff/rules/stopDecision.js';
+import { clearAgent, inflight } from '../state/anchorInflight.js';
+import { anchorPaths } from '../state/anchorPaths.js';
+import { appendEvent } from '../state/eventLog.js';
+import { findRepo } from '../state/repo.js';
+import { statePathFor } from '../state/statePath.js';
+import { readState } from '../state/stateStore.js';
 import { NOTHING, subagentStopBlock, type HookResult } from './output.js';
 
 // Claude Code's SubagentStop input: tolerant of extra keys, only the fields we use.

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
-import { readRecord } from '../io/settingsMerge.js';
-import type { Repo } from '../io/repo.js';
+import { readRecord } from './settingsMerge.js';
+import type { Repo } from '../state/repo.js';
 import type { WallClass, WallPath } from './rules/controlPaths.js';
 import { explainStops, LOOPBACK_NOTE, loopbackRefused, wallStops } from './rules/explain.js';
 

@@ -1,8 +1,8 @@
 import { lstatSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { readRecord, writeRecord } from '../io/settingsMerge.js';
+import { readRecord, writeRecord } from './settingsMerge.js';
 import { CLIENT_PLACEHOLDER_NAMES, strayPlaceholders, type FileFact } from './rules/controlPaths.js';
-import { gitTracked } from '../io/git.js';
+import { gitTracked } from '../state/git.js';
 
 /** The placeholder names present in the project now (root-relative). */
 function factsOf(root: string): FileFact[] {

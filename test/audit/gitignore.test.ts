@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { unignoreCycles } from '../../src/audit/writeRecord.js';
-import { TDD_GITIGNORE } from '../../src/io/tddDir.js';
+import { TDD_GITIGNORE } from '../../src/state/tddDir.js';
 import { testRepo } from '../helpers/repo.js';
 
 /** The paths git would leave out of `git add -A`. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeBash } from '../../src/core/bash/analyze.js';
-import type { BashWrite } from '../../src/core/bash/types.js';
+import { analyzeBash } from '../../src/gate/rules/bash/analyze.js';
+import type { BashWrite } from '../../src/gate/rules/bash/types.js';
 
 /** Spec tables for the pure Bash analysis: what a command writes, resolved from cwd /r (home /h, root /r). */
 const ctx = { cwd: '/r', home: '/h', root: '/r' };

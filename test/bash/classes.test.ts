@@ -6,7 +6,7 @@ import { ev } from '../helpers/events.js';
 import { HOOK } from '../helpers/hook.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ABSENT_PART, runnerPartTexts } from '../../src/core/runnerParts.js';
+import { ABSENT_PART, runnerPartTexts } from '../../src/state/rules/runnerParts.js';
 import { ATTACKS_BY_CLASS, EXTRA_FILES, HOME_FILES, MUST_DENY, MUST_PASS, ORDINARY_BY_CLASS, STASHES } from './classes.js';
 import type { Case } from './corpus.js';
 import { corpusRepo, type CorpusRepo } from './fixture.js';

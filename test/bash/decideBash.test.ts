@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { BashAnalysis, BashWrite } from '../../src/core/bash/types.js';
-import type { PathClass } from '../../src/core/classify.js';
-import { TooManyFiles, decideBash, type BashFacts, type TargetFact } from '../../src/core/decideBash.js';
+import type { BashAnalysis, BashWrite } from '../../src/gate/rules/bash/types.js';
+import type { PathClass } from '../../src/state/rules/classify.js';
+import { TooManyFiles, decideBash, type BashFacts, type TargetFact } from '../../src/gate/rules/decideBash.js';
 
 /** The Bash policy as a pure function: an analysis and a table of disk facts in, a Decision out. No dist/, no disk. */
 const ROOT = '/p';

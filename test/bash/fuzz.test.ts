@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeBash } from '../../src/core/bash/analyze.js';
+import { analyzeBash } from '../../src/gate/rules/bash/analyze.js';
 import { CORPUS } from './corpus.js';
 
 /** Mutated corpus commands (a fixed seed, so failures reproduce): the analysis never throws, and stays fast. */

@@ -1,6 +1,6 @@
 import { readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEffect } from '../../src/core/bash/cliCalls.js';
+import { cliEffect } from '../../src/gate/rules/bash/cliCalls.js';
 import { ev } from '../helpers/events.js';
 import { runHookBundle } from '../helpers/hook.js';
 import { corpusRepo, type CorpusRepo } from './fixture.js';

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { applyInPlace, type InPlaceEdit } from '../../src/core/bash/inPlace.js';
+import { applyInPlace, type InPlaceEdit } from '../../src/gate/rules/bash/inPlace.js';
 
 /**
  * What `sed -i` and `perl -pi` leave in a file, computed the way the hook does (RED reads the

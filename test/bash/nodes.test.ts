@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HANDLED_NODE_TYPES, analyzeBash } from '../../src/core/bash/analyze.js';
-import { parseShell } from '../../src/core/bash/parser.js';
+import { HANDLED_NODE_TYPES, analyzeBash } from '../../src/gate/rules/bash/analyze.js';
+import { parseShell } from '../../src/gate/rules/bash/parser.js';
 
 /**
  * Parse or deny: every node kind the parser can produce is handled by the walker. The list of

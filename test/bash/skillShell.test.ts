@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Decision } from '../../src/core/decision.js';
+import type { Decision } from '../../src/gate/rules/decision.js';
 import { preSkillShellCommand, preToolUse } from '../../src/hooks/bashPreToolUse.js';
 import { badJson, gateText, internalError, preToolUseOutput } from '../../src/hooks/output.js';
 import { quickCheck } from '../../src/hooks/quickCheck.js';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, ut
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { withState } from '../../src/io/stateStore.js';
+import { withState } from '../../src/state/stateStore.js';
 import { stateFileFor, state as makeState, testRepo } from '../helpers/repo.js';
 import { cli, events, git, ok, project, readState, startRed, stateText } from './fixtures.js';
 

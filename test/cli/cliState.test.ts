@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cliStateSchema } from '../../src/schema/cliState.js';
+import { cliStateSchema } from '../../src/state/schema/cliState.js';
 
 const base = { version: 1, phase: 'tdd-red', mode: 'standard', spec_id: 'S', spec_path: 's.md', spec_hash: '', plan_artifact: '', started_at: 'x', phase_entered_at: 'x' };
 
@@ -18,7 +18,7 @@ describe('cliStateSchema', () => {
 
 describe('state migration', () => {
   it('refuses a state written by a newer tdd-gate instead of guessing', async () => {
-    const { migrateState } = await import('../../src/io/stateStore.js');
+    const { migrateState } = await import('../../src/state/stateStore.js');
     expect(() => migrateState({ ...base, version: 2 }, 's.json')).toThrow(/version 2, newer than this tdd-gate understands/);
     expect(migrateState({ ...base }, 's.json')).toEqual(base);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockText, declPath, parseDecls, type DeclLang } from '../../src/cli/evidence/declarations.js';
+import { blockText, declPath, parseDecls, type DeclLang } from '../../src/verify/evidence/declarations.js';
 
 /** Each declaration as `kind path` (titles joined with " > "), with its block. */
 const decls = (text: string, lang: DeclLang) =>

@@ -8,8 +8,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { ev } from '../helpers/events.js';
 import { CLI, runCli, runHookBundle } from '../helpers/hook.js';
 import { SPEC_TEXT, state, testRepo, type TestRepo } from '../helpers/repo.js';
-import { anchorPaths } from '../../src/io/anchorPaths.js';
-import { findRepo } from '../../src/io/repo.js';
+import { anchorPaths } from '../../src/state/anchorPaths.js';
+import { findRepo } from '../../src/state/repo.js';
 import { lab, toRed } from '../tamper/fixtures.js';
 
 interface Home {

@@ -7,10 +7,10 @@ import { ev } from '../helpers/events.js';
 import { runCli, runHookBundle, type HookRun } from '../helpers/hook.js';
 import { testRepo, type TestRepo } from '../helpers/repo.js';
 import { PASS_VERDICT, project, readState, type CliRun } from './fixtures.js';
-import { cleanEnv, projectPath } from '../../src/cli/oracle/cleanEnv.js';
-import { scanTree } from '../../src/cli/tree.js';
-import { compileStack } from '../../src/io/loadStack.js';
-import { envProbe } from '../../src/io/envProbe.js';
+import { cleanEnv, projectPath } from '../../src/verify/oracle/cleanEnv.js';
+import { scanTree } from '../../src/verify/tree.js';
+import { compileStack } from '../../src/state/loadStack.js';
+import { envProbe } from '../../src/state/envProbe.js';
 
 /**
  * Environments as people have them, through the built CLI and hook: an in-project virtualenv

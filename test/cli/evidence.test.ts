@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { instrumentCommand } from '../../src/cli/evidence/instrument.js';
-import { judgeGreen, judgeRed, parseCoverage, toCycleFile, type RunOutcome } from '../../src/cli/evidence/judge.js';
-import { parseJestJson, parseJunitXml, type RunFacts } from '../../src/cli/evidence/report.js';
-import { textCounts, textFailingFiles } from '../../src/cli/evidence/textReport.js';
+import { instrumentCommand } from '../../src/verify/evidence/instrument.js';
+import { judgeGreen, judgeRed, parseCoverage, toCycleFile, type RunOutcome } from '../../src/verify/rules/judge.js';
+import { parseJestJson, parseJunitXml, type RunFacts } from '../../src/verify/evidence/report.js';
+import { textCounts, textFailingFiles } from '../../src/verify/evidence/textReport.js';
 
 describe('textCounts reads the summary line of each runner', () => {
   it.each([
@@ -164,7 +164,7 @@ describe('report flags through a package manager', () => {
 
 describe('go test -json', () => {
   it('is asked for, and its events give the text, counts and failing files', async () => {
-    const { parseGoJson } = await import('../../src/cli/evidence/goJson.js');
+    const { parseGoJson } = await import('../../src/verify/evidence/goJson.js');
     expect(instrumentCommand('go test ./...', '/tmp/x')).toEqual({ command: 'go test -json ./...', kind: 'go-json' });
     expect(instrumentCommand('go test -json ./...', '/tmp/x').kind).toBe('none');
     const lines = [
@@ -185,7 +185,7 @@ describe('go test -json', () => {
     expect(facts.loadErrorFiles).toEqual([]);
   });
   it('names a package whose tests did not build, as Go before 1.24 and after print it', async () => {
-    const { parseGoJson } = await import('../../src/cli/evidence/goJson.js');
+    const { parseGoJson } = await import('../../src/verify/evidence/goJson.js');
     const old = parseGoJson(['# ex/cart [ex/cart.test]', './cart_test.go:3:30: undefined: Total', 'FAIL\tex/cart [build failed]'].join('\n'));
     expect(old.facts).toMatchObject({ counts: null, loadErrorFiles: ['ex/cart'] });
     const now = parseGoJson([{ ImportPath: 'ex/cart [ex/cart.test]', Action: 'build-output', Output: './cart_test.go:3:30: undefined: Total\n' }, { Action: 'output', Package: 'ex/cart', Output: 'FAIL\tex/cart [build failed]\n' }, { Action: 'fail', Package: 'ex/cart', FailedBuild: 'ex/cart [ex/cart.test]' }].map((e) => JSON.stringify(e)).join('\n'));

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import type { Receipt } from '../../src/schema/cliState.js';
+import type { Receipt } from '../../src/state/schema/cliState.js';
 import { CLI, runCli, runHookBundle } from '../helpers/hook.js';
 import { git, stateFileFor, testRepo, type TestRepo } from '../helpers/repo.js';
 

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseResult } from '../../src/handoff/block.js';
+import { parseResult } from '../../src/handoff/rules/block.js';
 import { helpFor } from '../../src/cli/help.js';
 import { main } from '../../src/cli/main.js';
 import { VERBS } from '../../src/cli/registry.js';

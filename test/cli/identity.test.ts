@@ -1,13 +1,13 @@
 import { devNull } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { identify, isNewOrChanged, testBlock, type IdentifiedTest } from '../../src/cli/evidence/identity.js';
-import { judgeGreen, judgeRed, type FrozenTests, type RunOutcome } from '../../src/cli/evidence/judge.js';
-import { messageOnly, parseJestJson, type RunFacts } from '../../src/cli/evidence/report.js';
-import { cargoTests, tapTests } from '../../src/cli/evidence/textReport.js';
-import { cleanEnv } from '../../src/cli/oracle/cleanEnv.js';
-import { onlyRustTestRegionsChange } from '../../src/core/testRegions.js';
-import { reachedScripts, runnerPartTexts, rustTestRegions } from '../../src/cli/oracle/runnerParts.js';
+import { identify, isNewOrChanged, testBlock, type IdentifiedTest } from '../../src/verify/evidence/identity.js';
+import { judgeGreen, judgeRed, type FrozenTests, type RunOutcome } from '../../src/verify/rules/judge.js';
+import { messageOnly, parseJestJson, type RunFacts } from '../../src/verify/evidence/report.js';
+import { cargoTests, tapTests } from '../../src/verify/evidence/textReport.js';
+import { cleanEnv } from '../../src/verify/oracle/cleanEnv.js';
+import { onlyRustTestRegionsChange } from '../../src/verify/rules/testRegions.js';
+import { reachedScripts, runnerPartTexts, rustTestRegions } from '../../src/verify/oracle/runnerParts.js';
 
 const t = (id: string, status: IdentifiedTest['status'], message = '', file: string | null = 'tests/a.test.ts'): IdentifiedTest => ({ id, file, leaf: id.split('::').pop()!, status, message });
 const facts = (o: Partial<RunFacts> = {}): RunFacts => ({ counts: { total: 2, failed: 0, passed: 2 }, failingFiles: [], loadErrorFiles: [], messages: [], source: 'vitest-json', ...o });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { identify } from '../../src/cli/evidence/identity.js';
-import { judgeGreen, judgeRed, type RunOutcome } from '../../src/cli/evidence/judge.js';
-import { parseJestJson } from '../../src/cli/evidence/report.js';
-import { textCounts } from '../../src/cli/evidence/textReport.js';
+import { identify } from '../../src/verify/evidence/identity.js';
+import { judgeGreen, judgeRed, type RunOutcome } from '../../src/verify/rules/judge.js';
+import { parseJestJson } from '../../src/verify/evidence/report.js';
+import { textCounts } from '../../src/verify/evidence/textReport.js';
 
 /**
  * What jest 30 wrote with `--json --outputFile` for a project with a failing assertion, a missing

@@ -3,7 +3,7 @@
 // to wait for the child's completion notification; nothing is recorded, no retry is spent.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isLaunchNotice } from '../../src/handoff/launchNotice.js';
+import { isLaunchNotice } from '../../src/handoff/rules/launchNotice.js';
 import { runCli } from '../helpers/hook.js';
 import { stateFileFor, testRepo } from '../helpers/repo.js';
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { namespaceWorks } from '../../src/cli/oracle/isolate.js';
+import { namespaceWorks } from '../../src/verify/oracle/isolate.js';
 import { cli, ok, project, redToGreen, startRed } from './fixtures.js';
 
 const ADD_TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\ntest('adds', () => { assert.equal(add(1, 2), 3); });\n";

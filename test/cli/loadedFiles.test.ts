@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadedFiles } from '../../src/cli/oracle/loadedFiles.js';
+import { loadedFiles } from '../../src/verify/oracle/loadedFiles.js';
 
 /** A project as a table of files; loadedFiles only reads and asks what exists. */
 function scan(files: Record<string, string>, testCommand: string, configs: string[]): string[] {

@@ -4,10 +4,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { instrumentCommand } from '../../src/cli/evidence/instrument.js';
-import { judgeGreen, judgeRed, type RunOutcome } from '../../src/cli/evidence/judge.js';
-import { MOCHA_REPORTER_NAME, MOCHA_SOURCE, mochaCommand, mochaReporterSource, parseMochaReport, unreachedMocha } from '../../src/cli/evidence/mocha.js';
-import { textFacts } from '../../src/cli/evidence/textReport.js';
+import { instrumentCommand } from '../../src/verify/evidence/instrument.js';
+import { judgeGreen, judgeRed, type RunOutcome } from '../../src/verify/rules/judge.js';
+import { MOCHA_REPORTER_NAME, MOCHA_SOURCE, mochaCommand, mochaReporterSource, parseMochaReport, unreachedMocha } from '../../src/verify/evidence/mocha.js';
+import { textFacts } from '../../src/verify/evidence/textReport.js';
 
 describe('mochaCommand: the gate’s reporter added to a plain mocha call', () => {
   it.each([

@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { instrumentCommand } from '../../src/cli/evidence/instrument.js';
-import { judgeGreen, type RunOutcome } from '../../src/cli/evidence/judge.js';
-import { NODE_TEST_SOURCE, nodeTestCalls, nodeTestOptions, nodeTestReporterSupported, nodeTestSummary, npmrcNodeOptions, parseNodeTestReport } from '../../src/cli/evidence/nodeTest.js';
-import { instrumentFor } from '../../src/cli/testRun.js';
+import { instrumentCommand } from '../../src/verify/evidence/instrument.js';
+import { judgeGreen, type RunOutcome } from '../../src/verify/rules/judge.js';
+import { NODE_TEST_SOURCE, nodeTestCalls, nodeTestOptions, nodeTestReporterSupported, nodeTestSummary, npmrcNodeOptions, parseNodeTestReport } from '../../src/verify/evidence/nodeTest.js';
+import { instrumentFor } from '../../src/verify/testRun.js';
 
 const scripts: Record<string, string> = {
   test: 'node --test',

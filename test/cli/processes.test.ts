@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { strayProcesses } from '../../src/cli/oracle/processes.js';
+import { strayProcesses } from '../../src/verify/oracle/processes.js';
 import { CLI } from '../helpers/hook.js';
 import { project, readState, startRed } from './fixtures.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { runCommand } from '../../src/io/runner.js';
+import { runCommand } from '../../src/verify/runner.js';
 
 function sink(isTTY: boolean) {
   const chunks: string[] = [];

@@ -1,11 +1,11 @@
-// Python's bytecode kept between runs (src/cli/oracle/pyCache.ts): only what the CLI compiled
+// Python's bytecode kept between runs (src/verify/oracle/pyCache.ts): only what the CLI compiled
 // itself, checked by digest, is ever read again; what a run writes into the folder never is.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { openPyCache } from '../../src/cli/oracle/pyCache.js';
+import { openPyCache } from '../../src/verify/oracle/pyCache.js';
 
 const hasPython = spawnSync('python3', ['-c', 'import py_compile'], { encoding: 'utf8' }).status === 0;
 const hasPytest = hasPython && spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: 'utf8' }).status === 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { junitAddress, parsePytestOutcomes, pytestDisagreement } from '../../src/cli/evidence/pytestOutcomes.js';
-import type { TestCase } from '../../src/cli/evidence/report.js';
+import { junitAddress, parsePytestOutcomes, pytestDisagreement } from '../../src/verify/evidence/pytestOutcomes.js';
+import type { TestCase } from '../../src/verify/evidence/report.js';
 
 // Records as the plugin writes them under pytest 9 (a skip, an xfail, parameters with a dot and a slash).
 const RECORDS = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readSpecFacts, specEntryProblem } from '../../src/cli/spec.js';
-import { detectStack } from '../../src/cli/stackDetect.js';
-import { stackSchema } from '../../src/schema/stack.js';
+import { readSpecFacts, specEntryProblem } from '../../src/spec/spec.js';
+import { detectStack } from '../../src/stack/rules/detect.js';
+import { stackSchema } from '../../src/state/schema/stack.js';
 import { DEFAULT_STACK, testRepo } from '../helpers/repo.js';
 import { cli, ok } from './fixtures.js';
 

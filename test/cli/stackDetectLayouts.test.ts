@@ -2,13 +2,13 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { detectPackageStack, detectStack, DetectProblem, prefixGlob, type Detected } from '../../src/cli/stackDetect.js';
-import { goWorkUses, pnpmWorkspacePatterns } from '../../src/cli/stackDetectLayout.js';
+import { detectPackageStack, detectStack, DetectProblem, prefixGlob, type Detected } from '../../src/stack/rules/detect.js';
+import { goWorkUses, pnpmWorkspacePatterns } from '../../src/stack/rules/layout.js';
 import { projectFacts } from '../../src/cli/verbs/stackDetect.js';
-import { stackSchema } from '../../src/schema/stack.js';
-import { backslashGlobProblems, slashForm } from '../../src/schema/stackGlobs.js';
-import { identify } from '../../src/cli/evidence/identity.js';
-import { cargoTests } from '../../src/cli/evidence/textReport.js';
+import { stackSchema } from '../../src/state/schema/stack.js';
+import { backslashGlobProblems, slashForm } from '../../src/state/schema/stackGlobs.js';
+import { identify } from '../../src/verify/evidence/identity.js';
+import { cargoTests } from '../../src/verify/evidence/textReport.js';
 
 /** A file to write: its text, or a link (`{ link }`), or an executable (`{ exec }`). */
 type Entry = string | { link: string } | { exec: string } | { mode: number; text: string };

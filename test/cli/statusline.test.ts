@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { CLI } from '../helpers/hook.js';
 import { state, testRepo, type TestRepo } from '../helpers/repo.js';
-import { emptyLoop } from '../../src/schema/loopState.js';
+import { emptyLoop } from '../../src/handoff/rules/loopState.js';
 import { lab, toRed } from '../tamper/fixtures.js';
 
 function home(): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { identify, isNewOrChanged, type IdentifiedTest } from '../../src/cli/evidence/identity.js';
-import { judgeGreen, judgeRed, type RunOutcome } from '../../src/cli/evidence/judge.js';
-import type { TestCase, TestStatus } from '../../src/cli/evidence/report.js';
+import { identify, isNewOrChanged, type IdentifiedTest } from '../../src/verify/evidence/identity.js';
+import { judgeGreen, judgeRed, type RunOutcome } from '../../src/verify/rules/judge.js';
+import type { TestCase, TestStatus } from '../../src/verify/evidence/report.js';
 
 /** identify() over files held in memory. */
 const ids = (tests: TestCase[], files: Record<string, string>, root = '/r') => identify(tests, { root, files: Object.keys(files), read: (rel) => files[rel] ?? null });

@@ -3,9 +3,9 @@
 // that run outside the wall. The hook cannot load the registry (it holds every verb's code), so
 // these lists are derived from it here: a verb added, renamed or made read-only there fails a test.
 import { describe, expect, it } from 'vitest';
-import { cliEffect, cliVerb, READ_ONLY_VERBS, WRITES_ONLY_WITH } from '../../src/core/bash/cliCalls.js';
-import type { Arg } from '../../src/core/bash/words.js';
-import { UNSANDBOXED_VERBS } from '../../src/core/sandbox.js';
+import { cliEffect, cliVerb, READ_ONLY_VERBS, WRITES_ONLY_WITH } from '../../src/gate/rules/bash/cliCalls.js';
+import type { Arg } from '../../src/gate/rules/bash/words.js';
+import { UNSANDBOXED_VERBS } from '../../src/wall/rules/sandbox.js';
 import { VERBS } from '../../src/cli/registry.js';
 
 const args = (...words: string[]): Arg[] => words.map((w) => ({ text: w, glob: false, raw: w }));

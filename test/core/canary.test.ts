@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CYCLE_START_GRACE_MS, callContext, canaryVerdict, describeCanary, type CanaryFacts } from '../../src/core/canary.js';
+import { CYCLE_START_GRACE_MS, callContext, canaryVerdict, describeCanary, type CanaryFacts } from '../../src/tamper/rules/canary.js';
 
 const base: CanaryFacts = { toolName: 'Write', toolUseId: 'toolu_1', recorded: false, phase: 'tdd-green', cycleAgeMs: 3_600_000 };
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { classify, type ClassifyContext } from '../../src/core/classify.js';
-import { compileGlobs } from '../../src/core/globs.js';
-import { compileStack } from '../../src/io/loadStack.js';
-import { DEFAULT_TEST_CONFIG_GLOB, splitGlobs } from '../../src/schema/stack.js';
+import { classify, type ClassifyContext } from '../../src/state/rules/classify.js';
+import { compileGlobs } from '../../src/state/rules/globs.js';
+import { compileStack } from '../../src/state/loadStack.js';
+import { DEFAULT_TEST_CONFIG_GLOB, splitGlobs } from '../../src/state/schema/stack.js';
 
 function ctx(nocase = false, testGlob = 'tests/**|**/*.test.ts', sourceGlob = 'src/**'): ClassifyContext {
   return {

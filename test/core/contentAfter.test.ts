@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentAfter } from '../../src/core/contentAfter.js';
+import { contentAfter } from '../../src/gate/rules/contentAfter.js';
 
 describe('contentAfter: the file as the write leaves it', () => {
   it('Write replaces the file', () => {

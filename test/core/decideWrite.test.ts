@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { PathClass } from '../../src/core/classify.js';
-import { decideWrites, type CycleFacts } from '../../src/core/decideWrite.js';
-import { ROLE } from '../../src/core/roles.js';
-import type { ActivePhase, Mode } from '../../src/schema/state.js';
+import type { PathClass } from '../../src/state/rules/classify.js';
+import { decideWrites, type CycleFacts } from '../../src/gate/rules/decideWrite.js';
+import { ROLE } from '../../src/gate/rules/roles.js';
+import type { ActivePhase, Mode } from '../../src/state/schema/state.js';
 
 type Verdict = 'pass' | 'deny';
 const PHASES: ActivePhase[] = ['tdd-plan', 'tdd-red', 'tdd-green', 'tdd-refactor'];

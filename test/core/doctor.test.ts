@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diagnose, healthy, renderFinding, type DoctorFacts, type ProbeFacts } from '../../src/core/doctor.js';
+import { diagnose, healthy, renderFinding, type DoctorFacts, type ProbeFacts } from '../../src/doctor/rules/doctor.js';
 
 const beat = (over: Partial<NonNullable<ProbeFacts['pre']>> = {}) => ({ agentType: null, agentId: null, background: false, pluginRoot: '/p', ageMs: 5_000, ...over });
 
@@ -73,7 +73,7 @@ describe('doctor: each fact judged', () => {
 
 describe('doctor: the client release', () => {
   it('comes from AI_AGENT, which Claude Code sets for its commands', async () => {
-    const { clientVersion } = await import('../../src/cli/doctorFacts.js');
+    const { clientVersion } = await import('../../src/doctor/facts.js');
     expect(clientVersion({ AI_AGENT: 'claude-code_2-1-197_agent' })).toBe('2.1.197');
     expect(clientVersion({ AI_AGENT: 'claude-code_2-1-332_agent' })).toBe('2.1.332');
     expect(clientVersion({ AI_AGENT: 'other_1-2-3_agent' })).toBeNull();

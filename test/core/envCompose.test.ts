@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { composeCommand, composeEnv, composeValue, type EnvAddition } from '../../src/core/envCompose.js';
+import { composeCommand, composeEnv, composeValue, type EnvAddition } from '../../src/verify/rules/envCompose.js';
 
 const PY: EnvAddition = { name: 'PYTHONPATH', value: '/gate/py', at: 'front', sep: ':' };
 const NODE: EnvAddition = { name: 'NODE_OPTIONS', value: '--test-reporter=/gate/r.mjs', at: 'end', sep: ' ' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { environmentOf, isEnvironmentBin, isEnvironmentPath, isInstalledDependency, outsideEnvironments } from '../../src/core/envDirs.js';
-import { compileGlobs } from '../../src/core/globs.js';
-import { commandProgram, commandPrograms, toolchainAdvice, toolchainMoves, toolchainText, versionFromPath, type Toolchain } from '../../src/core/toolchain.js';
+import { environmentOf, isEnvironmentBin, isEnvironmentPath, isInstalledDependency, outsideEnvironments } from '../../src/state/rules/envDirs.js';
+import { compileGlobs } from '../../src/state/rules/globs.js';
+import { commandProgram, commandPrograms, toolchainAdvice, toolchainMoves, toolchainText, versionFromPath, type Toolchain } from '../../src/verify/rules/toolchain.js';
 
 /** Folders that hold a marker (pyvenv.cfg, conda-meta, target's CACHEDIR.TAG), as a probe would find them. */
 const MARKED = new Set(['env', 'tools/py311', '.direnv/python-3.11', 'target', 'conda']);

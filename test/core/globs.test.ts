@@ -1,6 +1,6 @@
 import { minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
-import { compileGlobs } from '../../src/core/globs.js';
+import { compileGlobs } from '../../src/state/rules/globs.js';
 
 const PATTERNS = [
   'tests/**', 'tests/**/*.ts', '**/*.test.ts', '**/**/*.ts', 'a/**/**/b', '*a*b*', 'x**y.ts', '*.test.ts.*', '?', '??.ts', '**/*.test.*', '*.spec.ts', 'src/**', 'a/**/b', '**', '*', 'conftest.py',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeBash } from '../../src/core/bash/analyze.js';
-import { decideWriteTarget, type CycleFacts } from '../../src/core/decideWrite.js';
-import { frozenKeysHit, frozenPackageKeys, manifestIsConfig, partChanges, partText } from '../../src/core/runnerParts.js';
+import { analyzeBash } from '../../src/gate/rules/bash/analyze.js';
+import { decideWriteTarget, type CycleFacts } from '../../src/gate/rules/decideWrite.js';
+import { frozenKeysHit, frozenPackageKeys, manifestIsConfig, partChanges, partText } from '../../src/state/rules/runnerParts.js';
 
 const PKG = JSON.stringify({ type: 'module', scripts: { test: 'npm run unit', unit: 'node --test', lint: 'eslint .' }, dependencies: { a: '1' } });
 const pkg = (patch: (p: Record<string, unknown> & { scripts: Record<string, string> }) => void) => {

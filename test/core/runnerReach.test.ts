@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideWrites, type CycleFacts } from '../../src/core/decideWrite.js';
-import { runnerReach } from '../../src/core/runnerReach.js';
+import { decideWrites, type CycleFacts } from '../../src/gate/rules/decideWrite.js';
+import { runnerReach } from '../../src/gate/rules/runnerReach.js';
 import { ev } from '../helpers/events.js';
 import { runHookBundle } from '../helpers/hook.js';
 import { state, testRepo } from '../helpers/repo.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeSpec } from '../../src/core/specHash.js';
-import { specHash, stateFileName } from '../../src/io/hash.js';
+import { normalizeSpec } from '../../src/state/rules/specHash.js';
+import { specHash, stateFileName } from '../../src/state/hash.js';
 
 describe('normalizeSpec (DESIGN §2)', () => {
   it.each([

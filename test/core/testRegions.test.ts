@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskRustTestRegions, onlyRustTestRegionsChange, rustDocExamples, rustTestRegions } from '../../src/core/testRegions.js';
+import { maskRustTestRegions, onlyRustTestRegionsChange, rustDocExamples, rustTestRegions } from '../../src/verify/rules/testRegions.js';
 
 describe('Rust test regions: every item that exists only under test', () => {
   it.each([

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../helpers/hook.js';
 import { state, testRepo, type TestRepo } from '../helpers/repo.js';
-import type { LoopState } from '../../src/schema/loopState.js';
+import type { LoopState } from '../../src/handoff/rules/loopState.js';
 import { project as fixtureProject, NODE_TEST_STACK, redToGreen, startRed } from '../cli/fixtures.js';
 
 // Real test commands in temporary repositories, through the built CLI (dist/cli.mjs).

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseResult, type Role } from '../../src/handoff/block.js';
-import { classify, type RunOutcome } from '../../src/handoff/classify.js';
-import { checkCommand } from '../../src/handoff/command.js';
-import { describeLoop } from '../../src/handoff/describe.js';
-import { advanceLoop, resumeLoop, type Next } from '../../src/handoff/loop.js';
-import { failureSignature } from '../../src/handoff/output.js';
-import { emptyLoop, type LoopState } from '../../src/schema/loopState.js';
+import { parseResult, type Role } from '../../src/handoff/rules/block.js';
+import { classify, type RunOutcome } from '../../src/handoff/rules/classify.js';
+import { checkCommand } from '../../src/handoff/rules/command.js';
+import { describeLoop } from '../../src/handoff/rules/describe.js';
+import { advanceLoop, resumeLoop, type Next } from '../../src/handoff/rules/loop.js';
+import { failureSignature } from '../../src/handoff/rules/output.js';
+import { emptyLoop, type LoopState } from '../../src/handoff/rules/loopState.js';
 
 const F = '```';
 const RED_CONFIRM = /AssertionError|expected .* to/;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildManifest, isolationProblem, isolationViolations, RUNNER_OUTPUT_MAX, type PathRules } from '../../src/handoff/manifest.js';
-import { decideStop, type StopFacts } from '../../src/handoff/stopDecision.js';
+import { buildManifest, isolationProblem, isolationViolations, RUNNER_OUTPUT_MAX, type PathRules } from '../../src/handoff/rules/manifest.js';
+import { decideStop, type StopFacts } from '../../src/handoff/rules/stopDecision.js';
 
 const rules: PathRules = {
   isTest: (f) => f.startsWith('tests/') || f.endsWith('.test.ts'),

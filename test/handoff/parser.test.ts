@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseResult, type BlockErrorCode, type Expect, type TddResult } from '../../src/handoff/block.js';
-import { parseYamlSubset } from '../../src/handoff/yamlSubset.js';
+import { parseResult, type BlockErrorCode, type Expect, type TddResult } from '../../src/handoff/rules/block.js';
+import { parseYamlSubset } from '../../src/handoff/rules/yamlSubset.js';
 
 const F = '```';
 const block = (...lines: string[]) => [`${F}tdd-result`, ...lines, F].join('\n');

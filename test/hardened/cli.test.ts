@@ -5,10 +5,10 @@ import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { noWallCase, WALL } from './wall.js';
 import { cliAsync, events, ok, project, readState, writeVerdict, type CliRun } from '../cli/fixtures.js';
-import { readAnchor } from '../../src/io/anchor.js';
-import { anchorPaths } from '../../src/io/anchorPaths.js';
-import { checkIntegrity } from '../../src/io/integrity.js';
-import { findRepo } from '../../src/io/repo.js';
+import { readAnchor } from '../../src/state/anchor.js';
+import { anchorPaths } from '../../src/state/anchorPaths.js';
+import { checkIntegrity } from '../../src/tamper/integrity.js';
+import { findRepo } from '../../src/state/repo.js';
 
 const ADD_TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\ntest('adds', () => { assert.equal(add(1, 2), 3); });\n";
 const PERSON = '// mine\n{\n  "permissions": { "allow": ["Bash(npm test)"] },\n  "sandbox": { "excludedCommands": ["docker *"] }\n}\n';

@@ -3,12 +3,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { hardeningFor } from '../../src/core/sandbox.js';
-import { listBackgroundTasks, type ProcessInfo } from '../../src/io/sandboxProcesses.js';
-import { hardeningNote, seatbeltProfile, wallAvailability } from '../../src/io/sandbox.js';
-import { hardenedBashCheck } from '../../src/io/sandboxGate.js';
+import { hardeningFor } from '../../src/wall/rules/sandbox.js';
+import { listBackgroundTasks, type ProcessInfo } from '../../src/wall/sandboxProcesses.js';
+import { hardeningNote, seatbeltProfile, wallAvailability } from '../../src/wall/sandbox.js';
+import { hardenedBashCheck } from '../../src/wall/sandboxGate.js';
 import { noWallCase, WALL } from './wall.js';
-import { applySection, readRecord, writeRecord } from '../../src/io/settingsMerge.js';
+import { applySection, readRecord, writeRecord } from '../../src/wall/settingsMerge.js';
 
 describe('wallAvailability', () => {
   it('refuses native Windows and says to use WSL 2', () => {

@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { hardeningFor, type HardeningFacts } from '../../src/core/sandbox.js';
-import { carriesHardening, mergeHardening, removeHardening, type JsonObject } from '../../src/core/sandboxMerge.js';
-import { applySection, parseSettings, readRecord, restoreSettings, SETTINGS_REL } from '../../src/io/settingsMerge.js';
+import { hardeningFor, type HardeningFacts } from '../../src/wall/rules/sandbox.js';
+import { carriesHardening, mergeHardening, removeHardening, type JsonObject } from '../../src/wall/rules/sandboxMerge.js';
+import { applySection, parseSettings, readRecord, restoreSettings, SETTINGS_REL } from '../../src/wall/settingsMerge.js';
 
 const facts = (phase: HardeningFacts['phase'], frozenFiles: string[] = []): HardeningFacts => ({
   root: '/p', home: '/h', gitDir: '/p/.git', gitCommonDir: '/p/.git', phase, specPath: 's.md', frozenFiles,

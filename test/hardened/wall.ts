@@ -1,5 +1,5 @@
 import { it } from 'vitest';
-import { wallAvailability } from '../../src/io/sandbox.js';
+import { wallAvailability } from '../../src/wall/sandbox.js';
 
 /** Whether Claude Code's Bash sandbox (bubblewrap) can run on this machine, measured once. */
 export const WALL = wallAvailability();

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { ev, type EventOverrides } from '../helpers/events.js';
 import { runHookBundle } from '../helpers/hook.js';
 import { SPEC_TEXT, state, testRepo, type TestRepo } from '../helpers/repo.js';
-import { anchorPaths } from '../../src/io/anchorPaths.js';
-import { findRepo } from '../../src/io/repo.js';
-import { markSeen } from '../../src/io/seenCalls.js';
+import { anchorPaths } from '../../src/state/anchorPaths.js';
+import { findRepo } from '../../src/state/repo.js';
+import { markSeen } from '../../src/tamper/seenCalls.js';
 import { ADD_TEST, IMPL, lab, toGreen } from '../tamper/fixtures.js';
 
 const TEST = "it('adds', () => expect(1 + 2).toBe(3));\n";

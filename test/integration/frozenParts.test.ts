@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ABSENT_PART, PART_FILES, partText } from '../../src/core/runnerParts.js';
+import { ABSENT_PART, PART_FILES, partText } from '../../src/state/rules/runnerParts.js';
 import { ev } from '../helpers/events.js';
 import { runHookBundle } from '../helpers/hook.js';
 import { DEFAULT_STACK, state, testRepo, type TestRepo } from '../helpers/repo.js';

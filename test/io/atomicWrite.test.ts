@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeAtomic } from '../../src/io/atomicWrite.js';
+import { writeAtomic } from '../../src/state/atomicWrite.js';
 
 let dir: string;
 beforeEach(() => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { childPath, isNormalizedAbsolute } from '../../src/io/childPath.js';
+import { childPath, isNormalizedAbsolute } from '../../src/state/childPath.js';
 
 describe.skipIf(path.sep !== '/')('childPath and isNormalizedAbsolute', () => {
   it.each([

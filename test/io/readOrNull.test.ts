@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readOrNull } from '../../src/io/readOrNull.js';
+import { readOrNull } from '../../src/state/readOrNull.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'tdd-gate-read-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 // The `.git` file of a worktree or submodule, read by hand on every call there, held to the
 // regular expression it replaces (docs/performance.md: no regular expression on the hot path).
 import { describe, expect, it } from 'vitest';
-import { gitdirLine } from '../../src/io/repo.js';
+import { gitdirLine } from '../../src/state/repo.js';
 
 const byRegex = (text: string): string | null => /^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1] ?? null;
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { NATIVE_FROM_BYTES, sha256Hex, sha256Js } from '../../src/io/sha256.js';
+import { NATIVE_FROM_BYTES, sha256Hex, sha256Js } from '../../src/state/sha256.js';
 
 const native = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, wri
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { specHash } from '../../src/io/hash.js';
-import { liveSpecHash } from '../../src/io/specHashCache.js';
+import { specHash } from '../../src/state/hash.js';
+import { liveSpecHash } from '../../src/spec/specHashCache.js';
 
 let dir: string;
 let env: NodeJS.ProcessEnv;

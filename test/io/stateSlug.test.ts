@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stateSlug } from '../../src/io/stateSlug.js';
+import { stateSlug } from '../../src/state/rules/stateSlug.js';
 
 // DESIGN §2: every character outside [A-Za-z0-9] as "-", cut to 80 — by code point, as the
 // regular expression /[^A-Za-z0-9]/gu reads it.

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseResult, type Role } from '../../src/handoff/block.js';
+import { parseResult, type Role } from '../../src/handoff/rules/block.js';
 
 const AGENTS: Role[] = ['planner', 'test-writer', 'test-validator', 'implementer', 'refactorer'];
 

@@ -1,8 +1,8 @@
 // Schema errors in words: what is wrong with a value, never the schema library's own phrasing.
 import * as z from 'zod/mini';
-import '../../src/schema/zod.js';
+import '../../src/state/schema/zod.js';
 import { describe, expect, it } from 'vitest';
-import { formatIssues } from '../../src/schema/format.js';
+import { formatIssues } from '../../src/state/schema/format.js';
 
 const schema = z.strictObject({
   command: z.string(),

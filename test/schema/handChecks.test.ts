@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { otherToolSchema, preToolUseSchema } from '../../src/schema/event.js';
-import { checkBaseState, checkOtherTool, checkPreToolUse, checkStack } from '../../src/schema/handChecks.js';
-import { baseStateSchema } from '../../src/schema/state.js';
-import { stackSchema } from '../../src/schema/stack.js';
+import { otherToolSchema, preToolUseSchema } from '../../src/state/schema/event.js';
+import { checkBaseState, checkOtherTool, checkPreToolUse, checkStack } from '../../src/state/schema/handChecks.js';
+import { baseStateSchema } from '../../src/state/schema/state.js';
+import { stackSchema } from '../../src/state/schema/stack.js';
 
 // The hook validates its three inputs by hand (ADR 007); the zod schemas stay the definition.
 // Every key of every valid example is swapped for each of these values, removed, and joined by an

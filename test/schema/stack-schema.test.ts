@@ -1,7 +1,7 @@
 import { toJSONSchema } from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { parseStack } from '../../src/io/loadStack.js';
-import { stackSchema } from '../../src/schema/stack.js';
+import { parseStack } from '../../src/state/loadStack.js';
+import { stackSchema } from '../../src/state/schema/stack.js';
 
 describe('stack.json schema', () => {
   it('matches the committed JSON Schema (regenerate with `npx vitest run test/schema -u`)', async () => {

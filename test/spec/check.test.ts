@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkSpec, placeholders } from '../../src/core/specCheck.js';
-import { parseSpec } from '../../src/core/specParse.js';
+import { checkSpec, placeholders } from '../../src/spec/rules/specCheck.js';
+import { parseSpec } from '../../src/spec/rules/specParse.js';
 
 /** The codes of the errors (and, separately, warnings) a SPEC text gets. */
 function codes(text: string, supersededFound: boolean | null = null) {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { namesId } from '../../src/cli/spec.js';
+import { namesId } from '../../src/spec/spec.js';
 import { cli, cliAsync, NODE_TEST_STACK, ok, writeVerdict } from '../cli/fixtures.js';
 import { runCli } from '../helpers/hook.js';
 import { testRepo } from '../helpers/repo.js';

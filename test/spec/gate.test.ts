@@ -4,7 +4,7 @@ import { linkSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { decideSpecWriterWrite } from '../../src/core/roles.js';
+import { decideSpecWriterWrite } from '../../src/gate/rules/roles.js';
 import { ev } from '../helpers/events.js';
 import { runHookBundle } from '../helpers/hook.js';
 import { state, testRepo } from '../helpers/repo.js';

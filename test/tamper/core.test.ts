@@ -1,9 +1,9 @@
 // The pure parts of tamper evidence, as spec tables (issue 11).
 import { describe, expect, it } from 'vitest';
-import { programPolicy, cliEffect, type ProgramReference } from '../../src/core/bash/cliCalls.js';
-import { classify, type ClassifyContext } from '../../src/core/classify.js';
-import { compileGlobs } from '../../src/core/globs.js';
-import { splitGlobs, DEFAULT_TEST_CONFIG_GLOB } from '../../src/schema/stack.js';
+import { programPolicy, cliEffect, type ProgramReference } from '../../src/gate/rules/bash/cliCalls.js';
+import { classify, type ClassifyContext } from '../../src/state/rules/classify.js';
+import { compileGlobs } from '../../src/state/rules/globs.js';
+import { splitGlobs, DEFAULT_TEST_CONFIG_GLOB } from '../../src/state/schema/stack.js';
 
 const ctx: ClassifyContext = {
   specRel: 'specs/SPEC-001.md',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hardeningFor, type HardeningFacts } from '../../src/core/sandbox.js';
+import { hardeningFor, type HardeningFacts } from '../../src/wall/rules/sandbox.js';
 import { coveringEntry, strayPlaceholders, wallCandidates, wallDenyList, type WallPathFacts } from '../../src/wall/rules/controlPaths.js';
 import { explainStops, loopbackRefused, wallStops } from '../../src/wall/rules/explain.js';
 import { shortTmpFor, wallMode } from '../../src/wall/rules/mode.js';

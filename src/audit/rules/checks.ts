@@ -1,11 +1,11 @@
 /**
  * The audit's rules, pure: each takes what the repository holds (through readers) and a cycle
  * record, and returns findings that name what failed. The I/O (git, worktrees, the test runs)
- * is in src/audit/run.ts; the judge is the CLI's own (src/cli/evidence/judge.ts).
+ * is in src/audit/run.ts; the judge is the CLI's own (src/verify/rules/judge.ts).
  */
-import { judgeGreen, judgeRed, notAnAssertion, type RunOutcome } from '../../cli/evidence/judge.js';
+import { judgeGreen, judgeRed, notAnAssertion, type RunOutcome } from '../../verify/rules/judge.js';
 import { BLOBS_DIR, RECORD_FORMAT, recordName, type CycleRecord, type TestStatus } from './record.js';
-import { TDD_DIR } from '../../core/tddDir.js';
+import { TDD_DIR } from '../../state/rules/tddDir.js';
 
 /** One named check of the audit: a JUnit test case, a line of the summary. */
 export interface Check {

@@ -1,13 +1,13 @@
 import { renameSync } from 'node:fs';
 import path from 'node:path';
-import { journalStateChange, readAnchor } from '../../io/anchor.js';
-import { anchorPaths, anchorSaysActive } from '../../io/anchorPaths.js';
-import { appendEvent } from '../../io/eventLog.js';
-import { GateError, RefusalError } from '../../io/errors.js';
+import { journalStateChange, readAnchor } from '../../state/anchor.js';
+import { anchorPaths, anchorSaysActive } from '../../state/anchorPaths.js';
+import { appendEvent } from '../../state/eventLog.js';
+import { GateError, RefusalError } from '../../state/rules/errors.js';
 import { parseFlags, requireFlag } from '../args.js';
 import { requirePersonAsked } from '../personAsked.js';
 import { loadState, openSession, out, transition } from '../session.js';
-import { ACTIVE_PHASES } from '../phases.js';
+import { ACTIVE_PHASES } from '../../state/rules/phases.js';
 import type { Verb } from '../verb.js';
 import { syncHardening } from './harden.js';
 

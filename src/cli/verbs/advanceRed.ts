@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { RefusalError } from '../../io/errors.js';
+import { RefusalError } from '../../state/rules/errors.js';
 import { parseFlags, requireFlag } from '../args.js';
 import { loadStack, openSession, out, transition } from '../session.js';
-import { criteriaMissingFromPlan } from '../spec.js';
-import { scanTree } from '../tree.js';
-import { writeBaseline } from '../baseline.js';
+import { criteriaMissingFromPlan } from '../../spec/spec.js';
+import { scanTree } from '../../verify/tree.js';
+import { writeBaseline } from '../../verify/baseline.js';
 import type { Verb } from '../verb.js';
 import { syncHardening } from './harden.js';
 

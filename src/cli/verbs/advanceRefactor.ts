@@ -1,10 +1,10 @@
-import { RefusalError } from '../../io/errors.js';
-import { gitHead, gitStashCount } from '../../io/git.js';
-import { writeSnapshot } from '../../io/snapshots.js';
+import { RefusalError } from '../../state/rules/errors.js';
+import { gitHead, gitStashCount } from '../../state/git.js';
+import { writeSnapshot } from '../../state/snapshots.js';
 import { parseFlags } from '../args.js';
-import { driftMessage, driftOf } from '../drift.js';
+import { driftMessage, driftOf } from '../../verify/oracle/drift.js';
 import { loadStack, loadCheckedState, openSession, out, requirePhase, transition } from '../session.js';
-import { scanTree } from '../tree.js';
+import { scanTree } from '../../verify/tree.js';
 import type { Verb } from '../verb.js';
 import { syncHardening } from './harden.js';
 

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { audit } from '../../audit/run.js';
 import { AuditCannotRun } from '../../audit/git.js';
 import { AUDIT_EXIT, junit, markdown, textLines, type AuditReport } from '../../audit/rules/report.js';
-import { GateError } from '../../io/errors.js';
-import { findRepo } from '../../io/repo.js';
+import { GateError } from '../../state/rules/errors.js';
+import { findRepo } from '../../state/repo.js';
 import { parseFlags } from '../args.js';
 import type { Verb } from '../verb.js';
 

@@ -1,10 +1,10 @@
-import { diagnose, healthy, renderFinding } from '../../core/doctor.js';
-import { heartbeatIsFresh, PROBE_CONTEXTS, readHeartbeat, readProbeRun, writeProbeRun, type ProbeContext } from '../../io/heartbeat.js';
+import { diagnose, healthy, renderFinding } from '../../doctor/rules/doctor.js';
+import { heartbeatIsFresh, PROBE_CONTEXTS, readHeartbeat, readProbeRun, writeProbeRun, type ProbeContext } from '../../tamper/heartbeat.js';
 import { KILL_SWITCH } from '../../hooks/output.js';
-import { UsageError } from '../../io/errors.js';
-import { findRepo } from '../../io/repo.js';
+import { UsageError } from '../../state/rules/errors.js';
+import { findRepo } from '../../state/repo.js';
 import { parseFlags } from '../args.js';
-import { gatherDoctorFacts } from '../doctorFacts.js';
+import { gatherDoctorFacts } from '../../doctor/facts.js';
 import type { CliIo, Verb } from '../verb.js';
 
 const USAGE = 'tdd-gate doctor [--json] | tdd-gate doctor --probe main|subagent|background';

@@ -1,21 +1,21 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { RefusalError } from '../../io/errors.js';
+import { RefusalError } from '../../state/rules/errors.js';
 import { parseFlags } from '../args.js';
-import { greenRun } from '../judgeRun.js';
-import { checkDrift } from '../oracle/run.js';
-import { makeReceipt, recordReceiptEvent } from '../testRun.js';
-import type { Receipt } from '../../schema/cliState.js';
+import { greenRun } from '../../verify/judgeRun.js';
+import { checkDrift } from '../../verify/oracle/run.js';
+import { makeReceipt, recordReceiptEvent } from '../../verify/testRun.js';
+import type { Receipt } from '../../state/schema/cliState.js';
 import { loadStack, loadCheckedState, openSession, out, requirePhase, transition } from '../session.js';
-import { filesWithStubs, STUB_MARKER } from '../stubs.js';
-import { changedFiles, scanTree } from '../tree.js';
-import { countHookDenies } from '../events.js';
-import { readLoop } from '../../handoff/loop.js';
-import { criteriaEvidence } from '../spec.js';
+import { filesWithStubs, STUB_MARKER } from '../../verify/stubs.js';
+import { changedFiles, scanTree } from '../../verify/tree.js';
+import { countHookDenies } from '../../state/events.js';
+import { readLoop } from '../../handoff/rules/loop.js';
+import { criteriaEvidence } from '../../spec/spec.js';
 import type { Verb } from '../verb.js';
 import { syncHardening } from './harden.js';
 import { writeCycleRecord } from '../../audit/writeRecord.js';
-import { TDD_DIR } from '../../core/tddDir.js';
+import { TDD_DIR } from '../../state/rules/tddDir.js';
 
 const USAGE = 'tdd-gate done [--json]';
 

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { writeAtomic } from '../../io/atomicWrite.js';
-import { appendEvent } from '../../io/eventLog.js';
-import { RefusalError, UsageError } from '../../io/errors.js';
-import { AC_PATTERN } from '../../handoff/block.js';
-import { activeCycle, changedFiles, rerun } from '../handoffIo.js';
-import { NO_AC, readLoop } from '../../handoff/loop.js';
-import { buildManifest, type HandoffKind } from '../../handoff/manifest.js';
+import { writeAtomic } from '../../state/atomicWrite.js';
+import { appendEvent } from '../../state/eventLog.js';
+import { RefusalError, UsageError } from '../../state/rules/errors.js';
+import { AC_PATTERN } from '../../handoff/rules/block.js';
+import { activeCycle, changedFiles, rerun } from '../../handoff/io.js';
+import { NO_AC, readLoop } from '../../handoff/rules/loop.js';
+import { buildManifest, type HandoffKind } from '../../handoff/rules/manifest.js';
 import { parseFlags } from '../args.js';
 import { openSession } from '../session.js';
 import type { CliIo, Verb } from '../verb.js';

@@ -1,21 +1,21 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { appendEvent } from '../../io/eventLog.js';
-import { GateError, RefusalError, UsageError } from '../../io/errors.js';
-import { TDD_GITIGNORE as GITIGNORE } from '../../io/tddDir.js';
-import { MODES, type Mode } from '../../schema/state.js';
-import type { CliState } from '../../schema/cliState.js';
+import { appendEvent } from '../../state/eventLog.js';
+import { GateError, RefusalError, UsageError } from '../../state/rules/errors.js';
+import { TDD_GITIGNORE as GITIGNORE } from '../../state/tddDir.js';
+import { MODES, type Mode } from '../../state/schema/state.js';
+import type { CliState } from '../../state/schema/cliState.js';
 import { parseFlags, requireFlag } from '../args.js';
 import { loadStack, loadState, openSession, out, readSpec, updateState, type Session } from '../session.js';
-import { readSpecFacts, specEntryProblem } from '../spec.js';
-import { scanTree } from '../tree.js';
-import { listProjectFiles } from '../../io/projectFiles.js';
-import { STACK_REL } from '../../io/loadStack.js';
-import { backslashGlobProblems } from '../../schema/stackGlobs.js';
+import { readSpecFacts, specEntryProblem } from '../../spec/spec.js';
+import { scanTree } from '../../verify/tree.js';
+import { listProjectFiles } from '../../state/projectFiles.js';
+import { STACK_REL } from '../../state/loadStack.js';
+import { backslashGlobProblems } from '../../state/schema/stackGlobs.js';
 import { requirePersonAsked } from '../personAsked.js';
 import type { Verb } from '../verb.js';
 import { assertWallAvailable, syncHardening } from './harden.js';
-import { TDD_DIR } from '../../core/tddDir.js';
+import { TDD_DIR } from '../../state/rules/tddDir.js';
 
 const USAGE = 'tdd-gate init --spec <path> [--spec-id ID] [--mode standard|light-dispatch|light-inline|prototype-inline] [--force]';
 
@@ -98,7 +98,7 @@ export const init: Verb = {
       }
     } catch (err) {
       if (!(err instanceof GateError && err.ruleId === 'state-corrupt')) throw err;
-      if (!values.force) throw new RefusalError(`${err.message.replace(/ Restore it,.*$/, '')} Restore it, or start over with \`tdd-gate init --force\` (the corrupt file is kept as a copy)`, { cause: err });
+      if (!values.force) throw new RefusalError(`${err.fix === undefined ? err.message : `${err.problem}.`} Restore it, or start over with \`tdd-gate init --force\` (the corrupt file is kept as a copy)`, { cause: err });
       note = `forced over a corrupt state file (kept as ${setAside(s)})`;
     }
 

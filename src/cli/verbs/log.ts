@@ -1,5 +1,5 @@
 import { parseFlags } from '../args.js';
-import { readEvents, type LoggedEvent } from '../events.js';
+import { readEvents, type LoggedEvent } from '../../state/events.js';
 import { loadState, openSession, out } from '../session.js';
 import type { Verb } from '../verb.js';
 

@@ -1,8 +1,8 @@
-import { RefusalError } from '../../io/errors.js';
-import { restoreSnapshot } from '../../io/snapshots.js';
+import { RefusalError } from '../../state/rules/errors.js';
+import { restoreSnapshot } from '../../state/snapshots.js';
 import { parseFlags } from '../args.js';
 import { loadStack, loadCheckedState, openSession, out, requirePhase, transition } from '../session.js';
-import { scanTree } from '../tree.js';
+import { scanTree } from '../../verify/tree.js';
 import type { Verb } from '../verb.js';
 
 const USAGE = 'tdd-gate revert';

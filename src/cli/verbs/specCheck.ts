@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { renderFindings } from '../../core/specCheck.js';
-import { RefusalError, UsageError } from '../../io/errors.js';
-import { findRepo } from '../../io/repo.js';
+import { renderFindings } from '../../spec/rules/specCheck.js';
+import { RefusalError, UsageError } from '../../state/rules/errors.js';
+import { findRepo } from '../../state/repo.js';
 import { parseFlags } from '../args.js';
-import { checkSpecFacts, readSpecFacts } from '../spec.js';
+import { checkSpecFacts, readSpecFacts } from '../../spec/spec.js';
 import type { Verb } from '../verb.js';
 
 const USAGE = 'tdd-gate spec check <file> [--draft] [--json]';

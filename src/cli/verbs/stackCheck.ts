@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { GateError, RefusalError } from '../../io/errors.js';
-import { isCaseInsensitive } from '../../io/canonicalPath.js';
-import { compileStack, readStack, STACK_REL } from '../../io/loadStack.js';
-import { backslashGlobProblems } from '../../schema/stackGlobs.js';
-import { envProbe } from '../../io/envProbe.js';
-import { classifyFiles, listProjectFiles } from '../../io/projectFiles.js';
+import { GateError, RefusalError } from '../../state/rules/errors.js';
+import { isCaseInsensitive } from '../../state/canonicalPath.js';
+import { compileStack, readStack, STACK_REL } from '../../state/loadStack.js';
+import { backslashGlobProblems } from '../../state/schema/stackGlobs.js';
+import { envProbe } from '../../state/envProbe.js';
+import { classifyFiles, listProjectFiles } from '../../state/projectFiles.js';
 import { parseFlags } from '../args.js';
 import { openSession, out } from '../session.js';
 import type { Verb } from '../verb.js';
@@ -48,7 +48,7 @@ export const stackCheck: Verb = {
       summary = `${realTests.length} test files, ${tests.length - realTests.length} test-config files, ${sources.length} source files`;
     } catch (err) {
       if (!(err instanceof GateError)) throw err;
-      errors.push(err.message.replace(/ Ask the user to fix it.*$/, ''));
+      errors.push(err.fix === undefined ? err.message : `${err.problem}.`);
     }
     if (values.json) out(s, JSON.stringify({ ok: errors.length === 0, errors, warnings, summary }));
     else {

@@ -1,13 +1,13 @@
 import { accessSync, constants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { RefusalError } from '../../io/errors.js';
-import { STACK_REL } from '../../io/loadStack.js';
-import { listProjectFiles } from '../../io/projectFiles.js';
+import { RefusalError } from '../../state/rules/errors.js';
+import { STACK_REL } from '../../state/loadStack.js';
+import { listProjectFiles } from '../../state/projectFiles.js';
 import { parseFlags } from '../args.js';
-import { DetectProblem, detectPackageStack, detectStack, type Detected, type ProjectFacts } from '../stackDetect.js';
+import { DetectProblem, detectPackageStack, detectStack, type Detected, type ProjectFacts } from '../../stack/rules/detect.js';
 import { openSession, out } from '../session.js';
 import type { Verb } from '../verb.js';
-import { ensureTddDir } from '../../io/tddDir.js';
+import { ensureTddDir } from '../../state/tddDir.js';
 
 const USAGE = 'tdd-gate stack detect [--package <dir>] [--write [--force]]';
 

@@ -1,7 +1,7 @@
-import { anchorSaysActive } from '../../io/anchorPaths.js';
-import { GateError } from '../../io/errors.js';
-import { describeLoop } from '../../handoff/describe.js';
-import type { CliState, Receipt } from '../../schema/cliState.js';
+import { anchorSaysActive } from '../../state/anchorPaths.js';
+import { GateError } from '../../state/rules/errors.js';
+import { describeLoop } from '../../handoff/rules/describe.js';
+import type { CliState, Receipt } from '../../state/schema/cliState.js';
 import { parseFlags } from '../args.js';
 import { loadState, nextStepFor, openSession, out } from '../session.js';
 import type { Verb } from '../verb.js';

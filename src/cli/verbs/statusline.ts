@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { isatty } from 'node:tty';
-import { renderStatusLine, roleAtWork, STATUS_UNKNOWN, type StatusFacts } from '../../core/statusLine.js';
-import { readLoop } from '../../handoff/loop.js';
+import { renderStatusLine, roleAtWork, STATUS_UNKNOWN, type StatusFacts } from '../../doctor/rules/statusLine.js';
+import { readLoop } from '../../handoff/rules/loop.js';
 import { KILL_SWITCH } from '../../hooks/output.js';
-import { anchorMismatch } from '../../io/anchor.js';
-import { inflight } from '../../io/anchorInflight.js';
-import { anchorPaths } from '../../io/anchorPaths.js';
-import { readStateText } from '../../io/loadState.js';
-import { findRepo } from '../../io/repo.js';
-import { statePathFor } from '../../io/statePath.js';
-import type { CliState } from '../../schema/cliState.js';
-import { settingsFiles, skipsSince } from '../doctorFacts.js';
+import { anchorMismatch } from '../../state/anchor.js';
+import { inflight } from '../../state/anchorInflight.js';
+import { anchorPaths } from '../../state/anchorPaths.js';
+import { readStateText } from '../../state/loadState.js';
+import { findRepo } from '../../state/repo.js';
+import { statePathFor } from '../../state/statePath.js';
+import type { CliState } from '../../state/schema/cliState.js';
+import { settingsFiles, skipsSince } from '../../doctor/facts.js';
 import { loadState, openSession } from '../session.js';
 import type { CliIo, Verb } from '../verb.js';
 

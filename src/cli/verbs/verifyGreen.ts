@@ -1,9 +1,9 @@
-import { RefusalError } from '../../io/errors.js';
+import { RefusalError } from '../../state/rules/errors.js';
 import { parseFlags } from '../args.js';
-import { greenRun } from '../judgeRun.js';
+import { greenRun } from '../../verify/judgeRun.js';
 import { loadStack, loadCheckedState, openSession, out, requirePhase, updateState } from '../session.js';
-import { countsText, makeReceipt, recordReceiptEvent, reusedNote } from '../testRun.js';
-import { scanTree } from '../tree.js';
+import { countsText, makeReceipt, recordReceiptEvent, reusedNote } from '../../verify/testRun.js';
+import { scanTree } from '../../verify/tree.js';
 import type { Verb } from '../verb.js';
 
 const USAGE = 'tdd-gate verify green [--json]';

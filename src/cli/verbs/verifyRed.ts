@@ -1,9 +1,9 @@
-import { RefusalError } from '../../io/errors.js';
+import { RefusalError } from '../../state/rules/errors.js';
 import { parseFlags } from '../args.js';
 import { loadStack, loadCheckedState, openSession, out, requirePhase, updateState } from '../session.js';
-import { redRun } from '../judgeRun.js';
-import { countsText, makeReceipt, recordReceiptEvent, reusedNote } from '../testRun.js';
-import { scanTree } from '../tree.js';
+import { redRun } from '../../verify/judgeRun.js';
+import { countsText, makeReceipt, recordReceiptEvent, reusedNote } from '../../verify/testRun.js';
+import { scanTree } from '../../verify/tree.js';
 import type { Verb } from '../verb.js';
 
 const USAGE = 'tdd-gate verify red [--json]';

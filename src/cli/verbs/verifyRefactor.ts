@@ -1,13 +1,13 @@
-import { RefusalError } from '../../io/errors.js';
-import { gitHead, gitStashCount } from '../../io/git.js';
-import { restoreSnapshot, writeSnapshot } from '../../io/snapshots.js';
-import { appendEvent } from '../../io/eventLog.js';
+import { RefusalError } from '../../state/rules/errors.js';
+import { gitHead, gitStashCount } from '../../state/git.js';
+import { restoreSnapshot, writeSnapshot } from '../../state/snapshots.js';
+import { appendEvent } from '../../state/eventLog.js';
 import { parseFlags } from '../args.js';
-import { greenRun } from '../judgeRun.js';
-import { checkDrift } from '../oracle/run.js';
+import { greenRun } from '../../verify/judgeRun.js';
+import { checkDrift } from '../../verify/oracle/run.js';
 import { loadStack, loadCheckedState, openSession, out, requirePhase, updateState } from '../session.js';
-import { countsText, makeReceipt, recordReceiptEvent, reusedNote } from '../testRun.js';
-import { scanTree } from '../tree.js';
+import { countsText, makeReceipt, recordReceiptEvent, reusedNote } from '../../verify/testRun.js';
+import { scanTree } from '../../verify/tree.js';
 import type { Verb } from '../verb.js';
 
 const USAGE = 'tdd-gate verify refactor [--revert] [--json]';

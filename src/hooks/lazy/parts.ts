@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the code cache itself: compiling the entry afresh cost ≈ 3 M instructions a call, reading its cache ≈ 0.5 M (docs/performance.md)
 import { Script } from 'node:vm';
-import { writeAtomic } from '../../io/atomicWrite.js';
-import { childPath, isNormalizedAbsolute } from '../../io/childPath.js';
+import { writeAtomic } from '../../state/atomicWrite.js';
+import { childPath, isNormalizedAbsolute } from '../../state/childPath.js';
 
 /**
  * Loads one of the hook's parts (dist/hook/<part>-<hash>.cjs, each a self-contained CommonJS

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { MOCHA_REPORTER_NAME, mochaCommand, mochaReporterSource, reachesMocha } from './mocha.js';
+import { nodeTestOptions, nodeTestReporterSupported } from './nodeTest.js';
+import { PYTEST_PLUGIN_MODULE, pytestPluginSource } from './pytestOutcomes.js';
+
+/** vitest/jest/junit/node:test reports go to a file; go's JSON events replace the text on stdout. */
+type ReportKind = 'vitest-json' | 'jest-json' | 'junit-xml' | 'go-json' | 'node-test' | 'mocha' | 'mocha-unreached' | 'cargo' | 'none';
+
+/** The command to run, the report it writes, and (node:test) what to add to NODE_OPTIONS for it. */
+export interface Instrumented {
+  command: string;
+  kind: ReportKind;
+  nodeOptions?: string;
+  /** More environment for the run (npm's own `node-options` setting, which replaces NODE_OPTIONS). */
+  env?: Record<string, string>;
+  /** A Python module the run loads, from a fresh read-only directory outside the project put first on PYTHONPATH. */
+  pythonModule?: { name: string; source: string };
+  /** A second report the instrumentation writes beside the runner's (pytest's outcomes as the gate's plugin saw them). */
+  sideReport?: string;
+  /**
+   * A JavaScript module the run loads by its path (mocha's reporter): written to a fresh read-only
+   * directory outside the project; every `token` in `command` becomes the file's quoted path.
+   */
+  jsModule?: { name: string; source: string; token: string };
+}
+
+/** Shell syntax after which appending arguments would reach another command. */
+const COMPOUND = /&&|\|\||[;|<>`]|\$\(/;
+
+function quote(arg: string): string {
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Ask the runner for a machine-readable report as well, when the command is a plain call to a
+ * runner we know and does not pick its own reporter. Anything else runs as written and is read
+ * by the text parsers.
+ */
+export function instrumentCommand(command: string, reportFile: string, script?: (name: string) => string | null): Instrumented {
+  const plan = instrumentPlain(command, reportFile, script);
+  // mocha is never read from its text: a run the reporter cannot reach is refused (mocha.ts).
+  if (plan.kind === 'none' && process.platform !== 'win32' && reachesMocha(command, script)) return { command, kind: 'mocha-unreached' };
+  return plan;
+}
+
+function instrumentPlain(command: string, reportFile: string, script?: (name: string) => string | null): Instrumented {
+  const plain = { command, kind: 'none' as const };
+  if (process.platform === 'win32') return plain;
+  // node:test, however the command reaches it: the reporter goes in through NODE_OPTIONS (the
+  // project's node is taken to be the one running tdd-gate).
+  const nodeOptions = nodeTestReporterSupported(process.versions.node) ? nodeTestOptions(command, reportFile, script) : null;
+  if (nodeOptions !== null) return { command, kind: 'node-test', nodeOptions };
+  if (COMPOUND.test(command)) return plain;
+  const f = quote(reportFile);
+  // `npm test` (or `npm run x`, `yarn x`, `pnpm x`) whose script is a plain call of vitest, jest or
+  // pytest: the report flags go through the package manager to the runner.
+  // The package manager's own flags (`npm test --silent`) may come before or after the script's name.
+  const pm = /^(npm|pnpm|yarn)(?:\s+--?[\w-]+)*(?:\s+run(?:-script)?)?\s+([\w:.@/][\w:.@/-]*)(?:\s+--?[\w-]+)*$/.exec(command.trim());
+  if (pm && script) {
+    const name = pm[1] === 'npm' && (pm[2] === 't' || pm[2] === 'tst') ? 'test' : (pm[2] ?? '');
+    const body = script(name)?.trim() ?? null;
+    if (body !== null && !/^(npm|pnpm|yarn)\b/.test(body)) {
+      const inner = instrumentPlain(body, reportFile);
+      if ((inner.kind === 'vitest-json' || inner.kind === 'jest-json' || inner.kind === 'junit-xml' || inner.kind === 'mocha') && inner.command.startsWith(body)) {
+        return { ...inner, command: `${command.trim()}${pm[1] === 'npm' ? ' --' : ''}${inner.command.slice(body.length)}` };
+      }
+    }
+    return plain;
+  }
+  // mocha: the gate's own reporter, from a file the runner writes outside the project for the run
+  // (mocha.ts); the last --reporter wins over the project's. The token cannot occur in a command
+  // (it is made of random bytes), so only the flag's value is replaced.
+  const token = `@tdd-gate-mocha-reporter-${randomBytes(12).toString('hex')}@`;
+  const mocha = mochaCommand(command, token);
+  if (mocha !== null) return { command: mocha, kind: 'mocha', jsModule: { name: MOCHA_REPORTER_NAME, source: mochaReporterSource(reportFile), token } };
+  if (/(^|[\s/])vitest(\.mjs)?(\s|$)/.test(command) && !/--reporter|--outputFile/.test(command)) {
+    return { command: `${command} --reporter=default --reporter=json --outputFile.json=${f}`, kind: 'vitest-json' };
+  }
+  if (/(^|[\s/])jest(\.js)?(\s|$)/.test(command) && !/--json|--outputFile|--reporters/.test(command)) {
+    // --no-cache: jest's transform cache lives outside the project (the temp dir), where anyone can
+    // rewrite the cached code of a frozen test; the tests run from their bytes, not from the cache.
+    // A cache directory of the run's own: jest still writes its file map there, and the shared
+    // default (<tmp>/jest_<uid>) may belong to another user, or to root when the oracle's user
+    // namespace makes this user uid 0. The runner removes it with the report.
+    // --ci: a verification run writes no snapshot (a new one would record whatever the code returns).
+    const ci = /(^|\s)--ci\b/.test(command) ? '' : ' --ci';
+    // --testLocationInResults: each test's line and column, to know it by its declaration.
+    const loc = /--testLocationInResults\b/.test(command) ? '' : ' --testLocationInResults';
+    return { command: `${command}${ci}${loc} --json --outputFile=${f} --no-cache --cacheDirectory=${quote(`${reportFile}.cache`)}`, kind: 'jest-json' };
+  }
+  if (/(^|[\s/])(pytest|py\.test)(\s|$)|-m\s+pytest(\s|$)/.test(command) && !/--junit-?xml/.test(command)) {
+    // The gate's own plugin records what each test phase raised, to hold the junit report to.
+    // (An interpreter started with -I or -E ignores PYTHONPATH: the report is read alone.)
+    if (/(^|[\s/])python[\d.]*\s+(?:-\w+\s+)*-\w*[IE]/.test(command)) return { command: `${command} --junitxml=${f}`, kind: 'junit-xml' };
+    const side = `${reportFile}.outcomes`;
+    return {
+      command: `${command} -p ${PYTEST_PLUGIN_MODULE} --junitxml=${f}`,
+      kind: 'junit-xml',
+      pythonModule: { name: PYTEST_PLUGIN_MODULE, source: pytestPluginSource(side) },
+      sideReport: side,
+    };
+  }
+  // cargo stops at the first failing test binary unless told not to: every test must run.
+  const cargo = /(^|\s)cargo\s+(?:\+\S+\s+)?test(?=\s|$)/.exec(command);
+  if (cargo && !/--no-fail-fast/.test(command)) {
+    const at = cargo.index + cargo[0].length;
+    // Quiet output (`-q`, libtest's terse format) prints dots, not test names: it goes.
+    const loud = command.slice(at).replace(/\s(?:-q|--quiet|--format[= ]terse)(?=\s|$)/g, '');
+    return { command: `${command.slice(0, at)} --no-fail-fast${loud}`, kind: 'cargo' };
+  }
+  const go = /(^|\s)go\s+test(?=\s|$)/.exec(command);
+  if (go && !/\s-json(\s|$)/.test(command)) {
+    const at = go.index + go[0].length;
+    return { command: `${command.slice(0, at)} -json${command.slice(at)}`, kind: 'go-json' };
+  }
+  return plain;
+}

@@ -1,0 +1,194 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { RunWrap } from '../runner.js';
+import { sha256Hex } from '../../state/hash.js';
+import { snapshotCopyPath } from '../../state/snapshots.js';
+import { TDD_DIR } from '../../state/rules/tddDir.js';
+
+export type Isolation = 'namespace' | 'copy';
+
+/**
+ * Runs inside a private mount namespace: a tmpfs only this namespace sees gets the frozen copies
+ * (checked against the freeze's hashes after it is made read-only), each frozen path in the
+ * project is bind-mounted read-only from there, and the test command runs in a nested user
+ * namespace, where those mounts are locked (it cannot remount them writable).
+ * Arguments: $1 project root, $2 mount point, $3 command, $4 uid, $5 gid, $6 a cache folder the
+ * run may write (or nothing); stdin: the manifest.
+ */
+const SCRIPT = `set -eu
+root=$1; mnt=$2; cmd=$3; uid=$4; gid=$5; cache=\${6:-}
+mount -t tmpfs -o mode=0700 tdd-gate-oracle "$mnt"
+cat > "$mnt/manifest"
+mkdir "$mnt/f"
+# -p: the frozen bytes keep the time of the freeze, so a build tool that goes by times (cargo)
+# does not rebuild against them at every run; their bytes are checked by hash below.
+# (the folder by the shell's own expansion, made only when missing: a program started per file
+# costs milliseconds, and a project freezes tens of test files)
+while IFS= read -r line; do
+  rel=\${line#*  }
+  case $rel in */*) dir=$mnt/f/\${rel%/*} ;; *) dir=$mnt/f ;; esac
+  [ -d "$dir" ] || mkdir -p "$dir"
+  cp -p "$root/.tdd/snapshots/frozen/$rel.copy" "$mnt/f/$rel"
+done < "$mnt/manifest"
+if [ -d "$root/.tdd/runs" ]; then
+  mkdir "$mnt/runs"
+  mount --bind "$root/.tdd/runs" "$mnt/runs"
+fi
+if [ -n "$cache" ] && [ -d "$cache" ]; then
+  mkdir "$mnt/cache"
+  mount --bind "$cache" "$mnt/cache"
+fi
+mount -o remount,bind,ro "$mnt"
+if [ -s "$mnt/manifest" ] && ! (cd "$mnt/f" && sha256sum -c --quiet --strict "$mnt/manifest" >/dev/null 2>&1); then
+  echo "tdd-gate: the frozen snapshot copies do not match the freeze" >&2; exit 97
+fi
+while IFS= read -r line; do
+  rel=\${line#*  }
+  mount --bind "$mnt/f/$rel" "$root/$rel"
+  mount -o remount,bind,ro "$root/$rel"
+done < "$mnt/manifest"
+# The gate's own files, git's and Claude Code's settings are read-only to the tests too; only
+# the run's report folder stays writable.
+for d in .tdd .git .claude; do
+  if [ -d "$root/$d" ] && [ ! -L "$root/$d" ]; then
+    mount --bind "$root/$d" "$root/$d"
+    mount -o remount,bind,ro "$root/$d"
+  fi
+done
+if [ -d "$mnt/runs" ]; then
+  mount --bind "$mnt/runs" "$root/.tdd/runs"
+fi
+# The run's bytecode folder (in the git directory's tdd-gate store) stays writable: what the run
+# writes there is checked by digest and dropped before any later run reads it (pyCache.ts).
+if [ -d "$mnt/cache" ]; then
+  mount --bind "$mnt/cache" "$cache"
+fi
+cd "$root"
+if unshare -U -m --map-user="$uid" --map-group="$gid" true 2>/dev/null; then
+  exec unshare -U -m --map-user="$uid" --map-group="$gid" sh -c "$cmd" </dev/null 2>&1
+fi
+exec sh -c "$cmd" </dev/null 2>&1
+`;
+
+/** The exit code the script uses when the snapshot copies are not the frozen bytes. */
+export const SNAPSHOT_MISMATCH_EXIT = 97;
+
+/**
+ * A private mount namespace (as root, or through a user namespace), and where the kernel allows
+ * it a PID namespace too: when the test command ends, every process it left behind is killed
+ * before the report is read, so nothing the tests started can rewrite the report afterwards.
+ */
+function unshareArgs(pid: boolean): string[] {
+  const base = process.getuid?.() === 0 ? ['-m', '--propagation', 'private'] : ['-r', '-m', '--propagation', 'private'];
+  return pid ? [...base, '-p', '--fork'] : base;
+}
+
+/** null: not probed yet; false: no namespace; else whether the PID namespace works as well. */
+let probed: false | { pid: boolean } | null = null;
+
+/** Does this kernel let us make a private mount namespace (as root, or through a user namespace)? */
+export function namespaceWorks(): boolean {
+  if (probed === null) probed = probeNamespace(true) ? { pid: true } : probeNamespace(false) ? { pid: false } : false;
+  return probed !== false;
+}
+
+function pidNamespaceWorks(): boolean {
+  return namespaceWorks() && probed !== null && probed !== false && probed.pid;
+}
+
+function probeNamespace(pid: boolean): boolean {
+  if (process.platform !== 'linux') return false;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tdd-gate-probe-'));
+  try {
+    // The whole path once: a frozen file copied, checked, bind-mounted read-only, then a command
+    // that must not be able to write it.
+    const target = path.join(dir, 'target');
+    mkdirSync(target);
+    mkdirSync(path.join(dir, 'root', TDD_DIR, 'snapshots', 'frozen'), { recursive: true });
+    writeFileSync(path.join(dir, 'root', 'probe.txt'), 'live\n');
+    writeFileSync(path.join(dir, 'root', TDD_DIR, 'snapshots', 'frozen', 'probe.txt.copy'), 'frozen\n');
+    const uid = String(process.getuid?.() ?? 0);
+    const gid = String(process.getgid?.() ?? 0);
+    const check = 'test "$(cat probe.txt)" = frozen && ! (echo x > probe.txt) 2>/dev/null';
+    const r = spawnSync('unshare', [...unshareArgs(pid), 'sh', '-c', SCRIPT, 'tdd-gate-oracle', path.join(dir, 'root'), target, check, uid, gid], {
+      input: `${sha256Hex('frozen\n')}  probe.txt\n`,
+      stdio: ['pipe', 'ignore', 'ignore'],
+      timeout: 10_000,
+    });
+    return r.status === 0;
+  } catch {
+    return false;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface Prepared {
+  isolation: Isolation;
+  /** Where the command runs (the project itself, or the private copy). */
+  cwd: string;
+  wrap?: RunWrap;
+  /** Extra environment for the run. */
+  env: NodeJS.ProcessEnv;
+  cleanup: () => void;
+}
+
+function manifestOf(frozen: Record<string, string>): string {
+  return Object.entries(frozen)
+    .map(([rel, h]) => `${h}  ${rel}\n`)
+    .join('');
+}
+
+/** The namespace run: the project as it is, the frozen paths replaced by read-only frozen bytes. */
+export function prepareNamespace(root: string, frozen: Record<string, string>, cache: string | null = null): Prepared {
+  const mnt = mkdtempSync(path.join(os.tmpdir(), 'tdd-gate-oracle-'));
+  const uid = String(process.getuid?.() ?? 0);
+  const gid = String(process.getgid?.() ?? 0);
+  return {
+    isolation: 'namespace',
+    cwd: root,
+    env: {},
+    wrap: (command) => ({ file: 'unshare', args: [...unshareArgs(pidNamespaceWorks()), 'sh', '-c', SCRIPT, 'tdd-gate-oracle', root, mnt, command, uid, gid, cache ?? ''], input: manifestOf(frozen) }),
+    cleanup: () => rmSync(mnt, { recursive: true, force: true }),
+  };
+}
+
+/** Top-level directories linked, not copied, into the private copy: dependencies and build caches. */
+const LINKED = new Set(['node_modules', 'target', '.venv', 'venv']);
+
+/**
+ * The copy run: a private copy of the project's files, the frozen paths written from the
+ * snapshot copies (already checked against the freeze by the caller).
+ */
+export function prepareCopy(root: string, files: readonly string[], frozen: Record<string, string>): Prepared {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tdd-gate-oracle-copy-'));
+  const copy = path.join(dir, path.basename(root));
+  mkdirSync(copy, { mode: 0o700 });
+  for (const rel of files) {
+    if (rel in frozen || rel.startsWith(`${TDD_DIR}/`)) continue;
+    const top = rel.split('/')[0] ?? '';
+    if (LINKED.has(top)) continue;
+    const dest = path.join(copy, rel);
+    try {
+      mkdirSync(path.dirname(dest), { recursive: true });
+      cpSync(path.join(root, rel), dest, { verbatimSymlinks: true });
+    } catch {
+      // a file that vanished meanwhile
+    }
+  }
+  for (const top of LINKED) {
+    try {
+      if (lstatSync(path.join(root, top))) symlinkSync(path.join(root, top), path.join(copy, top));
+    } catch {
+      // not there
+    }
+  }
+  for (const rel of Object.keys(frozen)) {
+    const dest = path.join(copy, rel);
+    mkdirSync(path.dirname(dest), { recursive: true });
+    copyFileSync(snapshotCopyPath(root, 'frozen', rel), dest);
+  }
+  return { isolation: 'copy', cwd: copy, env: { CARGO_TARGET_DIR: path.join(root, 'target') }, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
