@@ -115,7 +115,7 @@ describeE2E('the OS wall by default', (bin) => {
         main: [
           { tools: [{ name: 'Bash', input: { command: server, description: 'Serve', run_in_background: true } }] },
           { tools: [{ name: 'Bash', input: { command: "sleep 2; node -e \"fetch('http://127.0.0.1:47321').then((r) => r.text()).then((t) => console.log('GOT', t), (e) => console.log('ERR', e.cause?.code ?? e.message))\"", description: 'Ask it' } }] },
-          { tools: [{ name: 'Bash', input: { command: `${server.slice(0, -1)}\" & sleep 1; node -e \"fetch('http://127.0.0.1:47321').then((r) => r.text()).then((t) => console.log('GOT', t))\"; kill %1`, description: 'Serve and ask in one call' } }] },
+          { tools: [{ name: 'Bash', input: { command: `${server} & sleep 1; node -e "fetch('http://127.0.0.1:47321').then((r) => r.text()).then((t) => console.log('GOT', t))"; kill %1`, description: 'Serve and ask in one call' } }] },
           { text: 'Done.' },
           { text: 'Noted.' },
         ],
