@@ -5,7 +5,7 @@ import path from 'node:path';
 import { gitCommonDir } from '../state/anchorPaths.js';
 import { hardeningFor, protectedPaths, wholeDirOf, type HardeningFacts, type HardeningSection } from './rules/sandbox.js';
 import { wallCandidates } from './rules/controlPaths.js';
-import { unavailableLine, wallMode, type OsWallSetting, type WallMode } from './rules/mode.js';
+import { longTmpLine, unavailableLine, wallMode, type OsWallSetting, type WallMode } from './rules/mode.js';
 import { carriesHardening } from './rules/sandboxMerge.js';
 import type { Phase } from '../state/schema/state.js';
 import type { Repo } from '../state/repo.js';
@@ -344,6 +344,8 @@ export function hardeningNote(repo: Repo, env: NodeJS.ProcessEnv, osWall?: OsWal
   if (applied && weak.length > 0) {
     return `tdd-gate: the OS wall has holes: ${weak.join('; ')}. Stop and tell the user; the static gate still applies.`;
   }
+  const tmpLine = longTmpLine(env.TMPDIR ?? tmpdir());
+  if (applied && tmpLine !== null) return tmpLine;
   if (applied) {
     return `tdd-gate: the OS wall is up: Bash runs in Claude Code's sandbox (${a.backend}), where the cycle's records, Claude Code's and git's settings, the shell start-up files, the SPEC${record.applied?.phase === 'tdd-green' || record.applied?.phase === 'tdd-refactor' ? ', the frozen tests and the test runner' : ''} are read-only. Run the tdd-gate CLI as one plain call, exactly as the /tdd skill shows; write files with the Write and Edit tools where the phase allows.`;
   }

@@ -3,13 +3,13 @@
 // state, the anchor, ~/.bashrc or a frozen test; the model learns from the gate which rule stopped
 // it; `npm install` of a local package works; no placeholder is left in the project.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { noWallCase, WALL } from '../hardened/wall.js';
 import { ok, project, readState, writeVerdict } from '../cli/fixtures.js';
 import { runCli } from '../helpers/hook.js';
-import { describeE2E, E2E_TIMEOUT, lastUserText, resultOf, session, throwawayHome, type SessionResult } from './harness.js';
+import { clientAtLeast, describeE2E, E2E_TIMEOUT, lastUserText, resultOf, session, throwawayHome, type SessionResult } from './harness.js';
 
 // As in hardened.test.ts: a person's PATH, without the node_modules/.bin entries `npm test` adds.
 const USER_PATH = (process.env.PATH ?? '/usr/bin:/bin')
@@ -130,4 +130,28 @@ describeE2E('the OS wall by default', (bin) => {
     }
     expect(text(r, 2)).toMatch(/GOT PONG/);
   }, E2E_TIMEOUT);
+
+  it('a temporary folder too long for the bridge sockets: the section gives the client a short TMPDIR (older clients take it), SessionStart says to restart with one (newer ones do not)', async () => {
+    const home = throwawayHome();
+    const repo = project('node-test');
+    const longTmp = path.join(home, 't'.repeat(Math.max(1, 80 - home.length)));
+    mkdirSync(longTmp, { recursive: true });
+    expect(longTmp.length).toBeGreaterThan(72);
+    ok(runCli(repo.root, ['init', '--spec', 'specs/SPEC-001.md', '--mode', 'light-inline'], { HOME: home, PATH: USER_PATH, TMPDIR: longTmp }));
+    expect(JSON.parse(readFileSync(repo.path('.claude/settings.local.json'), 'utf8'))).toMatchObject({ env: { TMPDIR: '/tmp' } });
+    const r = await session(bin, repo, {
+      home,
+      env: { PATH: USER_PATH, TMPDIR: longTmp },
+      script: { main: [{ tools: [{ name: 'Bash', input: { command: 'echo SANDBOXED-OK', description: 'Say ok' } }] }, { text: 'Done.' }] },
+    });
+    if (clientAtLeast(bin, '2.1.332')) {
+      // Measured: newer clients start their bridge from the environment they were started with,
+      // and a settings `env` does not reach it. SessionStart tells the model to have the user restart.
+      expect(text(r, 0)).toMatch(/bridge sockets/);
+      expect(lastUserText(r, 'main', 0)).toMatch(/too long for its sandbox's sockets/);
+    } else {
+      expect(text(r, 0)).toContain('SANDBOXED-OK');
+    }
+  }, E2E_TIMEOUT);
 });
+

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hardeningFor, type HardeningFacts } from '../../src/wall/rules/sandbox.js';
 import { coveringEntry, strayPlaceholders, wallCandidates, wallDenyList, type WallPathFacts } from '../../src/wall/rules/controlPaths.js';
 import { explainStops, loopbackRefused, wallStops } from '../../src/wall/rules/explain.js';
-import { shortTmpFor, wallMode } from '../../src/wall/rules/mode.js';
+import { longTmpLine, shortTmpFor, wallMode } from '../../src/wall/rules/mode.js';
 
 const BASE: WallPathFacts = {
   root: '/p',
@@ -116,6 +116,8 @@ describe('wall mode', () => {
     expect(shortTmpFor('/tmp')).toBeNull();
     expect(shortTmpFor(`/${'x'.repeat(71)}`)).toBeNull(); // 72 bytes + 35 = 107: fits
     expect(shortTmpFor(`/${'x'.repeat(72)}`)).toBe('/tmp');
+    expect(longTmpLine('/tmp')).toBeNull();
+    expect(longTmpLine(`/${'x'.repeat(80)}`)).toMatch(/too long for its sandbox's sockets .*TMPDIR=\/tmp claude/);
   });
 });
 

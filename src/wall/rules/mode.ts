@@ -49,3 +49,9 @@ const BRIDGE_NAME = '/claude-socks-0123456789abcdef.sock'.length;
 export function shortTmpFor(clientTmp: string): string | null {
   return Buffer.byteLength(clientTmp, 'utf8') + BRIDGE_NAME > SOCKET_PATH_MAX ? '/tmp' : null;
 }
+
+/** SessionStart's line when the client's own temporary folder is too long for its bridge sockets. */
+export function longTmpLine(clientTmp: string): string | null {
+  if (shortTmpFor(clientTmp) === null) return null;
+  return `tdd-gate: the temporary folder Claude Code started with (${Buffer.byteLength(clientTmp, 'utf8')} bytes: ${clientTmp}) is too long for its sandbox's sockets (at most ${SOCKET_PATH_MAX - BRIDGE_NAME} bytes): every sandboxed Bash call may fail with "failed to create bridge sockets". The settings give it TMPDIR=/tmp, which older clients take; otherwise tell the user to restart Claude Code with a short TMPDIR (\`TMPDIR=/tmp claude\`).`;
+}
