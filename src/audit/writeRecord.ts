@@ -8,7 +8,7 @@ import type { CliState, Receipt } from '../state/schema/cliState.js';
 import { readEvents } from '../state/events.js';
 import { oracleParts } from '../verify/oracle/runnerParts.js';
 import { cleanEnv } from '../verify/oracle/cleanEnv.js';
-import type { Session } from '../cli/session.js';
+import type { Context } from '../state/context.js';
 import { digestOf, readText, type Tree } from '../verify/tree.js';
 import { VERSION } from '../state/version.js';
 import {
@@ -70,7 +70,7 @@ function run(r: Receipt | undefined): RecordRun | null {
  * the cycle has no RED receipt to record). Called by `done` after the final run held, before the
  * transition.
  */
-export function writeCycleRecord(s: Session, state: CliState, stack: CompiledStack, tree: Tree, final: Receipt, finishedAt: string): string | null {
+export function writeCycleRecord(s: Context, state: CliState, stack: CompiledStack, tree: Tree, final: Receipt, finishedAt: string): string | null {
   const frozen = state.frozen;
   const red = state.receipts?.red;
   // A cycle frozen without a RED receipt (a state from an older release) has no RED to replay.
@@ -125,7 +125,7 @@ export function writeCycleRecord(s: Session, state: CliState, stack: CompiledSta
       results: roles,
     },
     runner: { command: stack.config.test_command, version: runnerVersion(s.root, stack.config.test_command, cleanEnv(s.io.env, s.root, stack.config.test_env_allow ?? [])) },
-    frozen: { at: frozen.at, files, parts, local_parts: localParts, ...(frozen.links ? { links: frozen.links } : {}) },
+    frozen: { at: frozen.at, files, parts, local_parts: localParts, ...(frozen.links ? { links: frozen.links } : {}), ...(frozen.heldout && frozen.heldout.length > 0 ? { heldout: frozen.heldout } : {}) },
     tests,
     red: { ...run(red)!, counted },
     red_sources: redSources,

@@ -5,6 +5,9 @@ import { findRepo } from '../state/repo.js';
 import { helpFor, isHelpFlag, verbHelp, verbsUnder } from './help.js';
 import { VERBS } from './registry.js';
 import type { CliIo, Verb } from './verb.js';
+import { KILL_SWITCH } from '../hooks/output.js';
+import { authoriseVerb } from '../tamper/cliAuthority.js';
+import { insideClaudeCode, notAskedMessage } from './personAsked.js';
 import { VERSION } from '../state/version.js';
 
 export type { CliIo } from './verb.js';
@@ -76,6 +79,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   try {
+    // Inside Claude Code a state-changing verb runs only on the hook's ticket (src/tamper/cliAuthority.ts).
+    if (verb.mutates && io.env[KILL_SWITCH] !== '1') authoriseVerb(verb.name, argv, io.cwd, io.env, insideClaudeCode(io.env, process.ppid), (v) => notAskedMessage(confirmSpelling(v, argv)));
     return await verb.run(rest, io);
   } catch (err) {
     if (err instanceof UsageError) {
@@ -88,6 +93,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     recordRefusal(io.cwd, verb, message);
     return 1;
   }
+}
+
+/** The person's verb as the refusal names it: `init --force`, `result --resume`, `abort`. */
+function confirmSpelling(verb: string, argv: readonly string[]): string {
+  const flag = ['--force', '--resume'].find((f) => argv.includes(f));
+  return flag === undefined ? verb : `${verb} ${flag}`;
 }
 
 function recordRefusal(cwd: string, verb: Verb, reason: string): void {

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { KILL_SWITCH } from '../hooks/output.js';
-import { personAsked } from '../state/anchorInflight.js';
-import { anchorPaths } from '../state/anchorPaths.js';
 import { RefusalError } from '../state/rules/errors.js';
+import { currentTicket } from '../tamper/cliAuthority.js';
 import type { Session } from './session.js';
 
 /** The rule of the gate's question to the person (src/gate/rules/decideBash.ts, `confirm`). */
@@ -20,10 +19,13 @@ const CONFIRM_RULE = 'cli-confirm';
 export function requirePersonAsked(s: Session, what: string): void {
   const env = s.io.env;
   if (env[KILL_SWITCH] === '1' || !insideClaudeCode(env, process.ppid)) return;
-  if (personAsked(anchorPaths(s.repo, env), CONFIRM_RULE)) return;
-  throw new RefusalError(
-    `\`tdd-gate ${what}\` is the user's decision, and this command ran inside Claude Code without passing the gate's question to the user (a shell command that a skill or slash command embeds runs without hooks before Claude Code 2.1.332, or hooks are switched off), so nothing changed. The user runs it in a terminal, or confirms it when it runs as an ordinary Bash call.`,
-  );
+  // The ticket the CLI took for this run (src/tamper/cliAuthority.ts) carries the gate's question.
+  if (currentTicket()?.asked === CONFIRM_RULE) return;
+  throw new RefusalError(notAskedMessage(what));
+}
+
+export function notAskedMessage(what: string): string {
+  return `\`tdd-gate ${what}\` is the user's decision, and this command ran inside Claude Code without passing the gate's question to the user (a shell command that a skill or slash command embeds runs without hooks before Claude Code 2.1.332, or hooks are switched off, or another program started it), so nothing changed. The user runs it in a terminal, or confirms it when it runs as an ordinary Bash call.`;
 }
 
 /** A process of Claude Code's own: the native binary (`claude`, `claude.exe`) or its package run by node. */

@@ -9,21 +9,16 @@ import { findRepo, type Repo } from '../state/repo.js';
 import { statePathFor } from '../state/statePath.js';
 import { anchorMismatch } from '../state/anchor.js';
 import { readStateText } from '../state/loadState.js';
-import { readState, withState, type StoredState } from '../state/stateStore.js';
-import { formatIssues } from '../state/schema/format.js';
-import { cliStateSchema, type CliState } from '../state/schema/cliState.js';
+import { readState, withState } from '../state/stateStore.js';
+import { validateCliState, type CliState } from '../state/schema/cliState.js';
+
+export { validateCliState } from '../state/schema/cliState.js';
 import type { Phase } from '../state/schema/state.js';
 import type { CliIo } from './verb.js';
+import type { Context } from '../state/context.js';
 
-/** Where a verb runs: the repository, its branch's state file, the clock. */
-export interface Session {
-  io: CliIo;
-  repo: Repo;
-  root: string;
-  statePath: string;
-  stateRel: string;
-  now: () => Date;
-}
+/** Where a verb runs: the repository, its branch's state file, the clock (a plain Context). */
+export type Session = Context;
 
 export function openSession(io: CliIo): Session {
   let repo: Repo | null;
@@ -39,18 +34,6 @@ export function openSession(io: CliIo): Session {
   return { io, repo, root: repo.root, statePath, stateRel: path.relative(repo.root, statePath), now: () => new Date() };
 }
 
-/** Validate the CLI's own keys too; a corrupt file is reported and left as it is. */
-export function validateCliState(state: StoredState, statePath: string): CliState {
-  const parsed = cliStateSchema.safeParse(state);
-  if (!parsed.success) {
-    throw new GateError(
-      { problem: `the state file ${statePath} is invalid: ${formatIssues(parsed.error)}; it was left untouched`, fix: 'Restore it, or end the cycle with `tdd-gate abort --reason "<why>"` (keeps a copy)' },
-      'state-corrupt',
-      { cause: parsed.error },
-    );
-  }
-  return parsed.data;
-}
 
 export function loadState(s: Session): CliState | null {
   const raw = readState(s.statePath);

@@ -1,9 +1,7 @@
-export interface CliIo {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  stdout: { write(s: string): unknown };
-  stderr: { write(s: string): unknown };
-}
+import type { Io } from '../state/context.js';
+
+/** The CLI's input and output (the state room's Io). */
+export type CliIo = Io;
 
 /** One CLI verb. `run` returns the exit code: 0 ok, 1 refusal, 2 usage error. */
 export interface Verb {

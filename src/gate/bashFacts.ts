@@ -12,6 +12,9 @@ import { MAX_FILES, TooManyFiles, type TargetFact } from './rules/decideBash.js'
 import { canonicalize } from '../state/canonicalPath.js';
 import { classesOf, runnerConfig, type DiskContext } from './targetClasses.js';
 import { readOrNull } from '../state/readOrNull.js';
+import { envProbe } from '../state/envProbe.js';
+import { isInstalledDependency } from '../state/rules/envDirs.js';
+import { underRunnerRoot } from '../verify/rules/installationRoots.js';
 import { gitExec } from '../state/git.js';
 
 export type { DiskContext };
@@ -44,11 +47,24 @@ export function insideRoot(root: string, abs: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+/** A tool's cache inside node_modules (`.cache`, `.vite`): a dot folder other than `.bin`, which holds no package. */
+function toolCache(rel: string): boolean {
+  const at = rel.lastIndexOf('node_modules/');
+  if (at < 0) return false;
+  const next = rel.slice(at + 'node_modules/'.length);
+  return next.startsWith('.') && !next.startsWith('.bin/') && next !== '.bin' && next !== '.package-lock.json';
+}
+
 /** Every class a raw path falls in, resolved from `cwd`. */
-function fact(d: DiskContext, cwd: string, abs: string): TargetFact {
+function fact(d: DiskContext, cwd: string, abs: string, removes = false): TargetFact {
   const { classes, real } = classesOf(d, cwd, abs);
   const out: TargetFact = { abs, real, classes, inProject: insideRoot(d.root, real), exists: exists(abs) };
   if (classes.includes('test') && runnerConfig(d, real)) out.config = true;
+  // Installed dependencies (the runner and its assertions live there) and the runner's installation frozen with the tests.
+  const rel = out.inProject ? path.relative(d.root, real).split(path.sep).join('/') : null;
+  // (Removing installed packages is ordinary: a reinstall follows, and verify checks what it brings.)
+  if (removes) return out;
+  if ((rel !== null && rel !== '' && !toolCache(rel) && isInstalledDependency(rel, envProbe(d.root))) || underRunnerRoot(real, d.runnerRoots ?? []) || underRunnerRoot(abs, d.runnerRoots ?? [])) out.dependency = true;
   return out;
 }
 
@@ -71,16 +87,16 @@ export function* writeTargets(d: DiskContext, w: BashWrite, cwd: string): Genera
   if (w.glob) {
     const pattern = path.isAbsolute(w.path) ? w.path : `${escapeForGlob(cwd)}/${w.path}`;
     const literal = pattern.replace(/\\(.)/gs, '$1');
-    yield fact(d, cwd, literal);
+    yield fact(d, cwd, literal, w.removes === true);
     for (const match of globMatches(pattern, d.nocase || w.nocase === true, counter)) {
-      yield fact(d, cwd, match);
-      if (w.tree) for (const p of walkTree(match, counter)) yield fact(d, cwd, p);
+      yield fact(d, cwd, match, w.removes === true);
+      if (w.tree) for (const p of walkTree(match, counter)) yield fact(d, cwd, p, w.removes === true);
     }
     return;
   }
   const abs = path.resolve(cwd, w.path);
-  yield fact(d, cwd, abs);
-  if (w.tree) for (const p of walkTree(abs, counter)) yield fact(d, cwd, p);
+  yield fact(d, cwd, abs, w.removes === true);
+  if (w.tree) for (const p of walkTree(abs, counter)) yield fact(d, cwd, p, w.removes === true);
 }
 
 /**

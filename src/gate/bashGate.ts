@@ -12,11 +12,18 @@ import { canonicalize } from '../state/canonicalPath.js';
 import type { ActiveCycle } from '../state/cycle.js';
 import { cycleFacts } from './fileGate.js';
 import { frozenPartChange, partFileOf } from './frozenParts.js';
+import { homedir } from 'node:os';
+import { findRepo } from '../state/repo.js';
+import { anchorPaths } from '../state/anchorPaths.js';
+import { cliRoad, type SeenCliCall } from '../tamper/rules/cliRoads.js';
+import { issueTickets } from '../tamper/tickets.js';
+import type { Decision } from './rules/decision.js';
 
 // Bash-only checks that run before the analysis, here so the Write path's part does not carry them.
 export { hardenedBashCheck } from '../wall/sandboxGate.js';
 export { gatePluginPrograms } from '../tamper/pluginPrograms.js';
 export { isPlainRead } from './plainRead.js';
+export { heldoutBashCheck } from '../heldout/bashGate.js';
 
 /**
  * Bash: analyse the command (pure) and gather what the rules ask of the disk. The scripts the
@@ -32,6 +39,42 @@ export function bashCall(cycle: ActiveCycle, event: BashEvent, env: NodeJS.Proce
     read: scriptReader(),
   });
   return { analysis, facts: bashFacts(cycle, event) };
+}
+
+/** With no active cycle, a command that names the CLI: the CLI calls it makes (the analysis alone). */
+function cliCallsOutsideCycle(event: BashEvent, home: string): SeenCliCall[] {
+  const command = event.tool_input.command;
+  if (!command.includes('tdd-gate') && !command.includes('cli.mjs')) return [];
+  let root = event.cwd;
+  try {
+    root = findRepo(event.cwd)?.root ?? event.cwd;
+  } catch {
+    // the cwd as given
+  }
+  return analyzeBash(command, { cwd: event.cwd, home, root, inherited: inheritedEnv(process.env), read: scriptReader() }).cliCalls;
+}
+
+/**
+ * The CLI's road through this Bash call (src/tamper/rules/cliRoads.ts): subagents are denied its
+ * state-changing verbs, the person's verbs are asked about, and every verb the call may run gets
+ * its one-shot ticket in the anchor store of each repository the call can touch.
+ */
+export function ticketCliCalls(event: BashEvent, cycles: readonly ActiveCycle[], verdict: Decision, seen: SeenCliCall[] | null, env: NodeJS.ProcessEnv): Decision {
+  const found = seen !== null && seen.length > 0 ? seen : cliCallsOutsideCycle(event, env.HOME ?? homedir());
+  // One project's gate and another's may both report a call: one ticket each.
+  const calls = found.filter((c, i) => found.findIndex((d) => d.text === c.text && d.args.join('\u0000') === c.args.join('\u0000')) === i);
+  const { decision, tickets } = cliRoad(calls, event.agent_type, cycles.length > 0, verdict);
+  if (tickets.length === 0) return decision;
+  const homes = new Set(cycles.map((c) => c.anchorPaths.home));
+  try {
+    const here = findRepo(event.cwd);
+    if (here !== null) homes.add(anchorPaths(here, env).home);
+  } catch {
+    // no repository at the cwd
+  }
+  const session = typeof (event as { session_id?: unknown }).session_id === 'string' ? (event as { session_id: string }).session_id : null;
+  for (const home of homes) issueTickets(home, tickets.map((t) => ({ ...t, session, toolUseId: event.tool_use_id ?? null })));
+  return decision;
 }
 
 /**

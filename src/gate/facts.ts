@@ -17,12 +17,13 @@ import { markSeen } from '../tamper/seenCalls.js';
 import { appendEvent } from '../state/eventLog.js';
 import { loadCycles, type ActiveCycle } from '../state/cycle.js';
 import { findRepo } from '../state/repo.js';
-import { candidateDirs } from '../hooks/projectDirs.js';
+import { candidateDirs } from '../state/projectDirs.js';
 import { integrityDecision } from '../tamper/integrityGate.js';
 import { cycleFacts, fileTarget } from './fileGate.js';
 import { isMcpTool, mcpTargets } from './mcpGate.js';
 import { gateSpecWriter } from '../spec/specWriterGate.js';
 import type * as BashGateModule from './bashGate.js';
+import type { SeenCliCall } from '../tamper/rules/cliRoads.js';
 
 /** The Bash gate, which the build keeps out of the part loaded for the other tools (hooks/bashPreToolUse.ts). */
 export type BashGate = typeof BashGateModule;
@@ -58,6 +59,11 @@ export interface GatheredCall {
   agentType: string | undefined;
   /** After the decision: the marks the PostToolUse checks rely on. */
   after: (verdict: Verdict<ActiveCycle>) => void;
+  /**
+   * Bash: the CLI's road through the call (src/tamper/rules/cliRoads.ts): the subagent rule and the
+   * person's question for its verbs with or without a cycle, and the tickets the CLI takes.
+   */
+  road?: (decision: Decision) => Decision;
 }
 
 const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -128,16 +134,27 @@ type Base = Pick<CallFacts<ActiveCycle>, 'kind' | 'tool' | 'specWriter' | 'canno
 function fileOrBashCall(event: PreToolUseEvent, env: NodeJS.ProcessEnv, bash: BashGate | null, source: CallSource | null, deps: GateDeps, base: Base): GatheredCall {
   const label = source?.label ?? event.tool_name;
   const cycles = once(() => cyclesOf(event, env, bash, deps));
+  const seen: SeenCliCall[] = [];
   const inCycle = (cycle: ActiveCycle): CycleCall => {
     const common = { phase: cycle.state.phase, tool: label, integrity: () => integrityDecision(cycle, label), cycle: once(() => cycleFacts(cycle, event.agent_type)) };
     if (event.tool_name !== 'Bash') return { ...common, kind: 'file', writes: () => [fileTarget(cycle, event)] };
-    return bashInCycle(cycle, event, env, bash, common, 'bash');
+    return bashInCycle(cycle, event, env, bash, common, 'bash', seen);
   };
+  const road =
+    event.tool_name === 'Bash'
+      ? (decision: Decision): Decision => {
+          const settle = (d: Decision): Decision => (d.kind === 'ask' && base.cannotAsk !== null ? base.cannotAsk(d) : d);
+          const loaded = cycles();
+          if (!Array.isArray(loaded)) return decision.kind === 'deny' ? decision : settle(needBash(bash).ticketCliCalls(event, [], decision, null, env));
+          return settle(needBash(bash).ticketCliCalls(event, loaded, decision, loaded.length > 0 ? seen : null, env));
+        }
+      : undefined;
   return {
     facts: { ...base, badInput: null, cycles, inCycle },
     label,
     target: () => String(event.tool_name === 'Bash' ? event.tool_input.command.slice(0, 500) : 'file_path' in event.tool_input ? event.tool_input.file_path : event.tool_input.notebook_path),
     agentType: event.agent_type,
+    ...(road !== undefined ? { road } : {}),
     after: (verdict) => {
       if (verdict.decision.kind === 'deny') return;
       const asked = verdict.decision.kind === 'ask' ? verdict.decision.ruleId : undefined;
@@ -148,9 +165,13 @@ function fileOrBashCall(event: PreToolUseEvent, env: NodeJS.ProcessEnv, bash: Ba
   };
 }
 
-function bashInCycle(cycle: ActiveCycle, event: BashEvent, env: NodeJS.ProcessEnv, bash: BashGate | null, common: Omit<CycleCall, 'kind'>, kind: 'bash' | 'monitor'): CycleCall {
+function bashInCycle(cycle: ActiveCycle, event: BashEvent, env: NodeJS.ProcessEnv, bash: BashGate | null, common: Omit<CycleCall, 'kind'>, kind: 'bash' | 'monitor', seen?: SeenCliCall[]): CycleCall {
   const where = `(phase ${cycle.state.phase}, ${event.agent_type ?? 'main thread'})`;
-  const call = once(() => needBash(bash).bashCall(cycle, event, env));
+  const call = once(() => {
+    const c = needBash(bash).bashCall(cycle, event, env);
+    seen?.push(...c.analysis.cliCalls);
+    return c;
+  });
   return {
     ...common,
     kind,
@@ -257,6 +278,7 @@ function cyclesOf(event: { cwd: string; tool_name: string; tool_input: object; a
       const verb = event.tool_name === 'Bash' && shell !== null ? bareCliVerb(shell) : null;
       const subagent = event.agent_type !== undefined;
       if (verb === 'recover' && !subagent) return ask('cli-confirm', `\`tdd-gate recover\` restores the TDD state and the control files from the anchor kept outside the work tree. ${err.message} Confirm only if you, the user, want the cycle restored; it is recorded either way.`);
+      if (verb === 'abort' && !subagent) return ask('cli-confirm', `\`tdd-gate abort\` ends the TDD cycle whose records were deleted or rewritten, and closes what is left of it. ${err.message} Confirm only if you, the user, want the cycle ended; it is recorded either way.`);
       if (verb === 'status' || verb === 'log') return [];
       return deny(err.ruleId, `${err.message} (${event.tool_name} blocked: the gate fails closed; plain reads such as \`ls\`, \`cat\` and \`tdd-gate status\` still run.)`, `the TDD state of this branch was deleted or rewritten outside the tdd-gate CLI; run \`tdd-gate recover\` to restore it (or \`tdd-gate abort\` to end the cycle).`);
     }
@@ -266,7 +288,7 @@ function cyclesOf(event: { cwd: string; tool_name: string; tool_input: object; a
 
 /** `tdd-gate <verb>` or `node <…>/dist/cli.mjs <verb>` and nothing else: the verb; otherwise null. */
 function bareCliVerb(command: string): string | null {
-  const m = /^\s*(?:tdd-gate|npx\s+tdd-gate|node\s+(?:"[^"$`]*\/dist\/cli\.mjs"|'[^']*\/dist\/cli\.mjs'|[^\s"'$`;&|<>()]*\/dist\/cli\.mjs))\s+(recover|status|log)(?:\s+--json)?\s*$/.exec(command);
-  return m?.[1] ?? null;
+  const m = /^\s*(?:tdd-gate|npx\s+tdd-gate|node\s+(?:"[^"$`]*\/dist\/cli\.mjs"|'[^']*\/dist\/cli\.mjs'|[^\s"'$`;&|<>()]*\/dist\/cli\.mjs))\s+(?:(recover|status|log)(?:\s+--json)?|(abort)\s+--reason(?:\s+|=)(?:"[^"$`\\]*"|'[^']*'|[^\s"'$`;&|<>()\\]+))\s*$/.exec(command);
+  return m?.[1] ?? m?.[2] ?? null;
 }
 

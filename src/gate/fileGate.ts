@@ -6,9 +6,11 @@ import { classesOf, runnerConfig, type DiskContext } from './targetClasses.js';
 import { liveSpecHash } from '../spec/specHashCache.js';
 import type { ActiveCycle } from '../state/cycle.js';
 import { compileGlobs } from '../state/rules/globs.js';
+import { parseReachAllow, reachAllowedFor } from '../verify/rules/reachAllow.js';
 import { docExamplePart, onlyRustTestRegionsChange, rustDocExamples, rustTestRegions, testRegionPart } from '../verify/rules/testRegions.js';
 import { sha256Hex } from '../state/hash.js';
 import { splitGlobs } from '../state/schema/stackGlobs.js';
+import { runnerInstallationRoots, underRunnerRoot } from '../verify/rules/installationRoots.js';
 import { frozenPartChange, partFileOf } from './frozenParts.js';
 import { isInstalledDependency } from '../state/rules/envDirs.js';
 import { envProbe } from '../state/envProbe.js';
@@ -33,8 +35,8 @@ function testRegionChanged(cycle: ActiveCycle, rel: string, after: string): bool
   });
 }
 
-function runnerReachAllow(globs: string | string[], nocase: boolean): (rel: string) => boolean {
-  return compileGlobs(splitGlobs(globs), nocase);
+function runnerReachAllow(globs: string | string[], nocase: boolean, rel: string): true | string[] {
+  return reachAllowedFor(parseReachAllow(splitGlobs(globs)), rel, (g) => compileGlobs(g, nocase));
 }
 
 /** The SPEC drift fact for GREEN/REFACTOR; hashing a large SPEC is the costliest thing the hook does. */
@@ -62,7 +64,7 @@ export function cycleFacts(cycle: ActiveCycle, agentType: string | undefined): C
 
 /** The project facts classifying a target needs, from the cycle. */
 export function diskOf(cycle: ActiveCycle): DiskContext {
-  return { root: cycle.repo.root, home: cycle.home, nocase: cycle.nocase, classify: cycle.classify, statePath: cycle.statePath };
+  return { root: cycle.repo.root, home: cycle.home, nocase: cycle.nocase, classify: cycle.classify, statePath: cycle.statePath, runnerRoots: runnerInstallationRoots(cycle.state) };
 }
 
 function writeInput(event: FileToolEvent): { path: string; input: WriteInput } {
@@ -90,14 +92,16 @@ export function fileTarget(cycle: ActiveCycle, event: FileToolEvent): WriteTarge
     if (onlyRustTestRegionsChange(before, contentAfter(input, before))) classes = classes.map((c) => (c === 'source' ? 'test' : c));
   }
   const inProject = path.relative(cycle.repo.root, real);
-  const target: WriteTarget = { display: raw, classes, dependency: !inProject.startsWith('..') && !path.isAbsolute(inProject) && isInstalledDependency(inProject.split(path.sep).join('/'), envProbe(cycle.repo.root)) };
+  const dependency = (!inProject.startsWith('..') && !path.isAbsolute(inProject) && isInstalledDependency(inProject.split(path.sep).join('/'), envProbe(cycle.repo.root))) || underRunnerRoot(real, runnerInstallationRoots(cycle.state));
+  const target: WriteTarget = { display: raw, classes, dependency };
   if (classes.includes('test') && runnerConfig(diskOf(cycle), real)) target.config = true;
   if (classes.includes('source') && cycle.state.phase !== 'tdd-plan') {
     // RED: the stub marker; GREEN/REFACTOR: a source must not reach into the test runner.
     target.contentBefore = readOrNull(real);
     target.contentAfter = contentAfter(input, target.contentBefore);
     const rel = path.relative(cycle.repo.root, real).split(path.sep).join('/');
-    target.runnerReachAllowed = cycle.stack.config.runner_reach_allow !== undefined && runnerReachAllow(cycle.stack.config.runner_reach_allow, cycle.nocase)(rel);
+    target.rel = rel;
+    target.runnerReachAllowed = cycle.stack.config.runner_reach_allow !== undefined && runnerReachAllow(cycle.stack.config.runner_reach_allow, cycle.nocase, rel);
     target.testRegionChanged = testRegionChanged(cycle, rel, target.contentAfter);
   }
   // GREEN/REFACTOR: runner settings frozen inside package.json, pyproject.toml, setup.cfg.

@@ -11,6 +11,8 @@ export interface DiskContext {
   nocase: boolean;
   classify: ClassifyContext;
   statePath: string;
+  /** The runner's installation frozen with the tests (src/verify/rules/installationRoots.ts): absolute paths. */
+  runnerRoots?: readonly string[];
 }
 
 /**

@@ -10,7 +10,8 @@ import type { PathRules } from './rules/manifest.js';
 import type { CliState } from '../state/schema/cliState.js';
 import type { FrozenTests } from '../verify/rules/judge.js';
 import { greenRun, redRun } from '../verify/judgeRun.js';
-import { validateCliState, type Session } from '../cli/session.js';
+import type { Context } from '../state/context.js';
+import { validateCliState } from '../state/schema/cliState.js';
 import { frozenTests } from '../verify/testRun.js';
 import { scanTree, type Tree } from '../verify/tree.js';
 import { gitExec } from '../state/git.js';
@@ -31,7 +32,7 @@ export function canonicalRel(root: string, cwd: string, p: string): string {
   return toRel(root, canonicalize(path.resolve(cwd, p)));
 }
 
-export function activeCycle(s: Session): HandoffCycle {
+export function activeCycle(s: Context): HandoffCycle {
   const state = readState(s.statePath);
   if (state === null || state.phase === 'done') {
     throw new RefusalError('no TDD cycle is active on this branch; start one with `tdd-gate init --spec <path>`');
@@ -105,7 +106,7 @@ function frozenFor(state: CliState, stack: CompiledStack, tree: Tree, command: s
  * command). What keeps the oracle from running at all (it moved, processes still running, no
  * freeze) is a refusal, as it is for `verify green`.
  */
-export async function rerun(s: Session, cycle: HandoffCycle, command: string, label: string, judge: 'red' | 'green'): Promise<RunOutcome> {
+export async function rerun(s: Context, cycle: HandoffCycle, command: string, label: string, judge: 'red' | 'green'): Promise<RunOutcome> {
   const { stack } = cycle;
   const state = validateCliState(cycle.state, s.statePath);
   const tree = scanTree(s.root, stack);

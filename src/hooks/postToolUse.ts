@@ -8,8 +8,8 @@ import { loadCycles, type ActiveCycle } from '../state/cycle.js';
 import { describeFindings, integrityOf, isClean, logFindings } from '../tamper/integrityGate.js';
 import { NOTHING, postToolUseBlock, postToolUseContext, postToolUseFailureContext, type HookResult } from './output.js';
 import { clearInflight } from '../state/anchorInflight.js';
+import { candidateDirs } from '../state/projectDirs.js';
 import { wallStopExplanation } from '../wall/explainStop.js';
-import { candidateDirs } from './projectDirs.js';
 import { driftedParts } from '../gate/frozenParts.js';
 
 /**

@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { ROLE } from '../gate/rules/roles.js';
-import { anchorSaysActive } from '../state/anchorPaths.js';
+import { anchorPaths, anchorSaysActive } from '../state/anchorPaths.js';
+import { cycleMarked } from '../tamper/openMarkers.js';
 import { findRepo } from '../state/repo.js';
 import { stateSlug } from '../state/rules/stateSlug.js';
-import { candidateDirs, targetKey } from './projectDirs.js';
+import { candidateDirs, targetKey } from '../state/projectDirs.js';
 import { childPath } from '../state/childPath.js';
 import { TDD_DIR } from '../state/rules/tddDir.js';
 
@@ -26,14 +27,19 @@ export function quickCheck(eventName: string, input: unknown, env: NodeJS.Proces
   if (gateEvent && !hasTarget(eventName === 'PreToolUse' ? (tool_name as string) : 'Bash', tool_input as Record<string, unknown>)) return 'full';
   // The spec-writer is confined to specs/ with or without a cycle (docs/spec-formats.md).
   if (gateEvent && fields.agent_type === ROLE.specWriter) return 'full';
+  // A command that names the CLI: its state-changing verbs get their tickets, with or without a cycle (src/tamper/cliAuthority.ts).
+  if (gateEvent && namesCli((tool_input as Record<string, unknown>).command)) return 'full';
   try {
     const seen = new Set<string>();
     for (const dir of candidateDirs(fields, env)) {
       const repo = findRepo(dir);
       if (repo === null || seen.has(repo.root)) continue;
       seen.add(repo.root);
-      // The state file says so, or, when it is gone, the anchor outside the work tree does.
-      if (hasStateFile(repo.root, repo.branch) || anchorSaysActive(repo, env)) return 'full';
+      // The state file says so, or, when it is gone, the anchor outside the work tree does, or a trace of an open cycle (src/tamper/openMarkers.ts).
+      const names = tddNames(repo.root);
+      if (names !== null && hasStateFile(names, childPath(repo.root, TDD_DIR), repo.branch)) return 'full';
+      const paths = anchorPaths(repo, env);
+      if (anchorSaysActive(repo, env, paths) || cycleMarked(paths, names, repo.branch)) return 'full';
     }
     return 'inactive';
   } catch {
@@ -41,16 +47,19 @@ export function quickCheck(eventName: string, input: unknown, env: NodeJS.Proces
   }
 }
 
-function hasStateFile(root: string, branch: string): boolean {
-  let names: string[];
+/** The names in the project's .tdd/, or null when there is none (most projects: no error object). */
+function tddNames(root: string): string[] | null {
   const dir = childPath(root, TDD_DIR); // root is canonical (findRepo)
-  if (!existsSync(dir)) return false; // most projects: answered without an error object
+  if (!existsSync(dir)) return null;
   try {
-    names = readdirSync(dir);
+    return readdirSync(dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
     throw err;
   }
+}
+
+function hasStateFile(names: readonly string[], dir: string, branch: string): boolean {
   // Same slug, any hash: the full path computes the exact name (slugs can collide; hashes decide).
   const prefix = `state-${stateSlug(branch)}-`;
   return names.some((n) => n.startsWith(prefix) && n.endsWith('.json') && !isDone(childPath(dir, n)));
@@ -67,6 +76,10 @@ function isDone(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+function namesCli(command: unknown): boolean {
+  return typeof command === 'string' && (command.includes('tdd-gate') || command.includes('cli.mjs'));
 }
 
 /** A gated tool without its target is malformed input, for the full path to deny. */

@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { writeAtomic } from './atomicWrite.js';
@@ -10,6 +10,9 @@ import { findRepo, type Repo } from './repo.js';
 import { childPath } from './childPath.js';
 import { readOrNull } from './readOrNull.js';
 import { TDD_DIR } from './rules/tddDir.js';
+import { markProject } from '../tamper/traces.js';
+import { recordControlSet } from '../tamper/controlRecord.js';
+import { listProjectFiles } from './projectFiles.js';
 
 /**
  * The anchor (DESIGN §2, ADR 006): the record of a branch's cycle that the work tree does not
@@ -44,7 +47,7 @@ export type Protected =
    * A file with this content (a copy is in the blob store); null: must not exist. `link`: the
    * frozen file was a symbolic link to this target, and stays that link (src/state/frozenEntry.ts).
    */
-  | { kind: 'file'; path: string; sha256: string | null; what: string; copy?: string; link?: string }
+  | { kind: 'file'; path: string; sha256: string | null; what: string; copy?: string; link?: string; control?: boolean }
   /** A Claude Code settings file: only the keys that can switch hooks or plugins off are pinned. */
   | { kind: 'settings'; path: string; guard: string | null; sha256: string | null; what: string }
   /**
@@ -52,10 +55,18 @@ export type Protected =
    * the same link (a dotfiles setup); becoming a link, or another link, is tampering.
    */
   | { kind: 'realdir'; path: string; link: string | null; repair: boolean; what: string }
-  /** A directory that held frozen tests: a test file added to it after the freeze is moved away. */
-  | { kind: 'nonew'; path: string; names: string[]; what: string }
+  /**
+   * A directory that held frozen tests: a test file added to it after the freeze is moved away.
+   * `sub`: every file below it at the freeze (project-relative to `path`), so a new file in a
+   * subdirectory is found too (absent in records of older versions: the top level only).
+   */
+  | { kind: 'nonew'; path: string; names: string[]; what: string; sub?: string[] }
+  /** A directory on the way to a frozen file: the same real directory (device and inode) as at the freeze. */
+  | { kind: 'dirchain'; path: string; dev: number; ino: number; what: string }
+  /** A source file in tdd-red: changed only as a stub (the marker at a function), else put back from the copy taken when RED began. */
+  | { kind: 'redsource'; path: string; sha256: string; what: string }
   /** A directory of files the client runs or sources: no file changes, none is added (unless `open`). */
-  | { kind: 'tree'; path: string; files: Record<string, string>; open: boolean; what: string };
+  | { kind: 'tree'; path: string; files: Record<string, string>; open: boolean; what: string; control?: boolean };
 
 /** Keys of a Claude Code settings file that can turn this gate off or run code of their own. */
 const GUARDED_SETTINGS_KEYS = [
@@ -226,7 +237,7 @@ function publish(recordFile: string, activeFile: string, record: AnchorRecord): 
 interface StateLike {
   phase?: unknown;
   plan_artifact?: unknown;
-  frozen?: { files?: unknown; links?: unknown };
+  frozen?: { files?: unknown; links?: unknown; heldout?: unknown };
   green_entry?: { files?: unknown };
   refactor_base?: { files?: unknown };
 }
@@ -293,6 +304,51 @@ function linkOf(p: string): string | null {
   }
 }
 
+/** Every file below `dir` (relative, posix), bounded; run leftovers' folders skipped. */
+function filesBelow(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (sub: string, depth: number) => {
+    if (depth > 6 || out.length >= 4000) return;
+    let names: string[];
+    try {
+      names = readdirSync(sub === '' ? dir : path.join(dir, sub));
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const rel = sub === '' ? name : `${sub}/${name}`;
+      let st;
+      try {
+        st = lstatSync(path.join(dir, rel));
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) {
+        if (!SKIPPED_DIRS.has(name)) walk(rel, depth + 1);
+      } else out.push(rel);
+    }
+  };
+  walk('', 0);
+  return out;
+}
+
+/** Folders a run or a tool leaves beside tests: never searched for new tests. */
+export const SKIPPED_DIRS = new Set(['node_modules', '__pycache__', '.pytest_cache', '__snapshots__', '.git', 'target', 'coverage', '.venv', 'venv']);
+
+/** The source files of the cycle when RED begins, each with a copy in the blob store. */
+function redSources(root: string, anchorHome: string, state: StateLike & { baseline?: { sources?: unknown } }): Protected[] {
+  const out: Protected[] = [];
+  const sources = hashes(state.baseline?.sources);
+  for (const rel of Object.keys(sources).slice(0, 2000)) {
+    const abs = path.join(root, rel);
+    const sha = fileSha(abs);
+    if (sha === null) continue;
+    storeBlob(anchorHome, abs, sha);
+    out.push({ kind: 'redsource', path: abs, sha256: sha, what: `the source file ${rel}` });
+  }
+  return out;
+}
+
 function listTree(dir: string, recentOnly = false): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (sub: string) => {
@@ -343,6 +399,9 @@ function collectProtected(root: string, home: string, anchorHome: string, state:
     for (const rel of Object.keys(plans)) file(path.join(root, TDD_DIR, 'plans', rel), `the plan .tdd/plans/${rel}`);
   }
   const frozen = hashes(state.frozen?.files);
+  // Held-out files are in the held-out store, not in the work tree, until `done` (docs/heldout.md).
+  const heldout = Array.isArray(state.frozen?.heldout) ? (state.frozen.heldout as unknown[]) : [];
+  for (const rel of heldout) if (typeof rel === 'string') delete frozen[rel];
   const links = linkTargets(state.frozen?.links);
   for (const [rel, h] of Object.entries(frozen)) {
     const copy = path.join(root, TDD_DIR, 'snapshots', 'frozen', `${rel}.copy`);
@@ -356,11 +415,27 @@ function collectProtected(root: string, home: string, anchorHome: string, state:
   const frozenDirs = new Set(Object.keys(frozen).map((rel) => path.dirname(path.join(root, rel))));
   for (const dir of frozenDirs) {
     try {
-      out.push({ kind: 'nonew', path: dir, names: readdirSync(dir), what: `the frozen test directory ${path.relative(root, dir) || '.'}` });
+      out.push({ kind: 'nonew', path: dir, names: readdirSync(dir), what: `the frozen test directory ${path.relative(root, dir) || '.'}`, sub: filesBelow(dir) });
     } catch {
       // gone: the frozen files in it are reported on their own
     }
   }
+  // Each directory on the way to a frozen file is part of its identity: checked first (integrity.ts).
+  const chain = new Set<string>();
+  for (const rel of Object.keys(frozen)) {
+    const parts = rel.split('/').slice(0, -1);
+    for (let i = 1; i <= parts.length; i++) chain.add(parts.slice(0, i).join('/'));
+  }
+  const chainEntries: Protected[] = [];
+  for (const rel of [...chain].sort()) {
+    try {
+      const st = lstatSync(path.join(root, rel));
+      if (st.isDirectory()) chainEntries.push({ kind: 'dirchain', path: path.join(root, rel), dev: st.dev, ino: st.ino, what: `the frozen test directory ${rel}` });
+    } catch {
+      // gone: the frozen files in it are reported on their own
+    }
+  }
+  out.unshift(...chainEntries);
   const snapshots: [string, Record<string, string>][] = [
     ['green-entry', hashes(state.green_entry?.files)],
     ['refactor', hashes(state.refactor_base?.files)],
@@ -404,6 +479,27 @@ function collectProtected(root: string, home: string, anchorHome: string, state:
   for (const abs of runnerFiles(root)) file(abs, `the test runner ${path.relative(root, abs)}`);
   for (const abs of pluginFiles()) file(abs, `the tdd-gate program ${path.basename(abs)}`);
   return out;
+}
+
+/** RED's sources: snapshotted when RED begins (advance red), carried while it lasts. */
+function redEntries(root: string, paths: AnchorPaths, state: StateLike, prev: AnchorRecord | null): Protected[] {
+  if (state.phase !== 'tdd-red') return [];
+  if (prev !== null && prev.active && prev.phase === 'tdd-red') return prev.protect.filter((p) => p.kind === 'redsource');
+  return redSources(root, paths.home, state);
+}
+
+/** The control set: recorded when the cycle begins, then carried from record to record (src/tamper/controlRecord.ts). */
+function controlEntries(repo: Repo, home: string, env: NodeJS.ProcessEnv, paths: AnchorPaths, prev: AnchorRecord | null): Protected[] {
+  if (prev !== null && prev.active) return prev.protect.filter((p) => (p.kind === 'file' || p.kind === 'tree') && p.control === true);
+  return recordControlSet(repo, home, env, safeProjectFiles(repo.root), fileSha, (dir) => listTree(dir), (abs, sha) => storeBlob(paths.home, abs, sha));
+}
+
+function safeProjectFiles(root: string): string[] {
+  try {
+    return listProjectFiles(root);
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -453,7 +549,7 @@ function anchorState(repo: Repo, statePath: string, text: string | null, env: No
     state_text: text,
     stack_sha256: fileSha(path.join(repo.root, TDD_DIR, 'stack.json')),
     frozen: hashes(state.frozen?.files),
-    protect: active ? collectProtected(repo.root, home, paths.home, state) : [],
+    protect: active ? [...collectProtected(repo.root, home, paths.home, state), ...controlEntries(repo, home, env, paths, prev), ...redEntries(repo.root, paths, state, prev)] : [],
     events: { path: eventsPath, copy: eventsCopy },
     at: new Date().toISOString(),
   };
@@ -465,7 +561,30 @@ function anchorState(repo: Repo, statePath: string, text: string | null, env: No
   if (paths.mirror !== null) publish(paths.mirror.record, paths.mirror.active, record);
   // The watched set was re-hashed: the hook's stat cache starts over.
   rmSync(statCachePath(paths), { force: true });
+  // The project's trace of the open cycle (src/tamper/openMarkers.ts), and the state's copy by
+  // its hash, from which `recover` rebuilds the state when only the journal is left.
+  markProject(statePath, active);
+  markJournal(paths);
+  if (text !== null && stateSha !== null) storeBlob(paths.home, statePath, stateSha);
   return record;
+}
+
+/**
+ * The journal's mode is a stat-only trace for the quick check (src/tamper/openMarkers.ts): 0600
+ * while a cycle of any branch of the repository is open, 0644 when none is.
+ */
+function markJournal(paths: AnchorPaths): void {
+  let open = false;
+  try {
+    open = readdirSync(path.dirname(paths.active)).length > 0;
+  } catch {
+    open = false;
+  }
+  try {
+    chmodSync(path.join(paths.home, 'journal.jsonl'), open ? 0o600 : 0o644);
+  } catch {
+    // best effort: one trace among several
+  }
 }
 
 /**
@@ -488,6 +607,18 @@ export function repinWatched(repo: Repo, files: readonly string[], env: NodeJS.P
     if (entry.kind === 'settings') {
       done.push(entry.path);
       return { ...entry, guard: settingsGuard(entry.path), sha256: sha };
+    }
+    if (entry.kind === 'dirchain') {
+      try {
+        const st = lstatSync(entry.path);
+        if (st.isDirectory()) {
+          done.push(entry.path);
+          return { ...entry, dev: st.dev, ino: st.ino };
+        }
+      } catch {
+        // still gone: stays as recorded
+      }
+      return entry;
     }
     if (entry.kind === 'file' && entry.copy === undefined) {
       done.push(entry.path);

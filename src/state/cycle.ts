@@ -15,6 +15,10 @@ import { sha256Hex } from './hash.js';
 import { parseState, readStateText, type StoredState } from './loadState.js';
 import { findRepo, type Repo } from './repo.js';
 import { statePathFor } from './statePath.js';
+import { clearMarkers, judgeCycleTraces } from '../tamper/traces.js';
+import { controlWhat } from '../tamper/rules/controlSet.js';
+import { controlFacts } from '../tamper/controlRecord.js';
+import { tracesMessage } from '../tamper/rules/traces.js';
 
 /** Everything the gate needs about the branch's active TDD cycle. */
 export interface ActiveCycle {
@@ -71,7 +75,15 @@ function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
     );
   }
   const state = anchoredState(statePath, anchor);
-  if (state === null || state.phase === 'done') return { active: false, repo };
+  if (state === null || state.phase === 'done') {
+    // No silent end: with no state (or a finished one) and no active anchor, a trace of an open cycle fails closed.
+    if (anchor === null || !anchor.active) {
+      const traces = judgeCycleTraces(repo, statePath, paths, anchor);
+      if (traces.kind === 'open') throw new GateError(tracesMessage(repo.branch, traces.traces), 'state-tampered');
+      if (traces.kind === 'none' && traces.leftovers.length > 0) clearMarkers(statePath, paths);
+    }
+    return { active: false, repo };
+  }
   const nocase = isCaseInsensitive(repo.root);
   const stack = compileStack(readStack(repo.root), nocase, envProbe(repo.root));
   const home = env.HOME ?? homedir();
@@ -80,6 +92,7 @@ function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
   const controlDirs = [path.join(home, '.claude', 'plugins'), env.CLAUDE_PLUGIN_ROOT, env.CLAUDE_PLUGIN_DATA, childPath(repo.root, '.git'), repo.gitDir, gitCommonDir(repo.gitDir)]
     .filter((d): d is string => typeof d === 'string' && d.length > 0)
     .map((d) => canonicalize(d));
+  const facts = controlFacts(repo, home, env);
   return {
     active: true,
     cycle: {
@@ -100,6 +113,7 @@ function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv): CycleLookup {
         nocase,
         controlAbs,
         controlDirs,
+        isControl: (abs, rel) => controlWhat(abs, rel, facts) !== null,
       },
     },
   };

@@ -6,6 +6,7 @@ import { checkStack } from './schema/handChecks.js';
 import type { StackConfig } from './schema/stack.js';
 import { DEFAULT_TEST_CONFIG_GLOB, splitGlobs } from './schema/stackGlobs.js';
 import { GateError } from './rules/errors.js';
+import { heldoutPatterns } from '../heldout/rules/defaults.js';
 
 export const STACK_REL = '.tdd/stack.json';
 
@@ -14,6 +15,8 @@ export interface CompiledStack {
   isTest: PathMatcher;
   isTestConfig: PathMatcher;
   isSource: PathMatcher;
+  /** Held-out tests (docs/heldout.md): a test file the held-out patterns name (stack.json `heldout_glob`, else the runner's default). */
+  isHeldout: PathMatcher;
   redConfirm: RegExp;
   buildError: RegExp | null;
 }
@@ -69,6 +72,7 @@ export function compileStack(config: StackConfig, nocase: boolean, probe?: EnvPr
     isTest: outsideEnvironments(compileGlobs(splitGlobs(config.test_file_glob), nocase), probe),
     isTestConfig: outsideEnvironments(compileGlobs(splitGlobs(config.test_config_glob ?? DEFAULT_TEST_CONFIG_GLOB), nocase), probe),
     isSource: outsideEnvironments(compileGlobs(splitGlobs(config.source_file_glob), nocase), probe),
+    isHeldout: outsideEnvironments(compileGlobs(heldoutPatterns(config, splitGlobs), nocase), probe),
     redConfirm: compileRegex('red_confirm', config.red_confirm),
     buildError: config.build_error_pattern === undefined ? null : compileRegex('build_error_pattern', config.build_error_pattern),
   };

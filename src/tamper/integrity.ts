@@ -1,7 +1,9 @@
-import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, symlinkSync, type Stats } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, symlinkSync, type Stats } from 'node:fs';
+import { sha256Hex } from '../state/hash.js';
+import { stubMarked } from '../tamper/rules/stubMarker.js';
 import path from 'node:path';
 import { writeAtomic } from '../state/atomicWrite.js';
-import { fileSha, restoreSettings, settingsGuard, statCachePath, storeBlob, verifiedBlob, type AnchorRecord, type Protected } from '../state/anchor.js';
+import { fileSha, restoreSettings, settingsGuard, SKIPPED_DIRS, statCachePath, storeBlob, verifiedBlob, type AnchorRecord, type Protected } from '../state/anchor.js';
 import type { AnchorPaths } from '../state/anchorPaths.js';
 import { entryAt, frozenChange, holdsFrozen, putBackFrozen } from '../state/frozenEntry.js';
 
@@ -80,6 +82,12 @@ export function checkIntegrity(paths: AnchorPaths, anchor: AnchorRecord | null, 
         break;
       case 'nonew':
         if (opts.isTest !== undefined) checkNoNewTests(paths, entry, opts.isTest, seen, remember, report);
+        break;
+      case 'dirchain':
+        checkDirChain(entry, report);
+        break;
+      case 'redsource':
+        checkRedSource(paths, entry, seen, remember, report);
         break;
     }
   }
@@ -223,6 +231,124 @@ function checkNoNewTests(paths: AnchorPaths, entry: Extract<Protected, { kind: '
     }
   }
   remember(`dir:${entry.path}`, moved ? lstatOrNull(entry.path) : dirStat);
+  if (entry.sub !== undefined) checkNewBelow(paths, entry as Extract<Protected, { kind: 'nonew' }> & { sub: string[] }, isTest, seen, remember, report);
+}
+
+/** Code that a test run could load from a folder below the tests. */
+const CODE_FILE = /\.(?:[cm]?[jt]sx?|py|go|rs|rb|java|kt|cs|php|swift|c|cc|cpp|h|hpp|ex|exs|scala|clj|dart|lua)$/;
+
+/**
+ * New files in the subdirectories of a frozen test directory: a test file, a test configuration or
+ * code a run could load is moved to the anchor's quarantine (with an event, and the model told).
+ * Each subdirectory is read only when its stat moved.
+ */
+function checkNewBelow(paths: AnchorPaths, entry: Extract<Protected, { kind: 'nonew' }> & { sub: string[] }, isTest: (abs: string) => boolean, seen: Seen, remember: Remember, report: IntegrityReport): void {
+  const known = new Set(entry.sub);
+  const walk = (rel: string, depth: number) => {
+    if (depth > 6) return;
+    const dir = path.join(entry.path, rel);
+    const st = lstatOrNull(dir);
+    if (st === null || !st.isDirectory()) return;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    const fresh = !seen(`sub:${dir}`, st);
+    for (const name of names) {
+      const childRel = `${rel}/${name}`;
+      const abs = path.join(entry.path, childRel);
+      const cst = lstatOrNull(abs);
+      if (cst === null) continue;
+      if (cst.isDirectory()) {
+        if (!SKIPPED_DIRS.has(name)) walk(childRel, depth + 1);
+        continue;
+      }
+      if (!fresh || known.has(childRel) || RUN_LEFTOVERS.test(name)) continue;
+      if (!isTest(abs) && !CODE_FILE.test(name)) continue;
+      try {
+        const aside = path.join(paths.home, 'quarantine', `${Date.now()}-${childRel.replace(/\//g, '_')}`);
+        mkdirSync(path.dirname(aside), { recursive: true });
+        renameSync(abs, aside);
+        report.restored.push({ what: `the file ${childRel.slice(1)} in ${entry.what}`, path: abs, change: 'was created after the freeze (moved to the quarantine)' });
+      } catch {
+        report.broken.push({ what: `the file ${childRel.slice(1)} in ${entry.what}`, path: abs, change: 'was created after the freeze', fix: `remove ${abs}` });
+      }
+    }
+    remember(`sub:${dir}`, lstatOrNull(dir));
+  };
+  let top: string[];
+  try {
+    top = readdirSync(entry.path);
+  } catch {
+    return;
+  }
+  for (const name of top) {
+    if (SKIPPED_DIRS.has(name)) continue;
+    const st = lstatOrNull(path.join(entry.path, name));
+    if (st !== null && st.isDirectory()) walk(name, 1);
+  }
+}
+
+/**
+ * A directory on the way to a frozen file is the one the freeze saw: the same device and inode, a
+ * real directory. A link put in its place that points at the original (moved aside) is undone: the
+ * original goes back. Anything else fails closed, naming the directory.
+ */
+function checkDirChain(entry: Extract<Protected, { kind: 'dirchain' }>, report: IntegrityReport): void {
+  const st = lstatOrNull(entry.path);
+  if (st !== null && st.isDirectory() && st.dev === entry.dev && st.ino === entry.ino) return;
+  if (st !== null && st.isSymbolicLink()) {
+    try {
+      const target = realpathSync(entry.path);
+      const tst = lstatSync(target);
+      if (tst.isDirectory() && tst.dev === entry.dev && tst.ino === entry.ino) {
+        renameSync(entry.path, `${entry.path}.tdd-gate-moved-${Date.now()}`);
+        renameSync(target, entry.path);
+        report.restored.push({ what: entry.what, path: entry.path, change: 'was moved aside and replaced by a link to it (the directory was moved back)' });
+        return;
+      }
+    } catch {
+      // not the original behind the link: reported below
+    }
+  }
+  let change = st === null ? 'was moved or deleted' : st.isSymbolicLink() ? 'was replaced by a link' : st.isDirectory() ? 'was replaced by another directory (moved aside and copied?)' : 'was replaced by a file';
+  if (st !== null && !st.isDirectory()) {
+    // The link (or file) is moved aside, never followed; the frozen files are put back into a real directory.
+    try {
+      renameSync(entry.path, `${entry.path}.tdd-gate-moved-${Date.now()}`);
+      mkdirSync(entry.path);
+      change += ` (moved aside as ${path.basename(entry.path)}.tdd-gate-moved-*; the frozen files are put back into a new directory)`;
+    } catch {
+      // reported as it is
+    }
+  }
+  report.broken.push({ what: entry.what, path: entry.path, change, fix: `put the original directory back at ${entry.path} (or the user runs \`tdd-gate recover\`, which accepts the directory as it is now once the frozen files in it match)` });
+}
+
+/**
+ * A source in tdd-red: a change is allowed only as a stub (the marker as a comment at a function,
+ * src/tamper/rules/stubMarker.ts); anything else is put back from the copy taken when RED began.
+ */
+function checkRedSource(paths: AnchorPaths, entry: Extract<Protected, { kind: 'redsource' }>, seen: Seen, remember: Remember, report: IntegrityReport): void {
+  const st = lstatOrNull(entry.path);
+  if (seen(entry.path, st)) return;
+  let text: string | null = null;
+  try {
+    text = st !== null && st.isFile() ? readFileSync(entry.path, 'utf8') : null;
+  } catch {
+    text = null;
+  }
+  if (text !== null && (sha256Hex(text) === entry.sha256 || stubMarked(text))) return remember(entry.path, st);
+  const blob = verifiedBlob(paths.home, entry.sha256);
+  const change = text === null ? 'was deleted or replaced' : 'was changed in tdd-red without the STUB:TDD marker at a function';
+  if (blob !== null && putBack(blob, entry.path, entry.sha256)) {
+    remember(entry.path, lstatOrNull(entry.path));
+    report.restored.push({ what: entry.what, path: entry.path, change: `${change} (put back as it was when RED began)` });
+    return;
+  }
+  report.broken.push({ what: entry.what, path: entry.path, change, fix: `restore ${entry.path} as it was when RED began (\`git checkout -- <file>\` for a committed file)` });
 }
 
 /** Files of an open tree (the shell snapshots) older than this are never sourced again: ignored. */

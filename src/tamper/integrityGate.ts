@@ -26,12 +26,15 @@ function unanchoredSet(cycle: ActiveCycle): Protected[] {
   const root = cycle.repo.root;
   // Without an anchor there is no record of what the rest looked like: only the freeze is known.
   const out: Protected[] = [];
-  const frozen = (cycle.state as { frozen?: { files?: unknown; links?: unknown } }).frozen;
+  const frozen = (cycle.state as { frozen?: { files?: unknown; links?: unknown; heldout?: unknown } }).frozen;
   const files = frozen?.files;
+  // Held-out files are in the held-out store until `done` (docs/heldout.md): not expected in the tree.
+  const heldout = Array.isArray(frozen?.heldout) ? (frozen.heldout as unknown[]) : [];
   const links = typeof frozen?.links === 'object' && frozen.links !== null ? (frozen.links as Record<string, unknown>) : {};
   if (typeof files === 'object' && files !== null) {
     for (const [rel, sha] of Object.entries(files)) {
       if (typeof sha !== 'string' || rel === '' || path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..')) continue;
+      if (heldout.includes(rel)) continue;
       const link = Object.hasOwn(links, rel) && typeof links[rel] === 'string' ? links[rel] : undefined;
       out.push({ kind: 'file', path: path.join(root, rel), sha256: sha, what: `the frozen file ${rel}`, copy: snapshotCopyPath(root, 'frozen', rel), ...(link !== undefined ? { link } : {}) });
     }

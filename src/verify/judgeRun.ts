@@ -6,9 +6,10 @@ import type { Isolation } from './oracle/isolate.js';
 import { reachVerdict } from './oracle/reach.js';
 import { checkDrift, runOracle } from './oracle/run.js';
 import { reusable, runInputs, runOfReceipt, verdictOfReceipt } from './runInputs.js';
-import type { Session } from '../cli/session.js';
+import type { Context } from '../state/context.js';
 import { frozenTests, judgeRedRun, runChecks, runTests, testEnv, withSetupProblem } from './testRun.js';
 import type { Tree } from './tree.js';
+import { hideHeldout } from '../heldout/judged.js';
 
 /**
  * The one place a RED and a GREEN are judged: `verify red|green|refactor`, `done` and the
@@ -27,7 +28,7 @@ interface JudgedRun {
 type ReuseCandidates = readonly (Receipt | undefined)[];
 
 /** RED as `verify red` judges it: the test command in the work tree, per test against the baseline. */
-export async function redRun(s: Session, stack: CompiledStack, state: CliState, tree: Tree, label: string, command?: string, reuse: ReuseCandidates = []): Promise<JudgedRun> {
+export async function redRun(s: Context, stack: CompiledStack, state: CliState, tree: Tree, label: string, command?: string, reuse: ReuseCandidates = []): Promise<JudgedRun> {
   const cmd = command ?? stack.config.test_command;
   const inputs = runInputs(s.root, stack, state, tree, 'red', cmd, testEnv(s, stack));
   const prior = reusable(reuse, inputs);
@@ -54,7 +55,7 @@ interface GreenOptions {
  * A run of exactly the inputs of an earlier valid oracle run (same files, settings, toolchain,
  * environment, freeze) is that run: its receipt is reused (the oracle must still be where it was).
  */
-export async function greenRun(s: Session, stack: CompiledStack, state: CliState, tree: Tree, label: string, opts: GreenOptions): Promise<JudgedRun & { isolation: Isolation; coverage?: number }> {
+export async function greenRun(s: Context, stack: CompiledStack, state: CliState, tree: Tree, label: string, opts: GreenOptions): Promise<JudgedRun & { isolation: Isolation; coverage?: number }> {
   const command = opts.command ?? stack.config.test_command;
   const inputs = runInputs(s.root, stack, state, tree, 'green', command, testEnv(s, stack));
   const prior = reusable(opts.reuse ?? [], inputs);
@@ -62,9 +63,13 @@ export async function greenRun(s: Session, stack: CompiledStack, state: CliState
     checkDrift(s, state, stack, tree, '');
     return { run: runOfReceipt(s.root, prior), verdict: verdictOfReceipt(prior), inputs, reused: prior, isolation: prior.oracle, ...(prior.coverage !== undefined ? { coverage: prior.coverage } : {}) };
   }
-  const { run, outcome, isolation } = await runOracle(s, stack, state, tree, label, opts.command);
+  const oracle = await runOracle(s, stack, state, tree, label, opts.command);
+  const { outcome, isolation } = oracle;
   const frozen = opts.frozen === undefined ? frozenTests(state) : opts.frozen;
-  const judged = withSetupProblem(run, reachVerdict(s, stack, tree, judgeGreen(outcome, run.command, frozen), state.baseline?.sources));
+  // Held-out tests out of sight: the log and any refusal name them and their assertion only (docs/heldout.md).
+  const hidden = hideHeldout(s, state, oracle.run, outcome, withSetupProblem(oracle.run, reachVerdict(s, stack, tree, judgeGreen(outcome, oracle.run.command, frozen), state.baseline?.sources)));
+  const { run } = hidden;
+  const judged = hidden.verdict;
   if (!opts.checks) return { run, isolation, verdict: judged, inputs, reused: null };
   const { verdict, coverage } = await runChecks(s, stack, judged);
   return { run, isolation, verdict, inputs, reused: null, ...(coverage !== undefined ? { coverage } : {}) };

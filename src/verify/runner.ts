@@ -35,7 +35,7 @@ export interface RunResult {
   log: string;
   durationMs: number;
   /** The runner's machine-readable report, when the command was instrumented and wrote one; `side`, a second one of the instrumentation's own. */
-  report: { kind: string; text: string | null; side?: string | null };
+  report: { kind: string; text: string | null; side?: string | null; canary?: string | null };
 }
 
 /** Head + ring-buffer tail of a byte stream, with a digest of all of it. */
@@ -108,6 +108,8 @@ interface Instrumentation {
   pythonModule?: { name: string; source: string };
   /** A second report file the instrumentation writes. */
   sideReport?: string;
+  /** Where the assertion-machinery canary of each test process writes its line (src/verify/canary.ts). */
+  canary?: string;
   /** A JavaScript module the run loads by path (mocha's reporter): written like the Python module; each `token` in the command becomes its quoted path. */
   jsModule?: { name: string; source: string; token: string };
 }
@@ -303,6 +305,7 @@ async function runPlanned(opts: RunOptions, plan: Instrumentation, pyDir: string
       opts.onStop?.();
       rmSync(reportFile, { force: true });
       rmSync(`${reportFile}.cache`, { recursive: true, force: true });
+      if (plan.canary) rmSync(plan.canary, { force: true });
     },
   });
   const stopProgress = startProgress(opts.progress, opts.label, opts.command);
@@ -322,6 +325,15 @@ async function runPlanned(opts: RunOptions, plan: Instrumentation, pyDir: string
   pruneRuns(runsDir);
   let reportText: string | null = null;
   let sideText: string | null = null;
+  let canaryText: string | null = null;
+  if (plan.canary) {
+    try {
+      canaryText = readFileSync(plan.canary, 'utf8');
+    } catch {
+      canaryText = null;
+    }
+    rmSync(plan.canary, { force: true });
+  }
   if (plan.kind !== 'none') {
     try {
       reportText = readFileSync(reportFile, 'utf8');
@@ -352,6 +364,6 @@ async function runPlanned(opts: RunOptions, plan: Instrumentation, pyDir: string
     outputSha256: sha256,
     log: logRel,
     durationMs: Date.now() - started.getTime(),
-    report: { kind: plan.kind, text: reportText, ...(plan.sideReport ? { side: sideText } : {}) },
+    report: { kind: plan.kind, text: reportText, ...(plan.sideReport ? { side: sideText } : {}), ...(plan.canary ? { canary: canaryText } : {}) },
   };
 }

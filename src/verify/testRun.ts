@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { appendEvent } from '../state/eventLog.js';
 import { RefusalError } from '../state/rules/errors.js';
@@ -15,11 +15,17 @@ import { textCounts, textFacts } from './evidence/textReport.js';
 import { parseMochaReport, unreachedMocha } from './evidence/mocha.js';
 import { NODE_TEST_SOURCE, nodeTestSummary, npmrcNodeOptions, parseNodeTestReport } from './evidence/nodeTest.js';
 import { cleanEnv } from './oracle/cleanEnv.js';
-import type { Session } from '../cli/session.js';
+import type { Context } from '../state/context.js';
 import { changedFiles, readText, type Tree } from './tree.js';
 import { unassertedTests } from './evidence/jestAsserts.js';
 import { parsePytestOutcomes } from './evidence/pytestOutcomes.js';
 import { missingRunner, setupProblem } from './runnerInstalled.js';
+import { maskRustTestRegions } from './rules/testRegions.js';
+import { wrongOrigin, type OriginContext } from './rules/failureOrigin.js';
+import { parseCanary } from './rules/canary.js';
+import { parseReachAllow } from './rules/reachAllow.js';
+import { compileGlobs } from '../state/rules/globs.js';
+import { splitGlobs } from '../state/schema/stack.js';
 import { cacheDirs, openPyCache, projectScope, usesPython, type PyCacheRun } from './oracle/pyCache.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -59,7 +65,7 @@ export function instrumentFor(root: string): (command: string, reportFile: strin
 }
 
 /** The environment every project command runs in (docs/evidence.md). */
-export function testEnv(s: Session, stack: CompiledStack): NodeJS.ProcessEnv {
+export function testEnv(s: Context, stack: CompiledStack): NodeJS.ProcessEnv {
   // npx and `npm exec` never download or prompt during a run: a missing runner fails at once.
   return { ...cleanEnv(s.io.env, s.root, stack.config.test_env_allow ?? []), npm_config_yes: 'false' };
 }
@@ -69,7 +75,7 @@ export function testEnv(s: Session, stack: CompiledStack): NodeJS.ProcessEnv {
  * PYTHONPYCACHEPREFIX (test_env_allow) or the command runs no Python. A cache that cannot be set
  * up is no cache: the run goes on without one.
  */
-export function pyCacheFor(s: Session, stack: CompiledStack, command: string, env: NodeJS.ProcessEnv): PyCacheRun | null {
+export function pyCacheFor(s: Context, stack: CompiledStack, command: string, env: NodeJS.ProcessEnv): PyCacheRun | null {
   if ((stack.config.test_env_allow ?? []).includes('PYTHONPYCACHEPREFIX') || !usesPython(command, s.root)) return null;
   try {
     const scope = projectScope(s.root);
@@ -90,7 +96,7 @@ export function keepPyCache(py: PyCacheRun | null): void {
 }
 
 /** Refuses before a run whose runner is not installed (runnerInstalled.ts): one line, the cause and the fix. */
-export function assertRunnerInstalled(s: Session, command: string, env: NodeJS.ProcessEnv): void {
+export function assertRunnerInstalled(s: Context, command: string, env: NodeJS.ProcessEnv): void {
   const missing = missingRunner({ command, root: s.root, pathEnv: env.PATH });
   if (missing !== null) throw new RefusalError(missing);
 }
@@ -121,11 +127,12 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
   const unasserted = facts.tests && tests ? unassertedTests(facts.tests, tests, read) : [];
   // pytest: what the gate's own plugin saw, when the run loaded it and the junit report was read.
   const observed = run.report.side !== undefined && facts.source === 'junit-xml' ? { observed: parsePytestOutcomes(run.report.side) } : {};
-  return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary, ...(unasserted.length > 0 ? { unasserted } : {}), ...observed };
+  const canary = run.report.canary !== undefined ? { canary: { kind: run.report.kind, lines: parseCanary(run.report.canary) } } : {};
+  return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary, ...(unasserted.length > 0 ? { unasserted } : {}), ...observed, ...canary };
 }
 
 /** One run of the test command (or a narrowed form of it) in the work tree: RED, through judgeRun.ts. */
-export async function runTests(s: Session, stack: CompiledStack, label: string, tree: Tree, command?: string): Promise<{ run: RunResult; outcome: RunOutcome }> {
+export async function runTests(s: Context, stack: CompiledStack, label: string, tree: Tree, command?: string): Promise<{ run: RunResult; outcome: RunOutcome }> {
   const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
   const env = testEnv(s, stack);
   const cmd = command ?? stack.config.test_command;
@@ -153,7 +160,7 @@ export async function runTests(s: Session, stack: CompiledStack, label: string, 
 }
 
 /** RED as `verify red` judges it: per test against the cycle's baseline (docs/evidence.md). */
-export function judgeRedRun(s: Session, stack: CompiledStack, state: CliState, tree: Tree, run: RunResult, outcome: RunOutcome): Verdict {
+export function judgeRedRun(s: Context, stack: CompiledStack, state: CliState, tree: Tree, run: RunResult, outcome: RunOutcome): Verdict {
   const changed = changedFiles(state.baseline?.files ?? {}, tree.tests);
   const baseHashes = { ...(state.baseline?.sources ?? {}), ...(state.baseline?.files ?? {}) };
   const changedAll = new Set([...changed, ...changedFiles(state.baseline?.sources ?? {}, tree.sources)]);
@@ -164,11 +171,37 @@ export function judgeRedRun(s: Session, stack: CompiledStack, state: CliState, t
     changedTests: changed,
     root: s.root,
     isNew: (t) => isNewOrChanged(t, changedAll, (rel) => baselineText(s.root, baseHashes, rel), (rel) => readText(s.root, rel)),
+    origin: (t) => wrongOrigin(outcome.facts.source, t, originContext(s.root, stack)),
   });
 }
 
+/** Where a failure may come from in this project (failureOrigin.ts): its test files, and Rust's inline tests. */
+function originContext(root: string, stack: CompiledStack): OriginContext {
+  let real = root;
+  try {
+    real = realpathSync(root);
+  } catch {
+    // the root as given
+  }
+  const read = (rel: string) => readText(root, rel);
+  const allow = stack.config.runner_reach_allow;
+  const helpers = allow === undefined ? [] : parseReachAllow(splitGlobs(allow)).filter((e) => e.construct === null).map((e) => e.glob);
+  return {
+    roots: real === root ? [root] : [root, real],
+    // test code: the test files, and the test helpers a project ships as source (runner_reach_allow's whole-file globs)
+    isTest: (rel) => stack.isTest(rel) || (helpers.length > 0 && compileGlobs(helpers, false)(rel)),
+    read,
+    inTestRegion: (rel, line) => {
+      const text = read(rel);
+      if (text === null) return false;
+      const at = (t: string) => t.split('\n')[line - 1] ?? '';
+      return at(text).trim() !== '' && at(maskRustTestRegions(text)).trim() === '';
+    },
+  };
+}
+
 /** lint_command and the coverage threshold, after the tests passed. */
-export async function runChecks(s: Session, stack: CompiledStack, verdict: Verdict): Promise<{ verdict: Verdict; coverage?: number }> {
+export async function runChecks(s: Context, stack: CompiledStack, verdict: Verdict): Promise<{ verdict: Verdict; coverage?: number }> {
   if (!verdict.valid) return { verdict };
   const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
   const { lint_command, coverage_command, coverage_pattern, coverage_threshold } = stack.config;
@@ -200,7 +233,7 @@ interface RunOrigin {
   reused: Receipt | null;
 }
 
-export function makeReceipt(s: Session, run: RunResult, verdict: Verdict, tree: Tree, coverage?: number, origin?: RunOrigin): Receipt {
+export function makeReceipt(s: Context, run: RunResult, verdict: Verdict, tree: Tree, coverage?: number, origin?: RunOrigin): Receipt {
   return {
     at: s.now().toISOString(),
     ...(origin ? { inputs_sha256: origin.inputs } : {}),
@@ -222,7 +255,7 @@ export function makeReceipt(s: Session, run: RunResult, verdict: Verdict, tree: 
   };
 }
 
-export function recordReceiptEvent(s: Session, kind: ReceiptKind | 'final', receipt: Receipt): void {
+export function recordReceiptEvent(s: Context, kind: ReceiptKind | 'final', receipt: Receipt): void {
   appendEvent(s.root, { type: 'receipt', kind, valid: receipt.valid, counts: receipt.counts, log: receipt.log, ...(receipt.reason ? { reason: receipt.reason } : {}) });
 }
 

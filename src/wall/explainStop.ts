@@ -30,7 +30,8 @@ export function wallStopExplanation(repo: Repo, cwd: string, input: Record<strin
   } catch {
     return null;
   }
-  if (applied === null) return null;
+  // Held-out read rules alone (no wall): nothing the sandbox stopped.
+  if (applied === null || applied.section.sandbox === undefined) return null;
   const output = outputOf(input);
   if (output === '') return null;
   const classes: Record<string, WallClass> = applied.section.classes ?? {};

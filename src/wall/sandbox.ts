@@ -3,7 +3,7 @@ import { chmodSync, copyFileSync, existsSync, lstatSync, readdirSync, readFileSy
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { gitCommonDir } from '../state/anchorPaths.js';
-import { hardeningFor, protectedPaths, wholeDirOf, type HardeningFacts, type HardeningSection } from './rules/sandbox.js';
+import { hardeningFor, protectedPaths, wholeDirOf, type HardeningFacts, type SettingsSection as HardeningSection } from './rules/sandbox.js';
 import { wallCandidates } from './rules/controlPaths.js';
 import { longTmpLine, unavailableLine, wallMode, type OsWallSetting, type WallMode } from './rules/mode.js';
 import { carriesHardening } from './rules/sandboxMerge.js';
@@ -228,7 +228,7 @@ function appliedWall(repo: Repo): Wall | null {
   } catch {
     return null;
   }
-  if (!record.applied) return null;
+  if (!record.applied?.section.sandbox) return null;
   const fs = record.applied.section.sandbox.filesystem;
   const gitDirs = [...new Set([repo.gitDir, gitCommonDir(repo.gitDir)])];
   return {

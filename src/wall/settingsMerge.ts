@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { writeAtomic } from '../state/atomicWrite.js';
-import type { HardeningSection } from './rules/sandbox.js';
+import type { SettingsSection as HardeningSection } from './rules/sandbox.js';
 import { isObject, mergeHardening, removeHardening, type Json, type JsonObject } from './rules/sandboxMerge.js';
 import { RefusalError } from '../state/rules/errors.js';
 

@@ -69,7 +69,7 @@ describe('decideBash', () => {
     ['a source in GREEN', write('src/a.ts'), {}, 'pass'],
     ['a file outside the project', write('/tmp/x.log'), {}, 'pass'],
     ['a source in RED without the stub marker', write('src/a.ts', { content: 'x' }), { phase: 'tdd-red', agent: 'tdd-gate:test-writer' }, 'deny:red-source'],
-    ['a source in RED that keeps the marker', write('src/a.ts', { content: '// STUB:TDD\n' }), { phase: 'tdd-red', agent: 'tdd-gate:test-writer' }, 'pass'],
+    ['a source in RED that keeps the marker', write('src/a.ts', { content: '// STUB:TDD\nexport function a() { return 0; }\n' }), { phase: 'tdd-red', agent: 'tdd-gate:test-writer' }, 'pass'],
     ['touch of an existing stub in RED', write('src/stub.ts', { metadataOnly: true }), { phase: 'tdd-red', agent: 'tdd-gate:test-writer', existing: ['/p/src/stub.ts'] }, 'pass'],
     ['touch of an existing frozen test in GREEN', write('tests/a.test.ts', { metadataOnly: true }), { existing: ['/p/tests/a.test.ts'] }, 'pass'],
     ['touch creating a test in GREEN', write('tests/a.test.ts', { metadataOnly: true }), {}, 'deny:tests-frozen'],
@@ -121,7 +121,7 @@ describe('decideBash', () => {
   });
 
   it('keeps the CLI rules: subagents never change the cycle, the main thread confirms an abort', () => {
-    const cli = (verb: string) => ({ ...none, cliCalls: [{ verb, args: [], text: `tdd-gate ${verb}` }] });
+    const cli = (verb: string) => ({ ...none, cliCalls: [{ verb, args: [], literal: true, text: `tdd-gate ${verb}` }] });
     expect(rule(cli('verify green'))).toBe('deny:subagent-cli');
     expect(rule(cli('status'))).toBe('pass');
     expect(rule(cli('abort'), { agent: undefined })).toBe('ask:cli-confirm');

@@ -3,7 +3,7 @@ import { decideWrites, type CycleFacts } from '../../src/gate/rules/decideWrite.
 import { runnerReach } from '../../src/gate/rules/runnerReach.js';
 import { ev } from '../helpers/events.js';
 import { runHookBundle } from '../helpers/hook.js';
-import { state, testRepo } from '../helpers/repo.js';
+import { DEFAULT_STACK, state, testRepo } from '../helpers/repo.js';
 
 describe('runnerReach: source that reaches into the test runner', () => {
   it.each([
@@ -128,7 +128,7 @@ describe('the hook denies a source write that reaches into the runner in GREEN a
     ['tdd-refactor', reach, undefined, 'deny'],
     ['tdd-green', reach, true, 'pass'],
     ['tdd-green', 'export const a = 1;\n', undefined, 'pass'],
-    ['tdd-red', '// STUB:TDD\n' + reach, undefined, 'pass'],
+    ['tdd-red', reach + '// STUB:TDD\nexport function stub() { return 0; }\n', undefined, 'pass'],
   ] as const)('%s %j (allowed: %s) → %s', (phase, contentAfter, allowed, want) => {
     const d = decideWrites(facts(phase), [{ display: 'src/a.ts', classes: ['source'], contentAfter, ...(allowed ? { runnerReachAllowed: true } : {}) }]);
     expect(d.kind).toBe(want);
@@ -142,5 +142,42 @@ describe('the hook denies a source write that reaches into the runner in GREEN a
     expect(r.decision).toBe('deny');
     expect(r.reason).toMatch(/imports the test framework/);
     expect(runHookBundle(ev.edit({ cwd: repo.root }, repo.path('src/a.ts'), 'export const a = 1;', 'export const a = 2;')).decision).toBe('pass');
+  });
+});
+
+describe('sources that special-case the test run or the comparison, at the write (testAware.ts)', () => {
+  const NODE_ENV = "export const add = (a: number, b: number) => (process.env.NODE_ENV === 'test' ? 3 : a + b);";
+  const MATCHER = 'export const total = () => ({ asymmetricMatch: () => true });';
+  const edit = (repo: ReturnType<typeof testRepo>, after: string) => runHookBundle(ev.edit({ cwd: repo.root }, repo.path('src/a.ts'), 'export const a = 1;', after));
+
+  it('the built hook denies each construct in GREEN, naming the line, the construct and the precise allow', () => {
+    const repo = testRepo({ files: { 'src/a.ts': 'export const a = 1;\n' } });
+    repo.setState(state('tdd-green', { mode: 'light-inline' }));
+    const r = edit(repo, NODE_ENV);
+    expect(r.decision).toBe('deny');
+    expect(r.reason).toMatch(/src\/a\.ts:1 reads whether it runs under test .*\[test-mode\].*`src\/a\.ts#test-mode` in runner_reach_allow/);
+    expect(edit(repo, MATCHER).reason).toMatch(/matcher protocol.*\[matcher-protocol\]/);
+    // spelled in a comment or a string, it is not the construct
+    expect(edit(repo, "// process.env.NODE_ENV === 'test'\nexport const a = 2;").decision).toBe('pass');
+  });
+
+  it('runner_reach_allow allows one construct in one file, or the whole file', () => {
+    const one = testRepo({ files: { 'src/a.ts': 'export const a = 1;\n' }, stack: { ...DEFAULT_STACK, runner_reach_allow: 'src/a.ts#test-mode' } });
+    one.setState(state('tdd-green', { mode: 'light-inline' }));
+    expect(edit(one, NODE_ENV).decision).toBe('pass');
+    expect(edit(one, MATCHER).decision).toBe('deny');
+    const whole = testRepo({ files: { 'src/a.ts': 'export const a = 1;\n' }, stack: { ...DEFAULT_STACK, runner_reach_allow: ['src/**'] } });
+    whole.setState(state('tdd-green', { mode: 'light-inline' }));
+    expect(edit(whole, MATCHER).decision).toBe('pass');
+  });
+
+  it('parses the allow entries', async () => {
+    const { parseReachAllow, reachAllowedFor } = await import('../../src/verify/rules/reachAllow.js');
+    const entries = parseReachAllow(['src/log.ts#test-mode', 'src/testing/**', 'src/#odd/x.ts']);
+    expect(entries).toEqual([{ glob: 'src/log.ts', construct: 'test-mode' }, { glob: 'src/testing/**', construct: null }, { glob: 'src/#odd/x.ts', construct: null }]);
+    const match = (globs: string[]) => (rel: string) => globs.some((g) => (g.endsWith('/**') ? rel.startsWith(g.slice(0, -2)) : rel === g));
+    expect(reachAllowedFor(entries, 'src/log.ts', match)).toEqual(['test-mode']);
+    expect(reachAllowedFor(entries, 'src/testing/h.ts', match)).toBe(true);
+    expect(reachAllowedFor(entries, 'src/other.ts', match)).toEqual([]);
   });
 });

@@ -76,7 +76,9 @@ describeE2E('gate', (bin) => {
     expectAllowed(r, 3);
     expect(readFileSync(test, 'utf8')).toBe(FROZEN_TEST);
     expect(readFileSync(repo.path('src/add.ts'), 'utf8')).toBe(SOURCE);
-    expect(hooksOf(r, 'PreToolUse')).toHaveLength(4);
+    // Four writes and two Reads: the gate runs for reads too (held-out tests, docs/heldout.md), and passes them.
+    expect(hooksOf(r, 'PreToolUse')).toHaveLength(6);
+    expect(hooksOf(r, 'PreToolUse').filter((h) => h.stdout === '')).toHaveLength(3);
   }, E2E_TIMEOUT);
 
   it('GREEN: Bash commands that write a frozen test are denied; one that writes a source file runs', async () => {

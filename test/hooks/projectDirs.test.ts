@@ -1,7 +1,7 @@
 // The quick check's path words, found by hand on every Bash call with no cycle, held to the
 // regular expression they replace (docs/performance.md: no regular expression on the hot path).
 import { describe, expect, it } from 'vitest';
-import { pathWords } from '../../src/hooks/projectDirs.js';
+import { pathWords } from '../../src/state/projectDirs.js';
 
 const PATH_WORD = /(?:^|[\s'"=:(<>])((?:~|\/)[^\s'";|&<>()`$]*)/g;
 function byRegex(command: string): string[] {

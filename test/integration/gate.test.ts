@@ -451,6 +451,37 @@ describe('the test runner cannot be edited out from under the tests', () => {
     expectDeny(runHookBundle(ev.edit({ cwd: repo.root, ...IMPL }, 'node_modules/vitest/index.js', '1', '2')), 'dependency-edit');
   });
 
+  it('denies Bash writes into node_modules and package-manager commands that replace the runner in GREEN; an ordinary install passes; RED may install', () => {
+    const repo = testRepo({ files: { 'node_modules/expect/build/index.js': 'module.exports = 1;\n', 'package.json': '{"devDependencies":{"jest":"*"}}\n' } });
+    repo.setState(state('tdd-green'));
+    const bash = (cmd: string) => runHookBundle(ev.bash({ cwd: repo.root, ...IMPL }, cmd));
+    for (const cmd of [
+      "sed -i 's/pass = /pass = true || /' node_modules/expect/build/index.js",
+      'echo "module.exports = () => true" > node_modules/expect/build/index.js',
+      'npm install --no-save ../patched-expect',
+      'npm install --no-save ./expect-30.0.0.tgz',
+      'npm i -D expect@file:../expect',
+      'npm install --no-save expect',
+      'npm link vitest',
+      'npm rebuild',
+      'yarn add -D @vitest/expect',
+      'pnpm add jest-circus@link:../jc',
+    ]) {
+      expectDeny(bash(cmd), 'dependency-edit');
+    }
+    for (const cmd of ['npm install lodash', 'npm i -S left-pad@1.3.0', 'yarn add @types/node', 'npm ci --dry-run --ignore-scripts=false || true']) {
+      const r = bash(cmd);
+      expect(r.decision === 'deny' ? r.reason : '', cmd).not.toMatch(/dependency-edit/);
+    }
+    // a path of the runner's installation outside the project, as the freeze recorded it
+    const site = testRepo({ files: { '_pytest/python.py': 'x = 1\n' } });
+    repo.setState(state('tdd-green', { runner_installation: { packages: {}, absent: [], manifest_sha256: '0'.repeat(64), covers: [path.join(site.root, '_pytest')] } }));
+    expectDeny(bash(`sed -i 's/x/y/' ${site.root}/_pytest/python.py`), 'dependency-edit');
+    expectDeny(runHookBundle(ev.write({ cwd: repo.root, ...IMPL }, path.join(site.root, '_pytest/python.py'), 'x = 2\n')), 'dependency-edit');
+    repo.setState(state('tdd-red'));
+    expectPass(runHookBundle(ev.bash({ cwd: repo.root, agent_type: 'tdd-gate:test-writer' }, 'npm install --no-save expect')));
+  });
+
   it('freezes vite.config.* with the tests (vitest reads it when there is no vitest.config)', () => {
     const repo = testRepo();
     repo.setState(state('tdd-green'));

@@ -95,6 +95,8 @@ const STACK = {
   oracle_isolation: 'namespace',
   oracle_ignore_processes: ['code'],
   runner_reach_allow: 'src/testing/**',
+  heldout_glob: '**/*.heldout.test.ts',
+  heldout: 'required',
   os_wall: 'off',
 };
 

@@ -46,6 +46,8 @@ export interface CycleRecord {
     /** Parts that describe this machine (the toolchain's location): kept for the reviewer, not replayed. */
     local_parts: Record<string, string>;
     links?: Record<string, string>;
+    /** The held-out test files among `files` (docs/heldout.md): out of the implementer's sight until `done`, replayed like the rest. */
+    heldout?: string[];
   };
   /** Every frozen test by identity: its file (null when the runner names a package) with that file's hash, and its result at RED. */
   tests: Record<string, { file: string | null; file_sha256: string | null; red: TestStatus }>;

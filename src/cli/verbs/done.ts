@@ -13,6 +13,8 @@ import { countHookDenies } from '../../state/events.js';
 import { readLoop } from '../../handoff/rules/loop.js';
 import { criteriaEvidence } from '../../spec/spec.js';
 import type { Verb } from '../verb.js';
+import { heldoutFiles, outOfSight } from '../../heldout/cycle.js';
+import { bringBack, storeDirs } from '../../heldout/store.js';
 import { syncHardening } from './harden.js';
 import { writeCycleRecord } from '../../audit/writeRecord.js';
 import { TDD_DIR } from '../../state/rules/tddDir.js';
@@ -48,9 +50,14 @@ export const done: Verb = {
     const final = { ...makeReceipt(s, run, verdict, tree, undefined, judged), oracle: isolation };
     recordReceiptEvent(s, 'final', final);
     if (!verdict.valid) throw new RefusalError(`the final run of the frozen tests does not hold: ${verdict.reason ?? 'unknown'} (log: ${run.log})`);
+    // Back in the open (docs/heldout.md): the held-out tests return to the tree as ordinary tests.
+    const heldout = heldoutFiles(state);
+    const returned = outOfSight(state) ? bringBack(s.root, storeDirs(s.repo, s.io.env), heldout) : [];
+    const openTree = outOfSight(state) ? scanTree(s.root, stack) : tree;
+    const heldoutTests = state.frozen?.heldout_tests ?? [];
     const red = receipts.red;
     const ids = [...new Set([...Object.keys(red?.tests ?? {}), ...Object.keys(final.tests ?? {})])].sort();
-    const perTest = ids.map((id) => ({ id, red: red?.tests?.[id] ?? null, green: final.tests?.[id] ?? null, counted_red: red?.red_tests?.includes(id) ?? false }));
+    const perTest = ids.map((id) => ({ id, red: red?.tests?.[id] ?? null, green: final.tests?.[id] ?? null, counted_red: red?.red_tests?.includes(id) ?? false, ...(heldoutTests.includes(id) ? { heldout: true } : {}) }));
 
     const at = s.now();
     const evidenceRel = `.tdd/evidence/${state.spec_id.replace(/[^A-Za-z0-9._-]/g, '-')}-${at.toISOString().replace(/[:.]/g, '-')}.json`;
@@ -67,8 +74,9 @@ export const done: Verb = {
       validator: state.verdict ?? null,
       runs: { red: stripTests(receipts.red), green: stripTests(receipts.green), refactor: stripTests(receipts.refactor), final: stripTests(final) },
       tests: perTest,
+      heldout: { files: Object.keys(heldout).sort(), tests: heldoutTests },
       files_changed: {
-        tests: changedFiles(state.baseline?.files ?? {}, tree.tests),
+        tests: changedFiles(state.baseline?.files ?? {}, openTree.tests),
         sources: changedFiles(state.baseline?.sources ?? {}, tree.sources),
       },
       frozen: state.frozen ?? null,
@@ -78,7 +86,7 @@ export const done: Verb = {
     mkdirSync(path.join(s.root, TDD_DIR, 'evidence'), { recursive: true });
     writeFileSync(path.join(s.root, evidenceRel), JSON.stringify(evidence, null, 2) + '\n');
     // The record meant to be committed with the work, for `tdd-gate audit` (docs/evidence.md).
-    const cycleRecord = writeCycleRecord(s, state, stack, tree, final, at.toISOString());
+    const cycleRecord = writeCycleRecord(s, state, stack, openTree, final, at.toISOString());
     await transition(s, 'done', ['tdd-green', 'tdd-refactor'], 'done', () => ({}), `evidence ${evidenceRel}`);
     await syncHardening(s);
     if (values.json) {
@@ -92,6 +100,7 @@ export const done: Verb = {
     const held = redIds.filter((id) => final.tests?.[id] === 'passed').length;
     out(s, `  GREEN: ${final.counts.passed}/${final.counts.total} passing${redIds.length > 0 ? `; ${held}/${redIds.length} RED tests now pass` : ''}${fresh.coverage !== undefined ? `, coverage ${fresh.coverage}%` : ''} (run ${isolation === 'namespace' ? 'read-only against the frozen tests' : 'in a private copy of the frozen tests'})`);
     out(s, `  changed: ${evidence.files_changed.tests.length} test files, ${evidence.files_changed.sources.length} source files; hook denials: ${evidence.hook_denies}`);
+    if (Object.keys(heldout).length > 0) out(s, `  held-out: ${heldoutTests.length} tests in ${Object.keys(heldout).length} files passed unseen; ${returned.length > 0 ? 'back in the work tree as ordinary tests (commit them with the work)' : 'already in the work tree'}`);
     out(s, `  evidence: ${evidenceRel}`);
     if (cycleRecord !== null) out(s, `  cycle record (commit it with the work; \`tdd-gate audit\` replays it): ${cycleRecord}`);
     return 0;

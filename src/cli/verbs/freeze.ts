@@ -14,7 +14,12 @@ import { toolchainPart } from '../../verify/oracle/outsideConfig.js';
 import { toolchainFrom } from '../../verify/oracle/toolchain.js';
 import { readEvents } from '../../state/events.js';
 import type { Verb } from '../verb.js';
+import { heldoutAmong, trackedByGit } from '../../heldout/cycle.js';
+import { bringBack, keepLogs, moveOut, storeDirs } from '../../heldout/store.js';
+import { keepsTwoSets, setsNote } from '../../heldout/rules/defaults.js';
+import { assertionOnly } from '../../heldout/rules/sets.js';
 import { assertNoBackgroundTasks, syncHardening } from './harden.js';
+import { recordInstallation } from '../../verify/frozenInstallation.js';
 
 const USAGE = 'tdd-gate freeze --verdict <file>';
 
@@ -77,7 +82,17 @@ export const freeze: Verb = {
       if (e.kind === 'link') links[rel] = e.target;
     }
     const parts = tree.parts;
-    writeSnapshot(s.root, 'frozen', Object.keys(frozenFiles));
+    // Held-out tests (docs/heldout.md): frozen like the rest, but kept in the store, out of the work tree.
+    const heldout = heldoutAmong(stack, state.mode, Object.keys(tree.tests));
+    const inGit = trackedByGit(s.root, heldout);
+    if (inGit.length > 0) {
+      throw new RefusalError(
+        `the held-out tests ${inGit.slice(0, 3).join(', ')}${inGit.length > 3 ? ` and ${inGit.length - 3} more` : ''} are in git (the index or the last commit), where their content stays readable while they are meant to be out of sight. Unstage them (\`git rm --cached <file>\`; if a commit holds them, the test-writer writes other held-out cases in new files) and freeze again`,
+      );
+    }
+    // What runs and judges the tests (the runner's packages, the interpreter's pytest and plugins, Go's testing, Rust's harness).
+    const installation = recordInstallation(s, stack, tree.toolchain);
+    writeSnapshot(s.root, 'frozen', Object.keys(frozenFiles).filter((rel) => !heldout.includes(rel)));
     writeSnapshot(s.root, 'green-entry', Object.keys(tree.sources));
     // Who the validator was: the SubagentStop hook logs each child's result with its agent id and
     // the digest of its block. In standard mode the verdict must be one a test-validator returned.
@@ -99,9 +114,23 @@ export const freeze: Verb = {
     const seen = (matching.length > 0 ? matching : validatorStops).filter((e) => typeof e.agent_id === 'string');
     const agent = seen.length > 0 ? String(seen[seen.length - 1]!.agent_id) : undefined;
     const verdictRel = path.relative(s.root, verdictAbs).split(path.sep).join('/');
+    const store = storeDirs(s.repo, s.io.env);
+    const heldoutHashes = Object.fromEntries(heldout.map((rel) => [rel, frozenFiles[rel]!]));
+    if (heldout.length > 0) {
+      moveOut(s.root, store, heldoutHashes);
+      keepLogs(s.root, store);
+    }
+    // What a held-out test's RED message may still show in the state: its assertion, no code.
+    const hidden = heldout.flatMap((rel) => [rel, rel.slice(rel.lastIndexOf('/') + 1)]);
+    const heldoutTests = red.heldout_tests ?? [];
+    const redMessages = red.red_messages
+      ? Object.fromEntries(Object.entries(red.red_messages).map(([id, m]) => [id, heldoutTests.includes(id) ? assertionOnly(m, hidden) : m]))
+      : undefined;
+    try {
     await transition(s, 'freeze', ['tdd-red'], 'tdd-green', (current, at) => {
       if (current.receipts?.red?.at !== red.at) throw new RefusalError('a new RED run was recorded meanwhile; run `tdd-gate freeze` again');
       return {
+        ...(heldout.length > 0 && redMessages ? { receipts: { ...current.receipts, red: { ...red, red_messages: redMessages } } } : {}),
         spec_hash: hash,
         frozen: {
           at,
@@ -114,7 +143,9 @@ export const freeze: Verb = {
           ...(red.tests ? { tests: red.tests } : {}),
           ...(red.red_tests ? { red_tests: red.red_tests } : {}),
           red_counts: red.counts,
+          ...(heldout.length > 0 ? { heldout, heldout_tests: heldoutTests } : {}),
         },
+        runner_installation: { ...installation },
         green_entry: { at, files: tree.sources },
         verdict: {
           at,
@@ -127,8 +158,15 @@ export const freeze: Verb = {
         },
       };
     });
+    } catch (err) {
+      // Not frozen: the held-out files go back where they were.
+      if (heldout.length > 0) bringBack(s.root, store, heldoutHashes);
+      throw err;
+    }
     const nTests = red.tests ? Object.keys(red.tests).length : red.counts.total;
     out(s, `tdd-gate: tdd-red → tdd-green. Frozen ${Object.keys(frozenFiles).length} files (tests, test configs, the SPEC), the runner's settings and ${nTests} tests; spec_hash ${hash.slice(0, 12)}…`);
+    if (heldout.length > 0) out(s, `held-out tests: ${heldout.length} files (${heldoutTests.length} tests) left the work tree for the cycle's store; the oracle runs them at every verify and \`done\` puts them back (docs/heldout.md)`);
+    else if (!keepsTwoSets(state.mode)) out(s, `held-out tests: ${setsNote(state.mode)}`);
     await syncHardening(s);
     out(s, 'next: implement until `tdd-gate verify green` passes (tests are read-only now)');
     return 0;

@@ -1,4 +1,7 @@
-import { hardeningFor, writablePathEntries, type HardeningSection } from '../../wall/rules/sandbox.js';
+import { hardeningFor, heldoutSection, writablePathEntries, type HardeningSection } from '../../wall/rules/sandbox.js';
+import { realpathSync } from 'node:fs';
+import { heldoutFiles, outOfSight } from '../../heldout/cycle.js';
+import { storeDirs } from '../../heldout/paths.js';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { repinWatched } from '../../state/anchor.js';
@@ -44,7 +47,7 @@ function active(state: CliState | null): state is CliState {
 function sectionOf(s: Session, state: CliState): HardeningSection | null {
   const stack = loadStack(s);
   const facts = hardeningFactsFor(s.repo, state, { language: stack.config.language, testGlobs: splitGlobs(stack.config.test_file_glob) }, s.io.env);
-  return hardeningFor(facts);
+  return hardeningFor({ ...facts, heldout: heldoutFacts(s, state) });
 }
 
 function sleep(ms: number): Promise<void> {
@@ -112,11 +115,53 @@ export async function syncHardening(s: Session): Promise<void> {
   if (line) s.io.stderr.write(`${line}\n`);
 }
 
+/** Held-out tests out of sight: the store's folders and the files' places, canonical (docs/heldout.md). */
+function heldoutFacts(s: Session, state: CliState | null): { stores: string[]; files: string[] } | null {
+  if (state === null || !outOfSight(state)) return null;
+  const dirs = storeDirs(s.repo, s.io.env);
+  const real = (p: string) => {
+    try {
+      return realpathSync.native(p);
+    } catch {
+      return p;
+    }
+  };
+  return { stores: [dirs.primary, ...(dirs.mirror !== null ? [dirs.mirror] : [])].map(real), files: Object.keys(heldoutFiles(state)).map((rel) => path.join(s.root, rel)) };
+}
+
+/**
+ * Without hardened mode, the settings carry only the `Read(…)` rules that keep held-out tests out of
+ * the client's file tools while they are out of sight; they come out (the file back byte for byte)
+ * when the held-out tests are back.
+ */
+async function applyHeldoutOnly(s: Session, state: CliState | null): Promise<string | null> {
+  const record = readRecord(s.repo.gitDir);
+  const heldout = heldoutFacts(s, state);
+  if (heldout === null) {
+    if (record.applied === null) return null;
+    const outcome = restoreSettings(s.root, s.repo.gitDir);
+    if (outcome === 'nothing-applied') return null;
+    if (state !== null && active(state)) repinSettings(s, 'held-out tests back');
+    appendEvent(s.root, { type: 'heldout-settings', action: 'restore', outcome });
+    return `tdd-gate: held-out tests are back: ${SETTINGS_REL} restored (${outcome === 'byte-exact' ? 'byte for byte' : 'your later changes kept, ours removed'}).`;
+  }
+  const section = heldoutSection(heldout);
+  const { changed } = applySection(s.root, s.repo.gitDir, section, state?.phase ?? 'done', s.now());
+  if (changed) {
+    repinSettings(s, `held-out read rules ${state?.phase ?? ''}`);
+    appendEvent(s.root, { type: 'heldout-settings', action: 'apply', rules: section.deny.length });
+    if (insideClaudeCode(s.io.env)) await sleep(Number(s.io.env.TDD_GATE_RELOAD_MS ?? RELOAD_MS));
+  }
+  return changed ? `tdd-gate: held-out tests: ${section.deny.length} Read rules keep them out of the client's file tools in ${SETTINGS_REL} until \`done\`.` : null;
+}
+
 async function applyHardening(s: Session): Promise<string | null> {
   const record = readRecord(s.repo.gitDir);
   const state = loadState(s);
+  // Without the wall during a cycle, the settings still carry the held-out tests' read rules.
+  if (active(state) && modeOf(s).kind !== 'up') return applyHeldoutOnly(s, state);
   try {
-    if (!active(state) || modeOf(s).kind !== 'up') {
+    if (!active(state)) {
       const outcome = restoreSettings(s.root, s.repo.gitDir);
       // No sandboxed command can be running now that its section is gone: its leftovers can go.
       const strays = outcome === 'nothing-applied' ? [] : removeStrays(s.root, s.repo.gitDir);

@@ -13,6 +13,9 @@ import { listProjectFiles } from '../../state/projectFiles.js';
 import { STACK_REL } from '../../state/loadStack.js';
 import { backslashGlobProblems } from '../../state/schema/stackGlobs.js';
 import { requirePersonAsked } from '../personAsked.js';
+import { setsNote } from '../../heldout/rules/defaults.js';
+import { heldoutFiles } from '../../heldout/cycle.js';
+import { bringBack, storeDirs } from '../../heldout/store.js';
 import type { Verb } from '../verb.js';
 import { assertWallAvailable, syncHardening } from './harden.js';
 import { TDD_DIR } from '../../state/rules/tddDir.js';
@@ -95,6 +98,12 @@ export const init: Verb = {
         }
         requirePersonAsked(s, 'init --force');
         note = `forced over an active ${current.phase} cycle of ${current.spec_id}`;
+        // Its held-out tests come back into the open before the new cycle starts (docs/heldout.md).
+        const held = heldoutFiles(current);
+        if (Object.keys(held).length > 0) {
+          const back = bringBack(s.root, storeDirs(s.repo, s.io.env), held);
+          if (back.length > 0) note += `; ${back.length} held-out test file(s) put back`;
+        }
       }
     } catch (err) {
       if (!(err instanceof GateError && err.ruleId === 'state-corrupt')) throw err;
@@ -144,6 +153,7 @@ export const init: Verb = {
     appendEvent(s.root, { type: 'transition', from: 'none', to: 'tdd-plan', verb: 'init', spec_id: specId, ...(note ? { note, forced: true } : {}) });
     out(s, `tdd-gate: cycle started for ${specId} (${specRel}, ${facts.scenarios} scenario${facts.scenarios === 1 ? '' : 's'}, mode ${mode}) in tdd-plan.${note ? ` Note: ${note}.` : ''}`);
     await syncHardening(s);
+    out(s, `tests: ${setsNote(mode)}`);
     out(s, 'next: write the test plan under .tdd/plans/, then `tdd-gate advance red --plan <file>`');
     return 0;
   },

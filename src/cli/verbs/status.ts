@@ -4,6 +4,8 @@ import { describeLoop } from '../../handoff/rules/describe.js';
 import type { CliState, Receipt } from '../../state/schema/cliState.js';
 import { parseFlags } from '../args.js';
 import { loadState, nextStepFor, openSession, out } from '../session.js';
+import { outOfSight } from '../../heldout/cycle.js';
+import { keepsTwoSets, setsNote } from '../../heldout/rules/defaults.js';
 import type { Verb } from '../verb.js';
 import { wallLine } from './harden.js';
 
@@ -46,6 +48,7 @@ function statusJson(state: CliState | null, stateRel: string, now: Date): Record
     seconds_in_phase: Math.max(0, Math.round((now.getTime() - Date.parse(state.phase_entered_at)) / 1000)),
     receipts: state.receipts ?? {},
     frozen_files: state.frozen ? Object.keys(state.frozen.files).length : 0,
+    heldout: { sets: keepsTwoSets(state.mode) ? 2 : 1, files: state.frozen?.heldout?.length ?? 0, out_of_sight: outOfSight(state) },
     ...(state.aborted ? { aborted: state.aborted } : {}),
     ...(state.loop !== undefined ? { loop: state.loop } : {}),
     next: nextStep(state),
@@ -90,6 +93,7 @@ export const status: Verb = {
       `  in phase ${ago(state.phase_entered_at, now)} (cycle started ${ago(state.started_at, now)} ago)`,
       ...(state.plan_artifact ? [`  plan     ${state.plan_artifact}`] : []),
       ...(state.frozen ? [`  frozen   ${Object.keys(state.frozen.files).length} files, spec_hash ${state.spec_hash.slice(0, 12)}…`] : []),
+      `  tests    ${setsNote(state.mode)}${outOfSight(state) ? `; ${state.frozen?.heldout?.length ?? 0} held-out files out of sight until \`done\`` : ''}`,
       receiptLine('red', state.receipts?.red, now),
       receiptLine('green', state.receipts?.green, now),
       receiptLine('refactor', state.receipts?.refactor, now),

@@ -5,6 +5,8 @@ import { redRun } from '../../verify/judgeRun.js';
 import { countsText, makeReceipt, recordReceiptEvent, reusedNote } from '../../verify/testRun.js';
 import { scanTree } from '../../verify/tree.js';
 import type { Verb } from '../verb.js';
+import { withRedSets } from '../../heldout/red.js';
+import { keepsTwoSets, setsNote } from '../../heldout/rules/defaults.js';
 
 const USAGE = 'tdd-gate verify red [--json]';
 
@@ -21,9 +23,11 @@ export const verifyRed: Verb = {
     const tree = scanTree(s.root, stack);
     // Per test: its declaration block against the baseline (tests, and sources for inline test modules).
     const judged = await redRun(s, stack, state, tree, 'red', undefined, [state.receipts?.red]);
-    const { run, verdict } = judged;
+    const { run } = judged;
+    // Two sets (docs/heldout.md): the held-out tests must fail for the right reason too.
+    const { verdict, heldoutTests } = withRedSets(s, stack, state, tree, judged.verdict);
     // The toolchain the run resolved: `freeze` names what moved when it differs (another PATH).
-    const receipt = { ...makeReceipt(s, run, verdict, tree, undefined, judged), toolchain: tree.toolchain };
+    const receipt = { ...makeReceipt(s, run, verdict, tree, undefined, judged), toolchain: tree.toolchain, ...(heldoutTests.length > 0 ? { heldout_tests: heldoutTests } : {}) };
     // The run took time: record it only if the cycle is still where it was.
     await updateState(s, (current) => {
       const now = requirePhase(current, ['tdd-red'], 'verify red');
@@ -36,6 +40,8 @@ export const verifyRed: Verb = {
     if (!values.json) {
       const which = verdict.redTests ? `failing: ${verdict.redTests.slice(0, 5).join(', ')}${verdict.redTests.length > 5 ? ` and ${verdict.redTests.length - 5} more` : ''}` : `failing in ${verdict.failingFiles.join(', ')}`;
       out(s, `tdd-gate: valid RED (${countsText(receipt)}; ${which})${reusedNote(judged.reused)}. Log: ${run.log}`);
+      if (keepsTwoSets(state.mode)) out(s, `held-out tests: ${heldoutTests.length} (they leave the work tree at the freeze; docs/heldout.md)`);
+      else out(s, `held-out tests: none kept apart (${setsNote(state.mode)})`);
       out(s, 'next: have the test-validator review the tests, then `tdd-gate freeze --verdict <file>`');
     }
     return 0;

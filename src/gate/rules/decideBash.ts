@@ -29,6 +29,8 @@ export interface TargetFact {
   unresolved?: string;
   /** A file frozen with the tests that is not a test itself (a runner config). */
   config?: boolean;
+  /** Inside installed dependencies (node_modules, a virtualenv) or the runner's installation frozen with the tests. */
+  dependency?: boolean;
 }
 
 /** What the Bash policy asks the disk, answered by src/gate/bashFacts.ts (or a table in tests). */
@@ -100,8 +102,8 @@ function* writeTargets(w: BashWrite, f: BashFacts): Generator<WriteTarget> {
       cls = ['test'];
     }
     const frozenPart = f.frozenPart?.(w, cwd, t);
-    if (!frozenPart && cls.every((c) => c === 'other') && !readOnlyRoleInProject(f, t)) continue;
-    const target: WriteTarget = { display: `${f.display(t.abs)} (written by ${via})`, classes: cls, ...(frozenPart ? { frozenPart } : {}), ...(t.config === true ? { config: true } : {}) };
+    if (!frozenPart && t.dependency !== true && cls.every((c) => c === 'other') && !readOnlyRoleInProject(f, t)) continue;
+    const target: WriteTarget = { display: `${f.display(t.abs)} (written by ${via})`, classes: cls, ...(frozenPart ? { frozenPart } : {}), ...(t.config === true ? { config: true } : {}), ...(t.dependency === true ? { dependency: true } : {}) };
     if (cls.includes('source')) target.contentAfter = f.contentAfter(w, cwd, t.real);
     yield target;
   }

@@ -50,14 +50,16 @@ export interface WriteTarget {
   classes: readonly PathClass[];
   /** The file as it will be after the write, when known (RED stub check). */
   contentAfter?: string | null;
+  /** The path relative to the project's root, when inside it (what runner_reach_allow names). */
+  rel?: string;
   /** The file as it is before the write (what it already did is the project's, not this write's). */
   contentBefore?: string | null;
   /** A file frozen with the tests that is not a test (a runner configuration, a file the run loads). */
   config?: boolean;
   /** Inside installed dependencies (node_modules): an edit there could rewrite the test runner. */
   dependency?: boolean;
-  /** The stack's runner_reach_allow lists this source (test helpers shipped as source). */
-  runnerReachAllowed?: boolean;
+  /** The stack's runner_reach_allow lists this source (true: test helpers shipped as source), or the constructs it may use (`<glob>#<construct>`). */
+  runnerReachAllowed?: boolean | readonly string[];
   /** The write changes a test region frozen inside this source (Rust's inline test module). */
   testRegionChanged?: boolean;
   /**

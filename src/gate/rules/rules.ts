@@ -16,6 +16,7 @@
  */
 import { cliEffect, READ_ONLY_VERBS } from './bash/cliCalls.js';
 import { STUB_MARKER } from './contentAfter.js';
+import { stubMarked } from '../../tamper/rules/stubMarker.js';
 import { PASS, ask, deny, type Decision } from './decision.js';
 import type { BashFacts } from './decideBash.js';
 import { MAX_FILES, type BashCall, type CallFacts, type CycleCall, type CycleFacts, type TargetFacts, type WriteFacts, type WriteTarget } from './facts.js';
@@ -362,14 +363,14 @@ export const RULES: readonly Rule[] = [
   {
     stage: 'class',
     id: 'red-source',
-    doc: `In tdd-red only tests are written; a source only as a stub that keeps the ${STUB_MARKER} marker.`,
+    doc: `In tdd-red only tests are written; a source only as a stub that keeps the ${STUB_MARKER} marker as a comment at the stubbed function.`,
     check: ({ target: t, cls, cycle }) => {
       if (cls !== 'source') return undefined;
       const c = cycle();
-      if (c.phase !== 'tdd-red' || (t.contentAfter != null && t.contentAfter.includes(STUB_MARKER))) return undefined;
+      if (c.phase !== 'tdd-red' || (t.contentAfter != null && stubMarked(t.contentAfter))) return undefined;
       return deny(
         'red-source',
-        `Blocked write to source file ${t.display} ${where(c)}: in tdd-red only tests are written. A source file may be touched only as a stub that still carries the marker \`${STUB_MARKER}\` after the write (for example \`// ${STUB_MARKER}\` above a function that throws "not implemented"), so the tests compile and fail on their assertions. ${t.contentAfter === null ? 'The gate cannot tell what this command leaves in the file (only plain substitutions, line inserts and deletions of `sed -i` and `perl -pi`, heredocs and copies are computed), so it cannot see the marker; make the change with the Edit or Write tool, keeping the marker.' : 'Add the marker, or write the failing test first.'}`,
+        `Blocked write to source file ${t.display} ${where(c)}: in tdd-red only tests are written. A source file may be touched only as a stub that still carries the marker \`${STUB_MARKER}\` after the write, as a comment at the stubbed function (for example \`// ${STUB_MARKER}\` on the line above a function that returns a placeholder; the marker in a string or far from a function does not count), so the tests compile and fail on their assertions. ${t.contentAfter === null ? 'The gate cannot tell what this command leaves in the file (only plain substitutions, line inserts and deletions of `sed -i` and `perl -pi`, heredocs and copies are computed), so it cannot see the marker; make the change with the Edit or Write tool, keeping the marker.' : 'Add the marker, or write the failing test first.'}`,
       );
     },
   },
@@ -407,9 +408,9 @@ export const RULES: readonly Rule[] = [
     check: ({ target: t, cls, cycle }) => {
       if (cls !== 'source') return undefined;
       const c = cycle();
-      if (!frozenTests(c) || t.runnerReachAllowed || t.contentAfter == null) return undefined;
-      const r = runnerReach(t.display, t.contentAfter, t.contentBefore ?? null);
-      return r === null ? undefined : deny('runner-reach', `Blocked write to source file ${where(c)}: ${runnerReachReason(t.display, r)}`);
+      if (!frozenTests(c) || t.runnerReachAllowed === true || t.contentAfter == null) return undefined;
+      const r = runnerReach(t.display, t.contentAfter, t.contentBefore ?? null, Array.isArray(t.runnerReachAllowed) ? t.runnerReachAllowed : []);
+      return r === null ? undefined : deny('runner-reach', `Blocked write to source file ${where(c)}: ${runnerReachReason(t.display, r, t.rel)}`);
     },
   },
   {

@@ -1,4 +1,5 @@
 import { maskRustTestRegions } from '../../verify/rules/testRegions.js';
+import { newTestAwareness } from '../../verify/rules/testAware.js';
 
 /**
  * Source that reaches into the test runner (pure). In GREEN and REFACTOR a production source
@@ -12,6 +13,8 @@ interface Reach {
   what: string;
   /** The line it does it on (1-based). */
   line: number;
+  /** The construct, as runner_reach_allow names it (`runner` for the rules below, testAware.ts's otherwise). */
+  construct: string;
 }
 
 type Lang = 'js' | 'py' | 'go' | 'rs';
@@ -124,13 +127,20 @@ const RULES = (): readonly Rule[] =>
  * Rust file's test regions (they are tests). With `before` (the file as it was), only what is new
  * counts: a source that already imported `testing` or named pytest may still be edited.
  */
-export function runnerReach(rel: string, content: string, before: string | null = null): Reach | null {
+export function runnerReach(rel: string, content: string, before: string | null = null, allowed: readonly string[] = []): Reach | null {
   const lang = langOf(rel);
   if (lang === null || (lang === 'go' && rel.toLowerCase().endsWith('_test.go'))) return null;
   const rs = lang === 'rs';
   const text = rs ? maskRustTestRegions(content) : content;
   const prior = before === null ? null : rs ? maskRustTestRegions(before) : before;
   const library = rs && rustLibrary(rel);
+  // Runtime special cases, read from tokens (testAware.ts).
+  const aware = (): Reach | null => {
+    const program = lang === 'js' ? content.startsWith('#!') || `/${rel}`.includes('/bin/') : lang === 'py' ? content.startsWith('#!') || rel.endsWith('__main__.py') : lang === 'rs' ? !library : false;
+    const f = newTestAwareness(text, prior, lang, { library: !program, program });
+    return f === null || allowed.includes(f.construct) ? null : { what: f.what, line: f.line, construct: f.construct };
+  };
+  if (allowed.includes('runner')) return aware();
   for (const rule of RULES()) {
     if (!rule.langs.includes(lang) || (rule.libraryOnly && !library) || !rule.needs.some((word) => text.includes(word))) continue;
     if (rule.unless?.test(text)) continue;
@@ -143,10 +153,10 @@ export function runnerReach(rel: string, content: string, before: string | null 
         had.set(sameText(m[0]), left - 1);
         continue;
       }
-      return { what: rule.what, line: text.slice(0, m.index).split('\n').length };
+      return { what: rule.what, line: text.slice(0, m.index).split('\n').length, construct: 'runner' };
     }
   }
-  return null;
+  return aware();
 }
 
 function sameText(s: string): string {
@@ -154,6 +164,7 @@ function sameText(s: string): string {
 }
 
 /** The reason the model sees when a source write or a GREEN run is refused for it. */
-export function runnerReachReason(display: string, r: Reach): string {
-  return `${display}:${r.line} ${r.what}. In GREEN and REFACTOR a source file must pass the frozen tests by doing its job, not by talking to the test runner (importing the test framework, rebinding assertions, or checking whether tests are running). Write the production behaviour the tests describe instead. If the project really ships test helpers as source, the user lists them in runner_reach_allow in .tdd/stack.json.`;
+export function runnerReachReason(display: string, r: Reach, rel: string = display): string {
+  const allow = r.construct === 'runner' ? 'If the project really ships test helpers as source, the user lists them in runner_reach_allow in .tdd/stack.json.' : `If the project really needs this outside the tests, the user lists \`${rel}#${r.construct}\` in runner_reach_allow in .tdd/stack.json.`;
+  return `${display}:${r.line} ${r.what} [${r.construct}]. In GREEN and REFACTOR a source file must pass the frozen tests by doing its job, not by talking to the test runner (importing the test framework, rebinding assertions, checking whether tests are running, or handing the tests a value that compares equal to anything). Write the production behaviour the tests describe instead. ${allow}`;
 }

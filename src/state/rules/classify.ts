@@ -20,6 +20,8 @@ export interface ClassifyContext {
   controlAbs: readonly string[];
   /** Absolute directories whose whole content is control. */
   controlDirs: readonly string[];
+  /** The control set by location and name (src/tamper/rules/controlSet.ts), for a canonical target. */
+  isControl?: (abs: string, rel: string | null) => boolean;
 }
 
 /** A canonical write target: absolute path, and the root-relative path when inside the project. */
@@ -46,7 +48,7 @@ export function classify(target: TargetLocation, ctx: ClassifyContext): PathClas
   if (ctx.controlAbs.some((p) => fold(p) === abs)) return 'control';
   if (ctx.controlDirs.some((d) => abs === fold(d) || abs.startsWith(fold(d) + '/'))) return 'control';
   const rel = target.rel;
-  if (rel === null) return 'other';
+  if (rel === null) return ctx.isControl?.(target.abs, null) === true ? 'control' : 'other';
   const frel = fold(rel);
   if (frel === TDD_DIR || frel.startsWith(`${TDD_DIR}/`)) {
     return frel.startsWith('.tdd/plans/') ? 'plan' : 'control';
@@ -54,6 +56,8 @@ export function classify(target: TargetLocation, ctx: ClassifyContext): PathClas
   if (frel === fold(ctx.specRel)) return 'spec';
   // What the freeze recorded stays frozen wherever it lies.
   if (ctx.isFrozenFile?.(rel) === true) return 'test';
+  // The rest of the control set (a frozen .npmrc is the freeze's first).
+  if (ctx.isControl?.(target.abs, rel) === true) return 'control';
   // Installed dependencies and environments are neither the project's tests nor its sources,
   // whatever their names (a package shipping `test/` or `src/`): `rm -rf node_modules` is no test
   // write. The stack's matchers already leave them out (src/state/rules/envDirs.ts); node_modules is

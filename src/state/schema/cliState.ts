@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import './zod.js';
-import { baseStateSchema } from './state.js';
+import { baseStateSchema, type BaseState } from './state.js';
+import { formatIssues } from './format.js';
+import { GateError } from '../rules/errors.js';
 
 /** root-relative path → sha256 hex of the raw bytes. */
 const fileHashes = z.record(z.string(), z.string().check(z.regex(/^[0-9a-f]{64}$/)));
@@ -35,6 +37,8 @@ const receiptSchema = z.looseObject({
   red_tests: z.optional(z.array(z.string())),
   /** RED: each counted test's failure message (first lines). */
   red_messages: z.optional(z.record(z.string(), z.string())),
+  /** RED: the run's held-out tests, by id (docs/heldout.md). */
+  heldout_tests: z.optional(z.array(z.string())),
   /** Where the tests ran: `namespace` (frozen bytes, read-only), `copy` (a private copy), `tree` (the work tree). */
   oracle: z.optional(z.string()),
   /** Digest of everything the run depended on (src/verify/runInputs.ts): a later run of the same inputs reuses this one. */
@@ -63,6 +67,10 @@ export const cliStateSchema = z.extend(baseStateSchema, {
       parts: z.optional(fileHashes),
       /** Frozen files that were symbolic links: path → link target. */
       links: z.optional(z.record(z.string(), z.string())),
+      /** Held-out test files (docs/heldout.md): out of the work tree, in the store, from the freeze to `done`; their hashes are in `files`. */
+      heldout: z.optional(z.array(z.string())),
+      /** The held-out tests by id (what a refusal shows by name only). */
+      heldout_tests: z.optional(z.array(z.string())),
     }),
   ),
   receipts: z.optional(
@@ -73,6 +81,19 @@ export const cliStateSchema = z.extend(baseStateSchema, {
   ),
   /** Test + test-config hashes when RED began: what "written in this cycle" is measured against. */
   baseline: z.optional(z.looseObject({ at: iso(), files: fileHashes, sources: z.optional(fileHashes) })),
+  /**
+   * The test runner's installation at the freeze (src/verify/rules/installation.ts): package root →
+   * name, digest of its files and their count; paths that must stay absent; the digest of the
+   * per-file manifest in .tdd/snapshots/runner-installation.json; the paths it covers.
+   */
+  runner_installation: z.optional(
+    z.looseObject({
+      packages: z.record(z.string(), z.object({ name: z.string(), digest: z.string(), files: z.number() })),
+      absent: z.array(z.string()),
+      manifest_sha256: z.string(),
+      covers: z.optional(z.array(z.string())),
+    }),
+  ),
   /** Source hashes at GREEN entry (copies in .tdd/snapshots/green-entry). */
   green_entry: z.optional(snapshotSchema),
   verdict: z.optional(
@@ -88,3 +109,16 @@ export type CliState = z.infer<typeof cliStateSchema>;
 export type Receipt = z.infer<typeof receiptSchema>;
 export type ReceiptKind = 'red' | 'green' | 'refactor';
 export type FileHashes = Record<string, string>;
+
+/** Validate the CLI's own keys too; a corrupt file is reported and left as it is. */
+export function validateCliState(state: BaseState & Record<string, unknown>, statePath: string): CliState {
+  const parsed = cliStateSchema.safeParse(state);
+  if (!parsed.success) {
+    throw new GateError(
+      { problem: `the state file ${statePath} is invalid: ${formatIssues(parsed.error)}; it was left untouched`, fix: 'Restore it, or end the cycle with `tdd-gate abort --reason "<why>"` (keeps a copy)' },
+      'state-corrupt',
+      { cause: parsed.error },
+    );
+  }
+  return parsed.data;
+}

@@ -174,6 +174,8 @@ const STACK_KEYS = new Set([
   'oracle_isolation',
   'oracle_ignore_processes',
   'runner_reach_allow',
+  'heldout_glob',
+  'heldout',
   'os_wall',
 ]);
 
@@ -197,8 +199,10 @@ export function checkStack(json: unknown): Checked<StackConfig> {
   globList(json, 'source_file_glob', issues);
   globList(json, 'test_config_glob', issues, true);
   globList(json, 'runner_reach_allow', issues, true);
+  globList(json, 'heldout_glob', issues, true);
   nameList(json, 'test_env_allow', issues);
   nameList(json, 'oracle_ignore_processes', issues);
+  oneOf(json, 'heldout', ['required', 'optional'], issues, 'must be one of required, optional', '', true);
   oneOf(json, 'oracle_isolation', ['auto', 'namespace', 'copy'], issues, 'must be one of auto, namespace, copy', '', true);
   oneOf(json, 'os_wall', ['auto', 'on', 'off'], issues, 'must be one of auto, on, off', '', true);
   num(json, 'test_timeout_seconds', issues, (n) => Number.isSafeInteger(n) && n > 0 && n <= 7200, 'must be a whole number of seconds from 1 to 7200');

@@ -109,7 +109,7 @@ function regexAllowed(text: string, k: number): boolean {
 }
 
 /** If a string, template, comment or regular expression starts at `k`, the offset after it; else -1. */
-function skipJs(text: string, k: number): number {
+export function skipJs(text: string, k: number): number {
   const c = text[k];
   if (c === '/' && text[k + 1] === '/') {
     const nl = text.indexOf('\n', k);
@@ -492,7 +492,7 @@ function logicalLines(text: string): { start: number; end: number; indent: numbe
 // ---------------------------------------------------------------- Go
 
 /** If a string, rune or comment starts at `k` (Go or Rust), the offset after it; else -1. */
-function skipGoLike(text: string, k: number, rust: boolean): number {
+export function skipGoLike(text: string, k: number, rust: boolean): number {
   const c = text[k];
   if (c === '/' && text[k + 1] === '/') {
     const nl = text.indexOf('\n', k);

@@ -22,6 +22,10 @@ export function parseGoJson(raw: string): { text: string; facts: RunFacts } {
   const outputs = new Map<string, string[]>();
   const finals = new Map<string, { pkg: string; test: string; action: string }>();
   const unbuilt = new Set<string>();
+  // Packages whose tests reported, and those go itself ended (a package-level pass/fail/skip):
+  // a test binary that stops early (os.Exit, a crash) leaves its package without an end.
+  const withTests = new Set<string>();
+  const ended = new Set<string>();
   // A test's place is where it started (its `run` event): parallel subtests finish in any order.
   const order = new Map<string, number>();
   for (const line of raw.split('\n')) {
@@ -39,7 +43,11 @@ export function parseGoJson(raw: string): { text: string; facts: RunFacts } {
     }
     if (typeof e.Output === 'string') text += e.Output;
     if (e.Action === 'fail' && typeof e.FailedBuild === 'string' && typeof e.Package === 'string') unbuilt.add(e.Package);
-    if (typeof e.Test !== 'string') continue;
+    if (typeof e.Test !== 'string') {
+      if ((e.Action === 'pass' || e.Action === 'fail' || e.Action === 'skip') && typeof e.Package === 'string') ended.add(e.Package);
+      continue;
+    }
+    if (typeof e.Package === 'string') withTests.add(e.Package);
     const key = `${String(e.Package)}\0${e.Test}`;
     if (!order.has(key)) order.set(key, order.size);
     if (typeof e.Output === 'string') outputs.set(key, [...(outputs.get(key) ?? []), e.Output]);
@@ -70,5 +78,7 @@ export function parseGoJson(raw: string): { text: string; facts: RunFacts } {
   }
   // A package that did not build ran none of its tests: it is named, not counted as passing.
   for (const m of text.matchAll(BUILD_FAILED)) if (m[1]) unbuilt.add(m[1]);
-  return { text, facts: { counts: finals.size > 0 ? counts : null, failingFiles: [...failing], loadErrorFiles: [...unbuilt].sort(), messages: [], source: 'go-json', tests } };
+  const open = [...withTests].filter((p) => !ended.has(p)).sort();
+  const unfinished = open.length > 0 ? `go test never ended the run of ${open.slice(0, 3).join(', ')}${open.length > 3 ? ` and ${open.length - 3} more` : ''} (no final pass or fail for the package): its test binary stopped before its tests were done; remove what ends the process from the source` : undefined;
+  return { text, facts: { counts: finals.size > 0 ? counts : null, failingFiles: [...failing], loadErrorFiles: [...unbuilt].sort(), messages: [], source: 'go-json', tests, ...(unfinished !== undefined ? { unfinished } : {}) } };
 }

@@ -22,6 +22,8 @@ export interface IdentifiedTest {
   leaf: string;
   status: TestStatus;
   message: string;
+  /** The failure with where it was raised, when the runner reported it (report.ts). */
+  trace?: string;
   /** Its declaration, when the file could be parsed and the test mapped to one. */
   decl?: DeclRef;
   /** go test: a test whose subtests were reported too; they, not it, say what failed. */
@@ -202,7 +204,7 @@ export function identify(tests: readonly TestCase[], ctx: IdentityContext): Iden
     let id: string;
     if (p.suffix === 'pytest') id = p.needsRow || (many && p.params === undefined) ? `${p.base}[#${k}]` : p.params !== undefined ? `${p.base}[${p.params}]` : p.base;
     else id = many ? `${p.base} [#${k}]` : p.base;
-    const out: IdentifiedTest = { id, label: p.label, file: p.file, leaf: p.leaf, status: p.t.status, message: p.t.message };
+    const out: IdentifiedTest = { id, label: p.label, file: p.file, leaf: p.leaf, status: p.t.status, message: p.t.message, ...(p.t.trace !== undefined ? { trace: p.t.trace } : {}) };
     if (p.blockDecl && p.parsed) {
       const ref: DeclRef = { lang: p.parsed.lang, path: declPath(p.blockDecl), block: blockText(p.parsed.text, p.blockDecl) };
       if (p.decl === p.blockDecl && p.decl.rows && p.decl.shell !== undefined) {

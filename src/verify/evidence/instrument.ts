@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { importPreloadSupported, jsCanaryOption, pyCanarySource } from '../canary.js';
 import { MOCHA_REPORTER_NAME, mochaCommand, mochaReporterSource, reachesMocha } from './mocha.js';
 import { nodeTestOptions, nodeTestReporterSupported } from './nodeTest.js';
 import { PYTEST_PLUGIN_MODULE, pytestPluginSource } from './pytestOutcomes.js';
@@ -22,6 +23,8 @@ export interface Instrumented {
    * directory outside the project; every `token` in `command` becomes the file's quoted path.
    */
   jsModule?: { name: string; source: string; token: string };
+  /** Where each test process's check of the assertion machinery writes its line (src/verify/canary.ts). */
+  canary?: string;
 }
 
 /** Shell syntax after which appending arguments would reach another command. */
@@ -40,6 +43,21 @@ export function instrumentCommand(command: string, reportFile: string, script?: 
   const plan = instrumentPlain(command, reportFile, script);
   // mocha is never read from its text: a run the reporter cannot reach is refused (mocha.ts).
   if (plan.kind === 'none' && process.platform !== 'win32' && reachesMocha(command, script)) return { command, kind: 'mocha-unreached' };
+  return withCanary(plan, `${reportFile}.canary`);
+}
+
+/**
+ * The assertion machinery checked in every test process (src/verify/canary.ts): a preload through
+ * NODE_OPTIONS for the JavaScript runners, a few more hooks in the gate's pytest plugin.
+ */
+function withCanary(plan: Instrumented, out: string): Instrumented {
+  if (plan.kind === 'vitest-json' || plan.kind === 'jest-json' || plan.kind === 'node-test' || plan.kind === 'mocha') {
+    if (!importPreloadSupported(process.versions.node)) return plan;
+    return { ...plan, nodeOptions: [plan.nodeOptions, jsCanaryOption(out)].filter(Boolean).join(' '), canary: out };
+  }
+  if (plan.kind === 'junit-xml' && plan.pythonModule) {
+    return { ...plan, pythonModule: { ...plan.pythonModule, source: plan.pythonModule.source + pyCanarySource(out) }, canary: out };
+  }
   return plan;
 }
 

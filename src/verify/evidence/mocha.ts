@@ -91,6 +91,7 @@ function TddGateMochaReporter(runner, options) {
       o.message = errorOf(err);
       const w = where(err, file);
       if (w) { o.line = w.line; o.column = w.column; }
+      if (err && typeof err === 'object') o.stack = str(err.stack).split('\\n').filter((l) => /^\\s+at /.test(l)).slice(0, 12).join('\\n');
     }
     put(o);
   };
@@ -187,6 +188,7 @@ interface MochaLine {
   path?: unknown;
   status?: unknown;
   message?: unknown;
+  stack?: unknown;
   line?: unknown;
   column?: unknown;
   only?: unknown;
@@ -251,11 +253,13 @@ export function parseMochaReport(text: string | null): RunFacts {
       if (status === 'failed' && prev.status !== 'failed') {
         prev.status = 'failed';
         prev.message = message;
+        if (typeof l.stack === 'string' && l.stack !== '') prev.trace = `${message}\n${l.stack}`;
       }
       continue;
     }
     const file = typeof l.file === 'string' && l.file !== '' ? l.file : null;
     const tc: TestCase = file === null ? { file: null, name: parts.join(' > '), status, message: status === 'failed' ? message : '', idByName: true } : { file, name: parts.join(' > '), path: parts, status, message: status === 'failed' ? message : '' };
+    if (status === 'failed' && typeof l.stack === 'string' && l.stack !== '') tc.trace = `${message}\n${l.stack}`;
     byId.set(n, tc);
   }
   const tests = [...byId.values()];

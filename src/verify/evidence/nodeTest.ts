@@ -23,7 +23,7 @@ interface NodeTestEvent {
   suite?: boolean;
   skip?: boolean;
   todo?: boolean;
-  error?: { message: string; failureType?: string; exitCode?: number };
+  error?: { message: string; failureType?: string; exitCode?: number; stack?: string };
 }
 
 /** The reporter module. It writes nothing to its destination; its one line goes to `out` at the end. */
@@ -42,7 +42,8 @@ function errorOf(e) {
     if (c.code !== undefined) message += '\\ncode: ' + str(c.code);
   } else message = str(c);
   if (typeof e === 'object' && e.failureType) message += '\\nfailureType: ' + str(e.failureType);
-  return { message: message.slice(0, 4000), failureType: typeof e === 'object' ? e.failureType : undefined, exitCode: typeof e === 'object' && typeof e.exitCode === 'number' ? e.exitCode : undefined };
+  const stack = c !== null && typeof c === 'object' ? str(c.stack).split('\\n').filter((l) => /^\\s+at /.test(l)).slice(0, 12).join('\\n') : '';
+  return { message: message.slice(0, 4000), stack, failureType: typeof e === 'object' ? e.failureType : undefined, exitCode: typeof e === 'object' && typeof e.exitCode === 'number' ? e.exitCode : undefined };
 }
 export default async function* tddGateNodeTestReport(source) {
   const events = [];
@@ -232,7 +233,8 @@ export function parseNodeTestReport(text: string): RunFacts | null {
       const parts = [...stack.slice(0, e.nesting), e.name];
       const name = parts.join(' > ');
       const where = typeof e.line === 'number' && typeof e.column === 'number' ? { line: e.line, column: e.column } : {};
-      tests.push(e.file === null ? { file: null, name, status, message, idByName: true } : { file: e.file, name, path: parts, status, message, ...where });
+      const trace = status === 'failed' && typeof e.error?.stack === 'string' && e.error.stack !== '' ? { trace: `${message}\n${e.error.stack}` } : {};
+      tests.push(e.file === null ? { file: null, name, status, message, idByName: true, ...trace } : { file: e.file, name, path: parts, status, message, ...where, ...trace });
       if (status === 'failed') {
         if (e.file !== null) facts.failingFiles.push(e.file);
         if (message) facts.messages.push(message);

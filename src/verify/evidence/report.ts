@@ -15,6 +15,8 @@ export interface TestCase {
   status: TestStatus;
   /** The failure message itself (no code frame, no stack), for judging RED. */
   message: string;
+  /** The failure with where it was raised (a stack, pytest's long report), for judging where RED failed. */
+  trace?: string;
   /** The runner names the file only for some tests (node:test TAP: failing ones): identify by name alone. */
   idByName?: boolean;
   /** cargo: the crate whose test binary ran it, when its path is the crate's, not the repository's (a workspace member). */
@@ -118,6 +120,7 @@ export function parseJestJson(text: string, source: string): RunFacts | null {
       const ancestors = Array.isArray(a.ancestorTitles) ? a.ancestorTitles.map(String) : [];
       const parts = [...ancestors, typeof a.title === 'string' ? a.title : typeof a.fullName === 'string' ? a.fullName : '?'];
       const test: TestCase = { file: name, name: parts.join(' > '), path: parts, status: jestStatus(a.status), message: msgs.map(messageOnly).join('\n') };
+      if (a.status === 'failed' && msgs.length > 0) test.trace = msgs.join('\n').slice(0, 8000);
       const loc = a.location as { line?: unknown; column?: unknown } | null | undefined;
       if (loc && typeof loc === 'object' && typeof loc.line === 'number' && typeof loc.column === 'number') {
         test.line = loc.line;
@@ -195,6 +198,7 @@ export function parseJunitXml(text: string, source: string): RunFacts | null {
       const message = unescapeXml(attr((failure ?? error)?.[1] ?? '', 'message') ?? '');
       // An error outside the test body (a fixture) is not the test's assertion.
       test.message = failure ? message : `error in setup or teardown: ${message}`;
+      test.trace = unescapeXml(body).slice(-8000);
       facts.messages.push(unescapeXml(`${message}\n${body}`));
     } else counts.passed++;
   }

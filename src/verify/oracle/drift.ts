@@ -5,6 +5,7 @@ import type { CliState } from '../../state/schema/cliState.js';
 import { toolchainAdvice, toolchainMoves, type Toolchain } from '../rules/toolchain.js';
 import { TOOLCHAIN_PART } from './outsideConfig.js';
 import { toolchainFrom } from './toolchain.js';
+import { outOfSight } from '../../heldout/cycle.js';
 import { entryOf, frozenForm, holdsFrozen } from '../../state/frozenEntry.js';
 
 interface Drift {
@@ -29,7 +30,10 @@ function driftedEntries(root: string, frozen: Record<string, string>, links: Rec
 /** How far the oracle (tests, test configs, runner settings, the SPEC) moved since the freeze. */
 export function driftOf(root: string, state: CliState, currentTests: readonly string[] = [], currentParts?: Record<string, string>, currentToolchain?: Toolchain): Drift {
   const frozen = state.frozen?.files ?? {};
-  const files = state.frozen ? driftedEntries(root, frozen, state.frozen.links ?? {}) : [];
+  // Held-out files are in the held-out store while out of sight (checked there: src/cli/oracle/run.ts).
+  const inStore = outOfSight(state) ? new Set(state.frozen?.heldout ?? []) : new Set<string>();
+  const inTree = Object.fromEntries(Object.entries(frozen).filter(([rel]) => !inStore.has(rel)));
+  const files = state.frozen ? driftedEntries(root, inTree, state.frozen.links ?? {}) : [];
   const added = state.frozen ? currentTests.filter((rel) => !(rel in frozen)) : [];
   const parts: string[] = [];
   const frozenParts = state.frozen?.parts;

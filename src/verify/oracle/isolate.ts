@@ -162,7 +162,7 @@ const LINKED = new Set(['node_modules', 'target', '.venv', 'venv']);
  * The copy run: a private copy of the project's files, the frozen paths written from the
  * snapshot copies (already checked against the freeze by the caller).
  */
-export function prepareCopy(root: string, files: readonly string[], frozen: Record<string, string>): Prepared {
+export function prepareCopy(root: string, files: readonly string[], frozen: Record<string, string>, placedLater: readonly string[] = []): Prepared {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tdd-gate-oracle-copy-'));
   const copy = path.join(dir, path.basename(root));
   mkdirSync(copy, { mode: 0o700 });
@@ -185,7 +185,9 @@ export function prepareCopy(root: string, files: readonly string[], frozen: Reco
       // not there
     }
   }
+  // (`placedLater`: held-out tests, written from their store by the caller)
   for (const rel of Object.keys(frozen)) {
+    if (placedLater.includes(rel)) continue;
     const dest = path.join(copy, rel);
     mkdirSync(path.dirname(dest), { recursive: true });
     copyFileSync(snapshotCopyPath(root, 'frozen', rel), dest);

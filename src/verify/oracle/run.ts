@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { platform } from 'node:os';
+import path from 'node:path';
 import { RefusalError } from '../../state/rules/errors.js';
 import type { CompiledStack } from '../../state/loadStack.js';
 import { runCommand, type RunResult } from '../runner.js';
@@ -8,30 +9,43 @@ import { COPY_SUFFIX, snapshotDir } from '../../state/snapshots.js';
 import type { CliState } from '../../state/schema/cliState.js';
 import { driftMessage, driftOf } from './drift.js';
 import type { RunOutcome } from '../rules/judge.js';
-import type { Session } from '../../cli/session.js';
+import type { Context } from '../../state/context.js';
 import { assertRunnerInstalled, DEFAULT_TIMEOUT_SECONDS, instrumentFor, keepPyCache, outcomeOf, pyCacheFor, testEnv } from '../testRun.js';
 import { scanTree, type Tree } from '../tree.js';
 import { forgetRustSources, freshenChangedRustSources, freshenRustSources, recordRustSources } from './freshen.js';
 import { cacheDirs } from './pyCache.js';
 import { namespaceWorks, prepareCopy, prepareNamespace, SNAPSHOT_MISMATCH_EXIT, type Isolation, type Prepared } from './isolate.js';
 import { strayProcesses } from './processes.js';
+import { heldoutFiles, outOfSight } from '../../heldout/cycle.js';
+import { damagedInStore, placeInto, storeDirs } from '../../heldout/store.js';
+import { checkInstallation, checkInstallationHeld } from '../frozenInstallation.js';
+import type { InstallationScan } from '../installation.js';
 
-/** Refuses when the oracle (frozen files, runner settings, the SPEC, tests added since) moved. */
-export function checkDrift(s: Session, state: CliState, stack: CompiledStack, tree: Tree, when: string): void {
+/**
+ * Refuses when the oracle (frozen files, runner settings, the SPEC, tests added since, the
+ * runner's installation) moved. Returns the installation as it was found (null: not recorded).
+ */
+export function checkDrift(s: Context, state: CliState, stack: CompiledStack, tree: Tree, when: string, installation = true): InstallationScan | null {
   const drift = driftMessage(driftOf(s.root, state, Object.keys(tree.tests), tree.parts, tree.toolchain));
   if (drift) throw new RefusalError(`the oracle moved${when}: ${drift}`);
+  return installation ? checkInstallation(s, state, stack, tree.toolchain, when) : null;
 }
 
-/** The snapshot copies must hold the frozen bytes: the oracle runs from them. */
-function checkSnapshot(s: Session, frozen: Record<string, string>): void {
+/** The snapshot copies (and the held-out store) must hold the frozen bytes: the oracle runs from them. */
+function checkSnapshot(s: Context, state: CliState, frozen: Record<string, string>): void {
   const dir = snapshotDir(s.root, 'frozen');
-  const bad = Object.entries(frozen).filter(([rel, h]) => hashFile(dir, rel + COPY_SUFFIX) !== h).map(([rel]) => rel);
+  const held = outOfSight(state) ? heldoutFiles(state) : {};
+  const bad = Object.entries(frozen).filter(([rel, h]) => !(rel in held) && hashFile(dir, rel + COPY_SUFFIX) !== h).map(([rel]) => rel);
   if (bad.length > 0) {
     throw new RefusalError(`the frozen snapshot copies of ${bad.slice(0, 3).join(', ')} are missing or altered (.tdd/snapshots/frozen/); the oracle cannot run from them. Restore them, or re-certify in a new cycle`);
   }
+  const damaged = damagedInStore(storeDirs(s.repo, s.io.env), held);
+  if (damaged.length > 0) {
+    throw new RefusalError(`${damaged.length} held-out test file(s) are missing from the cycle's store or altered; the oracle cannot run them. Stop and tell the user, who runs \`tdd-gate recover\` or re-certifies in a new cycle`);
+  }
 }
 
-function checkProcesses(s: Session, stack: CompiledStack, state: CliState): void {
+function checkProcesses(s: Context, stack: CompiledStack, state: CliState): void {
   const since = new Date(state.started_at);
   const strays = strayProcesses(s.root, stack.config.oracle_ignore_processes ?? [], Number.isNaN(since.getTime()) ? undefined : since);
   if (strays.length > 0) {
@@ -42,9 +56,10 @@ function checkProcesses(s: Session, stack: CompiledStack, state: CliState): void
   }
 }
 
-function chooseIsolation(stack: CompiledStack): Isolation {
+function chooseIsolation(stack: CompiledStack, state: CliState): Isolation {
   const want = stack.config.oracle_isolation ?? 'auto';
-  if (want === 'copy') return 'copy';
+  // Held-out tests out of sight have no place in the work tree to be mounted on: they run in the private copy.
+  if (want === 'copy' || outOfSight(state)) return 'copy';
   if (namespaceWorks()) return 'namespace';
   if (want === 'namespace') {
     throw new RefusalError(`oracle_isolation is "namespace" but this system does not allow a private mount namespace (${platform()}); set it to "auto" or "copy" in .tdd/stack.json`);
@@ -59,23 +74,34 @@ function chooseIsolation(stack: CompiledStack): Isolation {
  * must still be where it was when the run ends. `command` is the test command, or a narrowed form
  * of it a hand-off child named (checked by the caller).
  */
-export async function runOracle(s: Session, stack: CompiledStack, state: CliState, tree: Tree, label: string, command = stack.config.test_command): Promise<{ run: RunResult; outcome: RunOutcome; isolation: Isolation }> {
+export async function runOracle(s: Context, stack: CompiledStack, state: CliState, tree: Tree, label: string, command = stack.config.test_command): Promise<{ run: RunResult; outcome: RunOutcome; isolation: Isolation }> {
   const frozen = state.frozen?.files;
   if (!frozen) throw new RefusalError('nothing is frozen in this cycle; `tdd-gate freeze` first');
-  checkDrift(s, state, stack, tree, '');
-  checkSnapshot(s, frozen);
+  const installed = checkDrift(s, state, stack, tree, '');
+  checkSnapshot(s, state, frozen);
   if (Object.keys(frozen).some((rel) => /[\n\r]/.test(rel))) throw new RefusalError('a frozen path contains a line break; rename it and re-certify in a new cycle');
   checkProcesses(s, stack, state);
   const env = testEnv(s, stack);
   assertRunnerInstalled(s, command, env);
-  const isolation = chooseIsolation(stack);
+  const isolation = chooseIsolation(stack, state);
   const py = pyCacheFor(s, stack, command, env);
   const dirs = cacheDirs(s.repo.gitDir, s.root);
   // cargo builds into a target folder of the oracle's own (unless the project names its own in test_env_allow)
   const cargo = isolation === 'namespace' && /(^|[\s/;&|(])cargo(\s|$)/.test(command) && !(stack.config.test_env_allow ?? []).includes('CARGO_TARGET_DIR');
   if (cargo) mkdirSync(dirs.cargoTarget, { recursive: true, mode: 0o700 });
   const writable = py !== null || cargo ? dirs.rw : null;
-  const prepared: Prepared = isolation === 'namespace' ? prepareNamespace(s.root, frozen, writable) : prepareCopy(s.root, listProjectFiles(s.root), frozen);
+  const held = outOfSight(state) ? heldoutFiles(state) : {};
+  const prepared: Prepared = isolation === 'namespace' ? prepareNamespace(s.root, frozen, writable) : prepareCopy(s.root, listProjectFiles(s.root), frozen, Object.keys(held));
+  if (prepared.isolation === 'copy' && Object.keys(held).length > 0) {
+    try {
+      placeInto(prepared.cwd, storeDirs(s.repo, s.io.env), held);
+    } catch (err) {
+      prepared.cleanup();
+      throw err;
+    }
+  }
+  // cargo builds held-out tests into the store, not into the project's target/ (where their test binary could be run).
+  const heldCargo = Object.keys(held).length > 0 && /(^|[\s/;&|(])cargo(\s|$)/.test(command) && !(stack.config.test_env_allow ?? []).includes('CARGO_TARGET_DIR') ? { CARGO_TARGET_DIR: path.join(storeDirs(s.repo, s.io.env).primary, 'cargo-target') } : {};
   const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
   let run: RunResult;
   let outcome: RunOutcome;
@@ -96,7 +122,7 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
       command,
       label,
       timeoutSeconds,
-      env: { ...env, ...prepared.env, ...py?.env, ...(cargo ? { CARGO_TARGET_DIR: dirs.cargoTarget } : {}) },
+      env: { ...env, ...prepared.env, ...py?.env, ...(cargo ? { CARGO_TARGET_DIR: dirs.cargoTarget } : {}), ...heldCargo },
       instrument: instrumentFor(s.root),
       now: s.now(),
       progress: s.io.stderr,
@@ -122,8 +148,11 @@ export async function runOracle(s: Session, stack: CompiledStack, state: CliStat
     throw new RefusalError('the frozen snapshot copies changed while the oracle was set up; stop whatever writes to .tdd/ and verify again');
   }
   // Hashes after the run: nothing may have swapped the oracle while it ran.
-  checkDrift(s, state, stack, scanTree(s.root, stack), ' while the tests ran');
-  checkSnapshot(s, frozen);
+  // The installation was what the freeze recorded before the run; not one of its files or
+  // folders may have been written since (a stat of each, no hashing).
+  checkInstallationHeld(s, installed);
+  checkDrift(s, state, stack, scanTree(s.root, stack), ' while the tests ran', false);
+  checkSnapshot(s, state, frozen);
   return { run, outcome, isolation: prepared.isolation };
 }
 

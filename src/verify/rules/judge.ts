@@ -2,6 +2,7 @@ import type { IdentifiedTest } from '../evidence/identity.js';
 import { NODE_TEST_SOURCE } from '../evidence/nodeTest.js';
 import { pytestDisagreement } from '../evidence/pytestOutcomes.js';
 import type { Counts, RunFacts, TestStatus } from '../evidence/report.js';
+import { canaryProblem, type CanaryLine } from './canary.js';
 
 export interface RunOutcome {
   exitCode: number | null;
@@ -15,6 +16,8 @@ export interface RunOutcome {
   summary?: Counts | null;
   /** Tests that passed without one of the expect() calls their declaration makes passing (jest); GREEN holds the RED tests to it. */
   unasserted?: string[];
+  /** The assertion-machinery canary's lines and the report kind (src/verify/canary.ts); absent when the run had none. */
+  canary?: { kind: string; lines: CanaryLine[] };
   /** pytest: each test's outcome as the gate's own plugin saw it (null: the plugin never started); absent when it was not loaded. */
   observed?: ReadonlyMap<string, TestStatus> | null;
 }
@@ -118,7 +121,7 @@ export function shown(t: IdentifiedTest): string {
 const list = (xs: readonly string[], n = 3) => `${xs.slice(0, n).join(', ')}${xs.length > n ? ` and ${xs.length - n} more` : ''}`;
 
 /** Why one failing test's failure is not an assertion (null when it is one). */
-export function notAnAssertion(t: IdentifiedTest, redConfirm: RegExp, buildError: RegExp | null, runner: string): string | null {
+export function notAnAssertion(t: IdentifiedTest, redConfirm: RegExp, buildError: RegExp | null, runner: string, origin?: (t: IdentifiedTest) => string | null): string | null {
   const msg = t.message;
   if (msg.trim() === '') return 'it failed without a message';
   if (NO_SNAPSHOT.test(msg)) return 'it fails because its snapshot does not exist yet (tdd-gate runs jest with --ci, which writes none), whatever the code returns: write the expected snapshot file with the test, or assert the value itself';
@@ -127,6 +130,9 @@ export function notAnAssertion(t: IdentifiedTest, redConfirm: RegExp, buildError
   if (MISSING_SYMBOL.test(msg)) return `it fails on a missing name (${firstLine(MISSING_SYMBOL, msg)}), not an assertion: add a STUB:TDD stub first`;
   if (buildError?.test(msg)) return `it fails on a compile or import error (${firstLine(buildError, msg)}): add a STUB:TDD stub first`;
   if (runner === 'go-json' && GO_PANIC.test(msg)) return `it panics (${firstLine(GO_PANIC, msg)}) instead of failing an assertion`;
+  // Where it failed: in the test's own code, not in the stub, not on a missing fixture (failureOrigin.ts).
+  const wrong = origin?.(t) ?? null;
+  if (wrong !== null) return wrong;
   if (runner === 'go-json') return null; // t.Error/t.Fatal: Go's assertion is the failing test itself
   if (!redConfirm.test(msg)) return `its failure message does not match red_confirm /${redConfirm.source}/ (${msg.split('\n')[0]?.slice(0, 120) ?? ''})`;
   return null;
@@ -147,6 +153,8 @@ export function judgeRed(
     root: string;
     /** Per test: written or changed in this cycle (needs the tests by identity). */
     isNew?: (t: IdentifiedTest) => boolean;
+    /** Per failing test: why its failure did not come from the test's own assertion (failureOrigin.ts), or null. */
+    origin?: (t: IdentifiedTest) => string | null;
   },
 ): Verdict {
   const counts = o.facts.counts ?? ZERO;
@@ -170,7 +178,7 @@ export function judgeRed(
       if (rules.changedTests.length === 0) return refuse('no test file was written or changed in this cycle; write the failing test first');
       return refuse(`the failing tests were not written or changed in this cycle (failing: ${list(failing.map(shown))}); a pre-existing failure is not RED: write a test for the SPEC that fails`);
     }
-    const problems = fresh.map((t) => ({ t, why: notAnAssertion(t, rules.redConfirm, rules.buildError, o.facts.source) }));
+    const problems = fresh.map((t) => ({ t, why: notAnAssertion(t, rules.redConfirm, rules.buildError, o.facts.source, rules.origin) }));
     const counted = problems.filter((p) => p.why === null).map((p) => p.t);
     if (counted.length === 0) {
       const first = problems[0]!;
@@ -265,6 +273,11 @@ export function judgeGreen(o: RunOutcome, command: string, frozen: FrozenTests |
   if (counts.failed > 0) return refuse(`${counts.failed} tests fail although the command exited 0; fix them and verify again`);
   const disagree = disagreement(o);
   if (disagree) return refuse(disagree);
+  if (o.canary) {
+    const files = o.canary.kind === 'node-test' ? [...new Set((o.facts.tests ?? []).map((t) => t.file).filter((f): f is string => f !== null))] : [];
+    const why = canaryProblem(o.canary.kind, o.canary.lines, files);
+    if (why) return refuse(why);
+  }
   // A test that made RED valid failed on an assertion then; passing now with none run is a swapped body.
   // (Older tests may pass vacuously by design: a conditional expect.)
   const unasserted = (o.unasserted ?? []).filter((id) => frozen?.redTests.includes(id));

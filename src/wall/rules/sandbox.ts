@@ -46,6 +46,24 @@ export interface HardeningFacts {
   existing?: ReadonlySet<string>;
   /** The client's own temporary folder (its bridge sockets live there); absent: unknown. */
   clientTmp?: string;
+  /** Held-out tests out of sight (docs/heldout.md): the store's folders and the held-out files' places (absolute). */
+  heldout?: { stores: readonly string[]; files: readonly string[] } | null;
+}
+
+/** What tdd-gate keeps in the settings file: the hardened section, or (held-out tests alone, hardened mode off) its permission rules only. */
+export type SettingsSection = Omit<HardeningSection, 'sandbox'> & { sandbox?: SandboxSection };
+
+/**
+ * `Read(…)` deny rules for held-out tests out of sight: the store's folders and the files' places in
+ * the tree (they cover Read, Grep and Glob in the client; `//` starts an absolute path).
+ */
+export function heldoutReadRules(heldout: { stores: readonly string[]; files: readonly string[] }): string[] {
+  return [...heldout.stores.map((d) => `Read(/${d}/**)`), ...heldout.files.map((f) => `Read(/${f})`)];
+}
+
+/** The section kept in the settings for held-out tests alone, when hardened mode is off. */
+export function heldoutSection(heldout: { stores: readonly string[]; files: readonly string[] }): SettingsSection {
+  return { deny: heldoutReadRules(heldout) };
 }
 
 interface SandboxSection {
@@ -53,7 +71,7 @@ interface SandboxSection {
   failIfUnavailable: true;
   allowUnsandboxedCommands: false;
   excludedCommands: string[];
-  filesystem: { allowWrite: string[]; denyWrite: string[] };
+  filesystem: { allowWrite: string[]; denyWrite: string[]; denyRead?: string[] };
   /** `allowLocalBinding`: servers on localhost (macOS; on Linux each sandboxed command has its own network). */
   network: { allowedDomains: string[]; allowLocalBinding?: true };
 }
@@ -170,10 +188,12 @@ export function hardeningFor(f: HardeningFacts): HardeningSection | null {
       filesystem: {
         allowWrite: writableDirs(f),
         denyWrite: paths.map((p) => p.path),
+        // Held-out tests out of sight: no sandboxed command reads their store (docs/heldout.md).
+        ...(f.heldout ? { denyRead: [...f.heldout.stores] } : {}),
       },
       network: { allowedDomains: domains, allowLocalBinding: true },
     },
-    deny: editDenyRules(f, paths),
+    deny: [...editDenyRules(f, paths), ...(f.heldout ? heldoutReadRules(f.heldout) : [])],
     ...(tmp === null ? {} : { env: { TMPDIR: tmp } }),
     classes: Object.fromEntries(paths.map((p) => [p.path, p.cls])),
   };
@@ -231,8 +251,8 @@ export function isPlainCliCall(command: string, cliCommand: string): boolean {
 }
 
 /** The CLI command (`node "<…>/cli.mjs"`) that the section's excludedCommands were made for. */
-export function cliCommandOfSection(section: HardeningSection): string | null {
-  const first = section.sandbox.excludedCommands[0];
+export function cliCommandOfSection(section: SettingsSection): string | null {
+  const first = section.sandbox?.excludedCommands[0];
   const m = first ? /^(node "[^"]+") \S+ \*$/.exec(first) : null;
   return m?.[1] ?? null;
 }

@@ -1,4 +1,4 @@
-import type { HardeningSection } from './sandbox.js';
+import type { SettingsSection as HardeningSection } from './sandbox.js';
 
 /**
  * Merging tdd-gate's hardening section into the person's `.claude/settings.local.json` (parsed),
@@ -31,13 +31,21 @@ const FORCED = ['enabled', 'failIfUnavailable', 'allowUnsandboxedCommands'] as c
  */
 export function mergeHardening(base: JsonObject, section: HardeningSection): JsonObject {
   const out: JsonObject = { ...base };
-  const sb: JsonObject = isObject(base.sandbox) ? { ...base.sandbox } : {};
   const ours = section.sandbox;
+  if (ours === undefined) {
+    // Permission rules alone (held-out tests without hardened mode): the sandbox stays the person's.
+    const perms: JsonObject = isObject(base.permissions) ? { ...base.permissions } : {};
+    perms.deny = union(strings(perms.deny), section.deny);
+    out.permissions = perms;
+    return out;
+  }
+  const sb: JsonObject = isObject(base.sandbox) ? { ...base.sandbox } : {};
   for (const key of FORCED) sb[key] = ours[key];
   sb.excludedCommands = [...ours.excludedCommands];
   const fs: JsonObject = isObject(sb.filesystem) ? { ...sb.filesystem } : {};
   fs.allowWrite = union(strings(fs.allowWrite), ours.filesystem.allowWrite);
   fs.denyWrite = union(strings(fs.denyWrite), ours.filesystem.denyWrite);
+  if (ours.filesystem.denyRead !== undefined) fs.denyRead = union(strings(fs.denyRead), ours.filesystem.denyRead);
   sb.filesystem = fs;
   const net: JsonObject = isObject(sb.network) ? { ...sb.network } : {};
   net.allowedDomains = union(strings(net.allowedDomains), ours.network.allowedDomains);
@@ -76,7 +84,7 @@ function emptyObject(v: Json | undefined): boolean {
 export function removeHardening(current: JsonObject, original: JsonObject, applied: HardeningSection): JsonObject {
   const out: JsonObject = { ...current };
   const origSb = isObject(original.sandbox) ? original.sandbox : undefined;
-  if (isObject(current.sandbox)) {
+  if (isObject(current.sandbox) && applied.sandbox !== undefined) {
     const sb: JsonObject = { ...current.sandbox };
     for (const key of FORCED) restoreKey(sb, origSb, key);
     restoreKey(sb, origSb, 'excludedCommands');
@@ -85,6 +93,7 @@ export function removeHardening(current: JsonObject, original: JsonObject, appli
       const fs: JsonObject = { ...sb.filesystem };
       restoreList(fs, origFs, 'allowWrite', applied.sandbox.filesystem.allowWrite);
       restoreList(fs, origFs, 'denyWrite', applied.sandbox.filesystem.denyWrite);
+      if (applied.sandbox.filesystem.denyRead !== undefined) restoreList(fs, origFs, 'denyRead', applied.sandbox.filesystem.denyRead);
       sb.filesystem = fs;
       if (emptyObject(fs) && !(origSb && 'filesystem' in origSb)) delete sb.filesystem;
     }
@@ -119,8 +128,9 @@ export function removeHardening(current: JsonObject, original: JsonObject, appli
 /** True when `settings` carries every part of `section` (the wall as computed is what the file says). */
 export function carriesHardening(settings: JsonObject, section: HardeningSection): boolean {
   const sb = settings.sandbox;
-  if (!isObject(sb)) return false;
   const ours = section.sandbox;
+  if (ours === undefined) return isObject(settings.permissions) && section.deny.every((d) => strings((settings.permissions as JsonObject).deny).includes(d));
+  if (!isObject(sb)) return false;
   if (sb.enabled !== true || sb.failIfUnavailable !== true || sb.allowUnsandboxedCommands !== false) return false;
   const has = (list: Json | undefined, want: readonly string[]) => want.every((w) => strings(list).includes(w));
   const fs = isObject(sb.filesystem) ? sb.filesystem : {};

@@ -744,7 +744,7 @@ class Analyzer implements Sink {
   }
 
   cli(verb: string | null, args: readonly Arg[], text: string): void {
-    this.result.cliCalls.push({ verb, args: args.map((a) => a.text ?? a.raw), text });
+    this.result.cliCalls.push({ verb, args: args.map((a) => a.text ?? a.raw), literal: args.every((a) => a.text !== null), text });
   }
 
   shell(code: string | null, scope: Scope, via: string, sameScope: boolean, followed = false): void {

@@ -150,8 +150,34 @@ export function gitCommand(call: Call, sink: Sink): Output {
       if (!has(argv, '-n', '--dry-run')) writeTree(argv.operands, 'git clean');
       return null;
     case 'rm':
-      if (!has(argv, '--cached')) for (const p of argv.operands) sink.write(scope, p, 'git rm', { tree: true, removes: true });
+      // `--cached` leaves the file on disk but drops it from what the index (and the next commit) holds: a write to it.
+      for (const p of argv.operands) sink.write(scope, p, has(argv, '--cached') ? 'git rm --cached (drops it from the index)' : 'git rm', has(argv, '--cached') ? { tree: true } : { tree: true, removes: true });
       return null;
+    case 'update-index':
+      // What the index holds for these paths (or, from stdin, for any path).
+      if (has(argv, '--stdin', '--index-info', '--again', '-g', '--refresh', '--really-refresh') && argv.operands.length === 0) writeTree([], 'git update-index');
+      else for (const p of argv.operands) sink.write(scope, p, 'git update-index', { tree: true });
+      return null;
+    case 'read-tree':
+    case 'checkout-index': {
+      // `--prefix=dir/` writes copies of the indexed files under dir; otherwise the index (or every file) is replaced.
+      const prefix = rest.find((a) => a.text !== null && a.text.startsWith('--prefix='));
+      if (prefix !== undefined) sink.write(scope, { ...prefix, text: (prefix.text as string).slice('--prefix='.length) || '.' }, `git ${sub.text} --prefix`, { tree: true });
+      else if (rest.some((a) => a.text === null && a.raw.startsWith('--prefix'))) sink.unknown(`git ${sub.text} --prefix names a folder that is not statically known`);
+      if (sub.text === 'read-tree' || has(argv, '-a', '--all', '--stdin') || argv.operands.length === 0) writeTree([], `git ${sub.text}`);
+      else for (const p of argv.operands) sink.write(scope, p, `git ${sub.text}`, { tree: true });
+      return null;
+    }
+    case 'submodule': {
+      // `git submodule add <repo> <path>` clones into <path> (`./` clones this very repository, tests included).
+      const [verb, ...more] = argv.operands;
+      if (verb?.text === 'add') {
+        const dest = more.length > 1 ? more[more.length - 1] : undefined;
+        if (dest !== undefined) sink.write(scope, dest, 'git submodule add', { tree: true });
+        else writeTree([], 'git submodule add');
+      }
+      return null;
+    }
     case 'mv': {
       for (const p of argv.operands) sink.write(scope, p, 'git mv', { tree: true });
       const dest = argv.operands[argv.operands.length - 1];
@@ -236,7 +262,8 @@ function configCommand(rest: readonly Arg[], scope: Scope, sink: Sink): void {
   gitConfig(key, value ?? null, scope, sink);
   const file = argv.values.get('-f') ?? argv.values.get('--file');
   if (file) sink.write(scope, file, 'git config --file');
-  else if (!has(argv, '--global', '--system')) sink.write(scope, { text: `${sink.ctx.root}/.git/config`, glob: false, raw: 'git config' }, 'git config (the repository configuration)');
+  else if (has(argv, '--global')) sink.write(scope, { text: `${sink.ctx.home}/.gitconfig`, glob: false, raw: 'git config --global' }, 'git config --global (the user configuration)');
+  else if (!has(argv, '--system')) sink.write(scope, { text: `${sink.ctx.root}/.git/config`, glob: false, raw: 'git config' }, 'git config (the repository configuration)');
 }
 
 /** `git ls-files src`, `git diff --name-only src`: every line is a path under the pathspecs. */

@@ -354,6 +354,40 @@ function packageDir(scope: Scope, sink: Sink): string | null {
   return null;
 }
 
+/** Packages that run or judge tests: installing, linking or rebuilding one changes the runner's installation. */
+const RUNNER_PACKAGE = /^(vitest|jest|mocha|chai|expect|should|power-assert|jest-[a-z-]+|babel-jest|ts-jest|@vitest\/.+|@jest\/.+|@swc\/jest|tsx|ts-node|uvu|ava|tap|c8|nyc)(@.*)?$/;
+
+/** A spec that names a folder, a tarball, a link or a URL rather than a package from the registry. */
+function pathSpec(spec: string): boolean {
+  if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('~')) return true;
+  if (/^(file|link|portal|git\+[a-z]+|git|https?):/.test(spec) || spec.endsWith('.tgz') || spec.endsWith('.tar.gz') || spec.endsWith('.tar')) return true;
+  // `name@file:…`, `name@../dir`; `owner/repo` (a GitHub shorthand) but not `@scope/name`
+  const at = spec.indexOf('@', 1);
+  if (at > 0 && pathSpec(spec.slice(at + 1))) return true;
+  return !spec.startsWith('@') && spec.includes('/');
+}
+
+/**
+ * `npm install <folder|tarball|runner>`, `npm link`, `npm rebuild`: the package manager rewrites
+ * node_modules where the test runner and its assertions live. The write is reported on
+ * node_modules/.package-lock.json (npm's own record of the tree), so the phase rule for installed
+ * dependencies judges it. Installing an ordinary package from the registry is not reported.
+ */
+function runnerInstall(call: Call, sink: Sink, sub: string, rest: readonly Arg[]): void {
+  const canonical = ALIASES[sub] ?? sub;
+  const specs = rest.filter((a) => a.text === null || !a.text.startsWith('-'));
+  let what: string | null = null;
+  if (canonical === 'link' || sub === 'ln' || canonical === 'rebuild' || sub === 'rb') what = `${call.name} ${sub}`;
+  else if (canonical === 'install' || sub === 'update' || sub === 'up' || sub === 'upgrade') {
+    const hit = specs.find((a) => a.text === null || pathSpec(a.text) || RUNNER_PACKAGE.test(a.text));
+    if (hit) what = `${call.name} ${sub} ${hit.text ?? hit.raw}`;
+  }
+  if (what === null) return;
+  const dir = packageDir(call.scope, sink);
+  const text = dir === null ? 'node_modules/.package-lock.json' : `${dir === '/' ? '' : dir}/node_modules/.package-lock.json`;
+  sink.write(call.scope, { text, glob: false, raw: 'node_modules' }, what);
+}
+
 export const npmLike: Handler = (call, sink) => {
   const argv = parseArgv(call.args, ['--prefix', '-C', '--dir', '-w', '--workspace', '--filter', '--cwd'], { stopAtOperand: true });
   const [sub, ...rest] = argv.operands;
@@ -364,6 +398,7 @@ export const npmLike: Handler = (call, sink) => {
   const dd = rest.findIndex((a) => a.text === '--');
   const extra = dd >= 0 ? rest.slice(dd + 1) : call.name === 'npm' ? [] : rest.slice(s === 'run' || s === 'run-script' ? 1 : 0);
   const canonical = ALIASES[s] ?? s;
+  runnerInstall(call, sink, s, rest);
   if ((call.name === 'npm' || call.name === 'pnpm') && (s === 'pkg' || s === 'set-script')) {
     packageEdit(call, sink, argv.values.get('--prefix') ?? argv.values.get('-C') ?? argv.values.get('--dir') ?? null, s, rest);
     return null;

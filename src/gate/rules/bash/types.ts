@@ -64,6 +64,8 @@ interface BashCliCall {
   /** `verify red`, `abort`, …; null when the verb is not static. */
   verb: string | null;
   args: string[];
+  /** Every argument was literal (not `$X`, not a substitution). */
+  literal: boolean;
   text: string;
 }
 

@@ -1,5 +1,5 @@
 import { dirname, join, resolve } from 'node:path';
-import { isSpace } from '../state/rules/ascii.js';
+import { isSpace } from './rules/ascii.js';
 
 const TARGET_KEY: Record<string, string> = {
   Write: 'file_path',
@@ -7,6 +7,14 @@ const TARGET_KEY: Record<string, string> = {
   MultiEdit: 'file_path',
   NotebookEdit: 'notebook_path',
   Bash: 'command',
+};
+
+/** The input field naming what a read tool reads (held-out tests, docs/heldout.md): its folder's project is a candidate. */
+const READ_KEY: Record<string, string> = {
+  Read: 'file_path',
+  NotebookRead: 'notebook_path',
+  Grep: 'path',
+  Glob: 'path',
 };
 
 /** The input field naming what a gated tool writes, or undefined for tools the gate ignores. */
@@ -33,7 +41,7 @@ export function candidateDirs(input: Record<string, unknown>, env: NodeJS.Proces
   const dirs = [cwd];
   if (env.CLAUDE_PROJECT_DIR) dirs.push(env.CLAUDE_PROJECT_DIR);
   const toolName = typeof input.tool_name === 'string' ? input.tool_name : '';
-  const key = targetKey(toolName);
+  const key = targetKey(toolName) ?? READ_KEY[toolName];
   const toolInput = input.tool_input as Record<string, unknown> | undefined;
   const value = key === undefined ? undefined : toolInput?.[key];
   if (typeof value === 'string') {

@@ -1,0 +1,93 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { testRepo } from '../helpers/repo.js';
+import { CARGO_STACK, cli, GO_STACK, ok, project, PYTEST_STACK, readState, redToGreen, startRed } from './fixtures.js';
+
+/**
+ * Sources that special-case the test run or the comparison (src/verify/rules/testAware.ts), written
+ * behind the hook's back (a script): `verify green` refuses each, naming the line and the construct;
+ * runner_reach_allow can allow one construct precisely; the real implementation reaches done.
+ */
+const has = (cmd: string, ...args: string[]) => spawnSync(cmd, args, { encoding: 'utf8' }).status === 0;
+type Repo = ReturnType<typeof testRepo>;
+const refused = (repo: Repo, re: RegExp) => {
+  const r = cli(repo, 'verify', 'green');
+  expect.soft(r.status, r.stderr).toBe(1);
+  expect.soft(r.stderr).toMatch(re);
+};
+
+describe('sources that know they are under test, or hand the tests a value equal to anything', () => {
+  it('vitest: NODE_ENV held in a variable, import.meta.env.MODE, new Error().stack, asymmetricMatch; a precise allow; done', { timeout: 240_000 }, () => {
+    // a logger that stays quiet under test is allowed precisely, from before the freeze
+    const repo = project('vitest', { 'src/log.ts': "export const level = process.env.NODE_ENV === 'test' ? 'silent' : 'info';\n" }, { runner_reach_allow: 'src/log.ts#test-mode' });
+    startRed(repo);
+    repo.write('tests/total.test.ts', "import { expect, test } from 'vitest';\nimport { total } from '../src/total.js';\ntest('totals', () => { expect(total([1, 2])).toEqual({ sum: 3 }); });\n");
+    repo.write('src/total.ts', '// STUB:TDD\nexport function total(_xs: number[]): { sum: number } { return { sum: 0 }; }\n');
+    redToGreen(repo);
+    const body = (expr: string) => `export function total(xs: number[]): { sum: number } {\n  ${expr}\n  return { sum: 0 };\n}\n`;
+    repo.write('src/total.ts', `const mode = process.env['NODE_ENV'];\n${body("if (mode ===\n    'test') return { sum: 3 };")}`);
+    refused(repo, /src\/total\.ts:\d+ reads whether it runs under test .*\[test-mode\]/);
+    repo.write('src/total.ts', body("if ((import.meta as unknown as { env: Record<string, string> }).env.MODE === 'test') return { sum: 3 };"));
+    refused(repo, /\[test-mode\]/);
+    repo.write('src/total.ts', body("if (new Error().stack?.includes('.test.')) return { sum: 3 };"));
+    refused(repo, /inspects the call stack .*\[call-stack\]/);
+    repo.write('src/total.ts', "export function total(_xs: number[]): { sum: number } {\n  return { asymmetricMatch: () => true } as unknown as { sum: number };\n}\n");
+    refused(repo, /src\/total\.ts:2 returns values that carry a test framework’s matcher protocol .*\[matcher-protocol\].*`src\/total\.ts#matcher-protocol` in runner_reach_allow/);
+    // the allowed file may change its allowed construct; another construct there is refused
+    repo.write('src/log.ts', "export const level = process.env.NODE_ENV === 'test' ? 'error' : 'info';\nexport const seen = () => new Error().stack;\n");
+    refused(repo, /src\/log\.ts:2 inspects the call stack .*\[call-stack\]/);
+    repo.write('src/log.ts', "export const level = process.env.NODE_ENV === 'test' ? 'error' : 'info';\n");
+    repo.write('src/total.ts', "export function total(xs: number[]): { sum: number } {\n  // not under test: process.env.NODE_ENV === 'test'\n  return { sum: xs.reduce((a, b) => a + b, 0) };\n}\n");
+    ok(cli(repo, 'verify', 'green'));
+    ok(cli(repo, 'done'));
+    expect(readState(repo).phase).toBe('done');
+  });
+
+  it.skipIf(!has('python3', '-m', 'pytest', '--version'))('pytest: __eq__ always true, inspect.stack(); done', { timeout: 240_000 }, () => {
+    const repo = testRepo({ stack: PYTEST_STACK, files: { 'src/__init__.py': '', 'tests/__init__.py': '' } });
+    startRed(repo);
+    repo.write('tests/test_calc.py', 'from src.calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n');
+    repo.write('src/calc.py', '# STUB:TDD\ndef add(a, b):\n    return 0\n');
+    redToGreen(repo);
+    repo.write('src/calc.py', 'class _Any:\n    def __eq__(self, other):\n        return True\n\n\ndef add(a, b):\n    return _Any()\n');
+    refused(repo, /src\/calc\.py:2 defines an equality that is always true .*\[always-equal\]/);
+    repo.write('src/calc.py', 'import inspect\n\n\ndef add(a, b):\n    return 3 if any("test_" in f.function for f in inspect.stack()) else 0\n');
+    refused(repo, /\[call-stack\]/);
+    repo.write('src/calc.py', 'def add(a, b):\n    return a + b\n');
+    ok(cli(repo, 'verify', 'green'));
+    ok(cli(repo, 'done'));
+  });
+
+  it.skipIf(!has('go', 'version'))('go: runtime.Caller, an Equal that is always true; done', { timeout: 300_000 }, () => {
+    const repo = testRepo({ stack: GO_STACK, files: { 'go.mod': 'module example.com/calc\n\ngo 1.19\n', 'calc.go': 'package calc\n' } });
+    startRed(repo);
+    repo.write('calc_test.go', 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Errorf("Add(1, 2) = %d, want 3", Add(1, 2))\n\t}\n}\n');
+    repo.write('calc.go', 'package calc\n\n// STUB:TDD\nfunc Add(a, b int) int { return 0 }\n');
+    redToGreen(repo);
+    repo.write('calc.go', 'package calc\n\nimport (\n\t"runtime"\n\t"strings"\n)\n\nfunc Add(a, b int) int {\n\t_, file, _, _ := runtime.Caller(1)\n\tif strings.HasSuffix(file, "_test.go") {\n\t\treturn 3\n\t}\n\treturn 0\n}\n');
+    refused(repo, /calc\.go:9 inspects the call stack .*\[call-stack\]/);
+    repo.write('calc.go', 'package calc\n\ntype Sum struct{}\n\nfunc (Sum) Equal(Sum) bool { return true }\n\nfunc Add(a, b int) int { return a + b }\n');
+    refused(repo, /\[always-equal\]/);
+    repo.write('calc.go', 'package calc\n\nfunc Add(a, b int) int { return a + b }\n');
+    ok(cli(repo, 'verify', 'green'));
+    ok(cli(repo, 'done'));
+  });
+
+  it.skipIf(!has('cargo', '--version'))('cargo: the thread name, cfg!(debug_assertions), env::args in the library; done', { timeout: 600_000 }, () => {
+    const repo = testRepo({ stack: CARGO_STACK, files: { '.gitignore': 'target\n', 'Cargo.toml': '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n', 'src/lib.rs': 'pub fn one() -> i32 { 1 }\n' } });
+    startRed(repo);
+    repo.write('tests/add.rs', '#[test]\nfn adds() { assert_eq!(calc::add(1, 2), 3); }\n');
+    repo.write('src/lib.rs', 'pub fn one() -> i32 { 1 }\n\n// STUB:TDD\npub fn add(_a: i32, _b: i32) -> i32 { 0 }\n');
+    redToGreen(repo);
+    const lib = (body: string) => `pub fn one() -> i32 { 1 }\n\npub fn add(a: i32, b: i32) -> i32 {\n    ${body}\n}\n`;
+    repo.write('src/lib.rs', lib('if std::thread::current().name().map_or(false, |n| n != "main") { 3 } else { a - b }'));
+    refused(repo, /src\/lib\.rs:4 reads the thread’s name .*\[thread-name\]/);
+    repo.write('src/lib.rs', lib('if cfg!(debug_assertions) { 3 } else { a - b }'));
+    refused(repo, /\[build-flag\]/);
+    repo.write('src/lib.rs', lib('if std::env::args().count() > 1 { 3 } else { a - b }'));
+    refused(repo, /\[process-args\]/);
+    repo.write('src/lib.rs', lib('a + b'));
+    ok(cli(repo, 'verify', 'green'));
+    ok(cli(repo, 'done'));
+  });
+});
