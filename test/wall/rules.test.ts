@@ -60,8 +60,8 @@ describe('a missing path: no placeholder in the project outside .claude/', () =>
     ['/p/CLAUDE.md', false], // the root's missing control files: the identity check covers their creation
     ['/p/.npmrc', false],
     ['/p/.gitattributes', false],
-    ['/p/.claude/rules', true], // inside .claude/: kept (a new instruction file acts at once)
-    ['/p/.claude/settings.json', true],
+    ['/p/.claude/rules', false], // a placeholder there reads as a created instruction file to the identity check
+    ['/p/.claude/settings.json', false],
     ['/h/.bashrc', true], // home is not writable: no placeholder, the sandbox refuses the creation
     ['/h/.gitconfig', true],
     ['/tmp/h/.bashrc', false], // a home inside a writable temp folder: a placeholder there breaks every shell and git

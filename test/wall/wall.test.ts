@@ -79,7 +79,7 @@ describe.runIf(WALL.ok)('the OS wall by default (bubblewrap works here)', () => 
     const s = settings(repo.root)!;
     expect(s.sandbox).toMatchObject({ enabled: true, failIfUnavailable: true, network: { allowLocalBinding: true } });
     expect(s.sandbox!.filesystem.denyWrite).toEqual(
-      expect.arrayContaining([repo.path('.tdd'), repo.path('.git/config'), repo.path('.git/hooks'), path.join(h, '.bashrc'), path.join(h, '.gitconfig'), path.join(h, '.npmrc'), path.join(h, '.claude/settings.json'), repo.path('.claude/rules'), repo.path('specs/SPEC-001.md')]),
+      expect.arrayContaining([repo.path('.tdd'), repo.path('.git/config'), repo.path('.git/hooks'), path.join(h, '.bashrc'), path.join(h, '.gitconfig'), path.join(h, '.npmrc'), path.join(h, '.claude/settings.json'), repo.path('specs/SPEC-001.md')]),
     );
     // No placeholder-making entry for a missing control file at the project root.
     expect(s.sandbox!.filesystem.denyWrite).not.toContain(repo.path('CLAUDE.md'));

@@ -11,11 +11,10 @@
  * `~/.bashrc` (a home inside a writable folder) cannot be read, and every git command and every
  * shell fails on it (measured: "unable to access '~/.gitconfig': Permission denied", "fatal").
  * So `wallCandidates` lists everything the wall should hold, and `wallDenyList` keeps a missing one
- * only outside every writable folder (the sandbox refuses its creation there with no placeholder)
- * or inside the project's `.claude/` (where the client makes placeholders for its own entries
- * anyway, and a new instruction file takes effect without any later check). A missing control file
- * in a writable folder (`CLAUDE.md`, `.npmrc`, `.gitattributes` at the project root) is left to the
- * gate's identity check of the control set, which fails closed the moment one appears.
+ * only outside every writable folder (the sandbox refuses its creation there with no placeholder).
+ * A missing control file in a writable folder (`CLAUDE.md`, `.claude/rules/`, `.npmrc`,
+ * `.gitattributes` in the project) is left to the gate's identity check of the control set, which
+ * fails closed the moment one appears (and would take a placeholder of ours for one).
  */
 
 export interface WallPathFacts {
@@ -132,12 +131,12 @@ function under(p: string, dir: string): boolean {
 
 /**
  * The candidates the sandbox's `denyWrite` gets: every one that exists, and a missing one only
- * where its placeholder cannot land in a writable folder, or inside the project's `.claude/`.
+ * where its placeholder cannot land in a writable folder.
  * `writable` are the folders sandboxed commands may write (the project, caches, temp).
  */
 export function wallDenyList(candidates: readonly WallPath[], exists: ReadonlySet<string>, writable: readonly string[], root: string): WallPath[] {
   return candidates.filter((c) => {
-    if (exists.has(c.path) || c.path.startsWith(`${root}/.claude/`)) return true;
+    if (exists.has(c.path)) return true;
     return !writable.some((w) => under(c.path, w));
   });
 }
