@@ -134,7 +134,7 @@ function under(p: string, dir: string): boolean {
  * where its placeholder cannot land in a writable folder.
  * `writable` are the folders sandboxed commands may write (the project, caches, temp).
  */
-export function wallDenyList(candidates: readonly WallPath[], exists: ReadonlySet<string>, writable: readonly string[], root: string): WallPath[] {
+export function wallDenyList(candidates: readonly WallPath[], exists: ReadonlySet<string>, writable: readonly string[], _root: string): WallPath[] {
   return candidates.filter((c) => {
     if (exists.has(c.path)) return true;
     return !writable.some((w) => under(c.path, w));
