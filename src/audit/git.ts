@@ -1,15 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CYCLES_DIR } from './rules/record.js';
+import { gitExec } from '../state/git.js';
 
 /** The audit could not run (a ref that does not resolve, a checkout git cannot read): exit 3. */
 export class AuditCannotRun extends Error {}
 
 function git(root: string, args: string[]): string {
   try {
-    return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
+    return gitExec(args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
   } catch (err) {
     const e = err as { stderr?: string; message: string };
     const why = (e.stderr ?? e.message).trim().split('\n')[0] ?? '';
@@ -74,7 +74,7 @@ export function rewrittenRecords(root: string, base: string | null, head: string
 /** git's id of a file's bytes at a commit; null when the commit has no such file. */
 export function blobAt(root: string, commit: string, rel: string): string | null {
   try {
-    return execFileSync('git', ['rev-parse', '--verify', '-q', `${commit}:${rel}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+    return gitExec(['rev-parse', '--verify', '-q', `${commit}:${rel}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
   } catch {
     return null;
   }
@@ -114,13 +114,13 @@ export function addWorktree(root: string, commit: string): Worktree {
     dir,
     remove: () => {
       try {
-        execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: root, stdio: 'ignore' });
+        gitExec(['worktree', 'remove', '--force', dir], { cwd: root, stdio: 'ignore' });
       } catch {
         // removed below; prune forgets it
       }
       rmSync(parent, { recursive: true, force: true });
       try {
-        execFileSync('git', ['worktree', 'prune'], { cwd: root, stdio: 'ignore' });
+        gitExec(['worktree', 'prune'], { cwd: root, stdio: 'ignore' });
       } catch {
         // best effort
       }

@@ -227,7 +227,7 @@ export function gatherDoctorFacts(io: CliIo, argv1: string | undefined = process
   let wall: DoctorFacts['wall'];
   if (s !== null) {
     const w = wallStatus(s);
-    wall = { ok: w.availability.ok, backend: w.availability.backend, problem: w.availability.problem ?? null, hardenedOn: w.on, problems: w.problems.filter((p) => p !== w.availability.problem) };
+    wall = { ok: w.availability.ok, backend: w.availability.backend, problem: w.availability.problem ?? null, hardenedOn: w.mode.kind === 'unavailable' ? w.mode.required : w.mode.kind === 'up' && w.mode.required, problems: w.problems.filter((p) => p !== w.availability.problem) };
   } else {
     const a = wallAvailability(env);
     wall = { ok: a.ok, backend: a.backend, problem: a.problem ?? null, hardenedOn: false, problems: [] };

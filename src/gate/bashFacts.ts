@@ -2,7 +2,6 @@
  * The disk side of the Bash policy: glob and directory expansion, classification of each target,
  * the content a write leaves, patch headers. src/gate/rules/decideBash.ts asks; this module answers.
  */
-import { execFileSync } from 'node:child_process';
 import { lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { minimatch } from 'minimatch';
@@ -16,6 +15,7 @@ import { readOrNull } from '../state/readOrNull.js';
 import { envProbe } from '../state/envProbe.js';
 import { isInstalledDependency } from '../state/rules/envDirs.js';
 import { underRunnerRoot } from '../verify/rules/installationRoots.js';
+import { gitExec } from '../state/git.js';
 
 export type { DiskContext };
 
@@ -165,7 +165,7 @@ function* patchFacts(d: DiskContext, w: BashWrite, cwd: string): Generator<Targe
 function* stashFacts(d: DiskContext, range: { from: number; to: number }, cwd: string): Generator<TargetFact> {
   const git = (...args: string[]): string | null => {
     try {
-      return execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 16 * 1024 * 1024, timeout: 10_000 });
+      return gitExec(['-C', cwd, ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 16 * 1024 * 1024, timeout: 10_000 });
     } catch {
       return null;
     }

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalize, isCaseInsensitive } from '../state/canonicalPath.js';
@@ -15,6 +14,7 @@ import type { Context } from '../state/context.js';
 import { validateCliState } from '../state/schema/cliState.js';
 import { frozenTests } from '../verify/testRun.js';
 import { scanTree, type Tree } from '../verify/tree.js';
+import { gitExec } from '../state/git.js';
 
 /** I/O glue shared by the hand-off verbs: the active cycle, changed files, re-runs. */
 interface HandoffCycle {
@@ -51,7 +51,7 @@ export function activeCycle(s: Context): HandoffCycle {
 export function changedFiles(root: string): string[] {
   let out: string;
   try {
-    out = execFileSync('git', ['status', '--porcelain=v1', '-z', '-uall'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    out = gitExec(['status', '--porcelain=v1', '-z', '-uall'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   } catch {
     return [];
   }

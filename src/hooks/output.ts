@@ -84,6 +84,11 @@ export function postToolUseFailureContext(reason: string, notice: string): HookR
   return json({ hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: reason }, systemMessage: `tdd-gate: ${notice}` });
 }
 
+/** PostToolUse that lets the result stand and adds what the model should know about it. */
+export function postToolUseContext(text: string, eventName: 'PostToolUse' | 'PostToolUseFailure' = 'PostToolUse'): HookResult {
+  return json({ hookSpecificOutput: { hookEventName: eventName, additionalContext: text } });
+}
+
 /** SubagentStop: the child continues with `reason` as its instruction. */
 export function subagentStopBlock(reason: string): HookResult {
   return json({ decision: 'block', reason });

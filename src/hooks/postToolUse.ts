@@ -6,9 +6,10 @@ import { appendEvent } from '../state/eventLog.js';
 import { takeSeen } from '../tamper/seenCalls.js';
 import { loadCycles, type ActiveCycle } from '../state/cycle.js';
 import { describeFindings, integrityOf, isClean, logFindings } from '../tamper/integrityGate.js';
-import { NOTHING, postToolUseBlock, postToolUseFailureContext, type HookResult } from './output.js';
+import { NOTHING, postToolUseBlock, postToolUseContext, postToolUseFailureContext, type HookResult } from './output.js';
 import { clearInflight } from '../state/anchorInflight.js';
 import { candidateDirs } from '../state/projectDirs.js';
+import { wallStopExplanation } from '../wall/explainStop.js';
 import { driftedParts } from '../gate/frozenParts.js';
 import { REAL_DEPS, type HookDeps } from '../state/store.js';
 
@@ -58,6 +59,13 @@ export function postToolUse(input: unknown, env: NodeJS.ProcessEnv, eventName = 
       `tdd-gate [runner-settings-frozen]: after ${tool_name === 'Bash' ? 'the last Bash command' : `the last ${tool_name} call`}, the runner settings frozen inside ${list} (the scripts the test command runs, the runner's keys and sections) are no longer as they were at the freeze. \`tdd-gate verify\` refuses until they are: put them back with the Edit tool (\`git diff -- ${list}\` shows what changed); the file's other edits (a dependency, another script) can stay. If a frozen test or its settings are wrong, stop and report \`TEST_BUG: <file>:<line> — <why>\` to the orchestrator instead.`,
       `the runner settings frozen inside ${list} changed; the model was told to put them back.`,
     );
+  }
+  // The OS wall stopped a write: the command saw only "Read-only file system"; say which rule and what to do.
+  if (tool_name === 'Bash') {
+    for (const cycle of cycles) {
+      const text = wallStopExplanation(cycle.repo, cwd, input as Record<string, unknown>, env);
+      if (text !== null) return postToolUseContext(text, eventName === 'PostToolUseFailure' ? 'PostToolUseFailure' : 'PostToolUse');
+    }
   }
   return NOTHING;
 }

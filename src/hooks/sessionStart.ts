@@ -40,8 +40,8 @@ export function sessionStart(input: unknown, env: NodeJS.ProcessEnv, deps: HookD
     if (typeof cwd !== 'string' || cwd === '') return NOTHING;
     const lookup = loadCycle(cwd, env, deps.store);
     if (!lookup.active) return NOTHING;
-    const { state, repo } = lookup.cycle;
-    const hardened = hardeningNote(repo, env);
+    const { state, repo, stack } = lookup.cycle;
+    const hardened = hardeningNote(repo, env, stack.config.os_wall);
     return context(phaseContext(state.phase, state.mode, state.spec_id, state.spec_path, repo.branch, cliCommand(env)) + (hardened ? `\n${hardened}` : ''));
   } catch (err) {
     // A broken state or stack.json: the gate will deny writes, so say why up front.

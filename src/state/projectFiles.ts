@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from './hash.js';
 import type { CompiledStack } from './loadStack.js';
 import { TDD_DIR } from './rules/tddDir.js';
+import { gitExec } from './git.js';
 
 const SKIP_DIRS = new Set(['.git', TDD_DIR, 'node_modules']);
 
@@ -18,7 +18,7 @@ function skipped(rel: string): boolean {
 export function listProjectFiles(root: string): string[] {
   let rels: string[];
   try {
-    const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    const out = gitExec(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../state/hash.js';
 import type { FileHashes } from '../state/schema/cliState.js';
 import { TDD_DIR } from '../state/rules/tddDir.js';
+import { gitExec } from '../state/git.js';
 
 /**
  * Copies of the test files as RED began, so "written or changed in this cycle" can be judged per
@@ -32,7 +32,7 @@ export function writeBaseline(root: string, rels: readonly string[]): void {
 export function baselineText(root: string, hashes: FileHashes, rel: string): string | null | undefined {
   const want = hashes[rel];
   if (want === undefined) return null;
-  for (const read of [() => readFileSync(path.join(root, DIR, rel + '.copy')), () => execFileSync('git', ['show', `HEAD:${rel}`], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024 })]) {
+  for (const read of [() => readFileSync(path.join(root, DIR, rel + '.copy')), () => gitExec(['show', `HEAD:${rel}`], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024 })]) {
     try {
       const bytes = read();
       if (sha256Hex(bytes) === want) return bytes.toString('utf8');

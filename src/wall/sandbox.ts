@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, lstatSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { gitCommonDir } from '../state/anchorPaths.js';
-import { type HardeningFacts, type SettingsSection as HardeningSection } from './rules/sandbox.js';
+import { hardeningFor, protectedPaths, wholeDirOf, type HardeningFacts, type SettingsSection as HardeningSection } from './rules/sandbox.js';
+import { wallCandidates } from './rules/controlPaths.js';
+import { longTmpLine, unavailableLine, wallMode, type OsWallSetting, type WallMode } from './rules/mode.js';
 import { carriesHardening } from './rules/sandboxMerge.js';
 import type { Phase } from '../state/schema/state.js';
 import type { Repo } from '../state/repo.js';
@@ -93,11 +95,29 @@ interface StateFacts {
   frozen?: { files?: Record<string, string> } | undefined;
 }
 
+/** Where the test runner is installed, as recorded at the freeze (absolute folders); none when not recorded. */
+function runnerRootsOf(state: StateFacts): string[] {
+  const raw = (state as { runner_roots?: unknown; frozen?: { runner_roots?: unknown } }).runner_roots ?? (state.frozen as { runner_roots?: unknown } | undefined)?.runner_roots;
+  return Array.isArray(raw) ? raw.filter((r): r is string => typeof r === 'string' && r.startsWith('/')) : [];
+}
+
+/** Python user site folders (`~/.local/lib/python3.*\/site-packages`, or under PYTHONUSERBASE). */
+function pythonUserSites(home: string, env: NodeJS.ProcessEnv): string[] {
+  const base = env.PYTHONUSERBASE ?? path.join(home, '.local');
+  const lib = path.join(base, 'lib');
+  try {
+    return readdirSync(lib).filter((d) => d.startsWith('python')).map((d) => path.join(lib, d, 'site-packages'));
+  } catch {
+    return [];
+  }
+}
+
 /** Facts for the pure computation, read from the repository and the environment. */
 export function hardeningFactsFor(repo: Repo, state: StateFacts, stack: { language: string; testGlobs: string[] }, env: NodeJS.ProcessEnv, argv1?: string): HardeningFacts {
   const home = realOrSelf(env.HOME ?? homedir());
   const tmp = [...new Set(['/tmp', realOrSelf(env.TMPDIR ?? tmpdir())])].filter((d) => d !== '');
-  return {
+  const data = env.CLAUDE_PLUGIN_DATA;
+  const facts: HardeningFacts = {
     root: repo.root,
     home,
     gitDir: realOrSelf(repo.gitDir),
@@ -111,8 +131,25 @@ export function hardeningFactsFor(repo: Repo, state: StateFacts, stack: { langua
     extraDomains: configuredRegistryHosts(repo.root, env),
     tmpDirs: tmp,
     pathDirs: (env.PATH ?? '').split(path.delimiter).filter((d) => d !== ''),
+    wall: {
+      xdgConfigHome: env.XDG_CONFIG_HOME?.startsWith('/') ? realOrSelf(env.XDG_CONFIG_HOME) : null,
+      zdotdir: env.ZDOTDIR?.startsWith('/') ? realOrSelf(env.ZDOTDIR) : null,
+      recordDirs: typeof data === 'string' && data.startsWith('/') ? [realOrSelf(data)] : [],
+      runnerRoots: runnerRootsOf(state).map(realOrSelf),
+      pythonUserSites: pythonUserSites(home, env),
+      nestedInstructionFiles: [],
+    },
+    clientTmp: env.TMPDIR ?? tmpdir(),
   };
+  // Which candidates exist decides where a placeholder would appear (src/wall/rules/controlPaths.ts).
+  const frozen = state.phase === 'tdd-green' || state.phase === 'tdd-refactor';
+  const candidates = wallCandidates({ ...facts.wall!, root: facts.root, home, gitDir: facts.gitDir, gitCommonDir: facts.gitCommonDir, frozen, specPath: facts.specPath, frozenFiles: facts.frozenFiles, testDirs: facts.testGlobs.map(wholeDirOf).filter((d): d is string => d !== null) });
+  facts.existing = new Set(candidates.map((c) => c.path).filter((p) => existsSync(p)));
+  return facts;
 }
+
+/** The deny list with its classes, as the hook needs it to explain a stopped write. */
+export { protectedPaths, hardeningFor };
 
 function realOrSelf(p: string): string {
   try {
@@ -202,7 +239,9 @@ function appliedWall(repo: Repo): Wall | null {
 }
 
 export interface WallStatus {
+  /** The wall is meant to be up here (on by default, or required). */
   on: boolean;
+  mode: WallMode;
   availability: WallAvailability;
   /** The settings file carries the section computed for the current phase. */
   applied: boolean;
@@ -282,28 +321,35 @@ export function seatbeltProfile(wall: Wall): string {
 }
 
 /**
- * One paragraph for the SessionStart note while hardened mode is on: whether the wall is really up
- * for this session (sandbox usable, the section in the settings the client just read). Null when off.
+ * The SessionStart note about the OS wall while a cycle is active: one line when the sandbox
+ * cannot run here (with what to install), whether the wall is really up otherwise. Null when the
+ * wall is off by choice.
  */
-export function hardeningNote(repo: Repo, env: NodeJS.ProcessEnv): string | null {
+export function hardeningNote(repo: Repo, env: NodeJS.ProcessEnv, osWall?: OsWallSetting): string | null {
   let record;
   try {
     record = readRecord(repo.gitDir);
   } catch (err) {
-    return `tdd-gate: hardened mode: ${(err as Error).message}.`;
+    return `tdd-gate: OS wall: ${(err as Error).message}.`;
   }
-  if (!record.on) return null;
+  const worktree = record.off === true ? 'off' : record.on ? 'on' : null;
+  if (worktree === 'off' || (worktree === null && osWall === 'off')) return null;
   const a = wallAvailability(env);
+  const mode = wallMode({ stack: osWall, worktree, available: a.ok, problem: a.problem });
+  if (mode.kind === 'off') return null;
+  if (mode.kind === 'unavailable') return mode.required ? `tdd-gate: the OS wall is required here but Claude Code's Bash sandbox cannot run (${mode.problem}). Stop and tell the user.` : unavailableLine(mode.problem);
+  // A new session: no sandboxed command of this project is running yet, so leftover placeholders can go.
   const applied = record.applied !== null && settingsCarry(repo.root, record.applied.section);
   const weak = foreignWeakenings(repo.root, env.HOME ?? homedir());
-  if (a.ok && applied && weak.length > 0) {
-    return `tdd-gate: hardened mode is on but the wall has holes: ${weak.join('; ')}. Stop and tell the user; the static gate still applies.`;
+  if (applied && weak.length > 0) {
+    return `tdd-gate: the OS wall has holes: ${weak.join('; ')}. Stop and tell the user; the static gate still applies.`;
   }
-  if (a.ok && applied) {
-    return `tdd-gate: hardened mode is on and the wall is up: Bash runs in Claude Code's sandbox (${a.backend}), where .tdd/, Claude Code's settings, the SPEC${record.applied?.phase === 'tdd-green' || record.applied?.phase === 'tdd-refactor' ? ' and the frozen tests' : ''} are read-only at the OS level. Run the tdd-gate CLI as one plain call, exactly as the /tdd skill shows; write files other than .tdd/plans/ with the Write and Edit tools only where the phase allows.`;
+  const tmpLine = longTmpLine(env.TMPDIR ?? tmpdir());
+  if (applied && tmpLine !== null) return tmpLine;
+  if (applied) {
+    return `tdd-gate: the OS wall is up: Bash runs in Claude Code's sandbox (${a.backend}), where the cycle's records, Claude Code's and git's settings, the shell start-up files, the SPEC${record.applied?.phase === 'tdd-green' || record.applied?.phase === 'tdd-refactor' ? ', the frozen tests and the test runner' : ''} are read-only. Run the tdd-gate CLI as one plain call, exactly as the /tdd skill shows; write files with the Write and Edit tools where the phase allows.`;
   }
-  const why = !a.ok ? `the sandbox cannot run (${a.problem ?? 'unknown'})` : `${SETTINGS_REL} does not carry the hardened section`;
-  return `tdd-gate: hardened mode is on but the wall is NOT up: ${why}. Stop and tell the user; the static gate still applies.`;
+  return `tdd-gate: the OS wall is NOT up: ${SETTINGS_REL} does not carry its section (run \`tdd-gate status\`; any phase verb puts it back). The static gate still applies.`;
 }
 
 /** Settings files the client merges with the local one (the local one is tdd-gate's to manage). */

@@ -20,8 +20,12 @@ export const RELOAD_MS = 1500;
 
 interface HardeningRecord {
   version: 1;
-  /** The person asked for hardened mode in this worktree (`harden on`, `/tdd … --hardened`). */
+  /** The person required the OS wall in this worktree (`harden on`, `/tdd … --hardened`): no cycle starts without it. */
   on: boolean;
+  /** The person turned the OS wall off for this worktree (`harden off`); absent: the default (on where it can run). */
+  off?: boolean;
+  /** Placeholder names already in the project when the wall first went up (never removed as strays). */
+  presentAtStart?: string[];
   /** The settings file before tdd-gate first touched it; null while nothing is applied. */
   original: { existed: boolean; base64: string; createdDir: boolean } | null;
   /** What is in the file now: its sha256 when we wrote it, the section, when. */

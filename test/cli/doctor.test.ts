@@ -241,12 +241,12 @@ describe('tdd-gate doctor', () => {
     expect(r.stdout).toContain('warn  canary: the gate was skipped 1 time(s) in this cycle (last: Write of tests/a.test.ts by tdd-gate:implementer');
   });
 
-  it('no node on PATH and no sandbox tools: FAIL for node, a warning for the wall (hardened mode off)', () => {
+  it('no node on PATH and no sandbox tools: FAIL for node, a warning for the wall (not required here)', () => {
     const repo = testRepo();
     const empty = tempDir('tdd-gate-path-');
     const r = doctor(repo, { HOME: tempDir('tdd-gate-home-'), PATH: empty });
     expect(r.stdout).toContain('FAIL  node: no `node` on PATH');
-    expect(r.stdout).toMatch(/^warn {2}OS wall: Claude Code's Bash sandbox cannot run here: bubblewrap and socat are not installed/mu);
+    expect(r.stdout).toMatch(/^warn {2}OS wall: none here — Claude Code's Bash sandbox cannot run \(bubblewrap and socat are not installed/mu);
   });
 
   it('a status line pointing at a tdd-gate that is gone: a warning with the fix', () => {

@@ -228,6 +228,6 @@ describe('the runner’s configuration', () => {
   });
   it('the test environment keeps toolchain homes and drops what steers the runner', () => {
     const env = cleanEnv({ PATH: '/usr/bin:/r/bin:/r/node_modules/.bin', HOME: '/h', NODE_OPTIONS: '--require x', PYTEST_ADDOPTS: '-k x', GOFLAGS: '-run=x', npm_config_node_options: 'x', LD_PRELOAD: 'x', LC_ALL: 'C', CARGO_HOME: '/c', MY_TOKEN: 't' }, '/r', ['MY_TOKEN']);
-    expect(env).toEqual({ PATH: '/usr/bin:/r/node_modules/.bin', HOME: '/h', LC_ALL: 'C', CARGO_HOME: '/c', MY_TOKEN: 't', NO_COLOR: '1', GOENV: 'off', CARGO_TERM_COLOR: 'never', PYTHONNOUSERSITE: '1', PYTHONPYCACHEPREFIX: path.join(devNull, 'pycache'), npm_config_userconfig: devNull, npm_config_globalconfig: path.join(devNull, 'npmrc') });
+    expect(env).toEqual({ PATH: '/usr/bin:/r/node_modules/.bin', HOME: '/h', LC_ALL: 'C', CARGO_HOME: '/c', MY_TOKEN: 't', NO_COLOR: '1', GOENV: 'off', CARGO_TERM_COLOR: 'never', PYTHONNOUSERSITE: '1', PYTHONPYCACHEPREFIX: path.join(devNull, 'pycache'), npm_config_userconfig: devNull, npm_config_globalconfig: path.join(devNull, 'npmrc'), GIT_CONFIG_GLOBAL: devNull, GIT_CONFIG_NOSYSTEM: '1', GIT_ATTR_NOSYSTEM: '1', PIP_CONFIG_FILE: devNull });
   });
 });

@@ -15,6 +15,9 @@ const STACK = {
   test_command: 'node --test',
   test_file_glob: '**/*.test.*|tests/**',
   source_file_glob: 'src/**',
+  // The skill's heredoc form of `result`, as the model follows it: behind the OS wall (on by
+  // default) the gate refuses a heredoc and asks for the file form (test/e2e/hardened.test.ts covers that).
+  os_wall: 'off',
   red_confirm: 'AssertionError|ERR_ASSERTION',
   build_error_pattern: 'SyntaxError|ERR_MODULE_NOT_FOUND|Cannot find module',
 };

@@ -100,7 +100,7 @@ describeE2E('hardened mode', (bin) => {
     expect(resultOf(r, 4).is_error, text(r, 4)).toBe(false);
     expect(text(r, 4)).toMatch(/# pass 2\n# fail 0/);
     expect(text(r, 4)).toMatch(/[0-9a-f]{7} green/);
-    expect(text(r, 5)).toMatch(/the wall is UP \(a write to \.tdd\/ from this Bash call was refused by the OS\)/);
+    expect(text(r, 5)).toMatch(/it is UP \(a write to \.tdd\/ from this Bash call was refused by the OS\)/);
     expect(text(r, 6)).toMatch(/DEP 42/);
     expect(resultOf(r, 7).is_error).toBe(true);
     expect(text(r, 7)).toMatch(/tdd-gate rule \[hardened-cli-call\]: hardened mode: the tdd-gate CLI runs outside the Bash sandbox only as one plain call/);
@@ -188,14 +188,14 @@ describeE2E('hardened mode', (bin) => {
         ],
       },
     });
-    expect(text(r, 0)).toMatch(/hardened mode on; the wall goes up when a cycle starts/);
-    expect(text(r, 1)).toMatch(/hardened mode: the sandbox now protects \d+ paths for tdd-plan/);
+    expect(text(r, 0)).toMatch(/OS wall required for this worktree: it goes up when a cycle starts/);
+    expect(text(r, 1)).toMatch(/OS wall: Claude Code's sandbox now holds \d+ paths read-only for tdd-plan/);
     expect(text(r, 2)).toMatch(/UNLINKED 0 of 1/);
     expect(text(r, 4)).toMatch(/^proceed/);
     // A heredoc keeps the call inside the sandbox on newer clients; the gate says to use the file.
     expect(resultOf(r, 5).is_error).toBe(true);
     expect(text(r, 5)).toMatch(/tdd-gate rule \[hardened-result-file\]: hardened mode: hand `result` the child's message in a file/);
-    expect(text(r, 6)).toMatch(/the wall is UP/);
+    expect(text(r, 6)).toMatch(/it is UP/);
     expect(readState(repo).phase).toBe('tdd-plan');
   }, E2E_TIMEOUT);
 });

@@ -26,7 +26,7 @@ describe('harden without the sandbox', () => {
     const r = await cliAsync(repo.root, ['harden', 'on'], { PATH: bin });
     ok(r, 1);
     expect(r.stderr).toMatch(/bubblewrap and socat are not installed; install bubblewrap and socat \(Debian\/Ubuntu: `sudo apt-get install bubblewrap socat`/);
-    expect(ok(await run(repo.root, 'harden', 'status')).stdout).toMatch(/hardened mode is off/);
+    expect(ok(await run(repo.root, 'harden', 'status')).stdout).toMatch(/the OS wall is on by default/);
   });
 });
 
@@ -44,7 +44,7 @@ describe.runIf(WALL.ok)('harden on a real project (bubblewrap works here)', () =
     const settings = () => readFileSync(repo.path('.claude/settings.local.json'), 'utf8');
     const section = () => JSON.parse(settings()) as { sandbox: { enabled: boolean; excludedCommands: string[]; filesystem: { denyWrite: string[] } }; permissions: { allow: string[]; deny: string[] } };
 
-    expect(ok(await run(repo.root, 'harden', 'on')).stdout).toMatch(/hardened mode on; the wall goes up when a cycle starts/);
+    expect(ok(await run(repo.root, 'harden', 'on')).stdout).toMatch(/OS wall required for this worktree: it goes up when a cycle starts/);
     expect(settings()).toBe(PERSON);
 
     ok(await run(repo.root, 'init', '--spec', 'specs/SPEC-001.md', '--mode', 'light-inline'));
@@ -76,7 +76,7 @@ describe.runIf(WALL.ok)('harden on a real project (bubblewrap works here)', () =
     const before = statSync(repo.path('test/add.test.js')).ino;
     const frozen = await run(repo.root, 'freeze', '--verdict', 'verdict.md');
     ok(frozen);
-    expect(frozen.stderr).toMatch(/hardened mode: the sandbox now protects \d+ paths for tdd-green \(\d+ frozen files given fresh inodes\)/);
+    expect(frozen.stderr).toMatch(/OS wall: Claude Code's sandbox now holds \d+ paths read-only for tdd-green \(\d+ frozen files given fresh inodes\)/);
     expect(statSync(repo.path('test/add.test.js')).ino).not.toBe(before);
     expect(statSync(repo.path('tmp/alias.js')).nlink).toBe(1);
     const green = section();
@@ -105,8 +105,8 @@ describe.runIf(WALL.ok)('harden on a real project (bubblewrap works here)', () =
     ok(await run(repo.root, 'done'));
     expect(settings()).toBe(PERSON);
     expect(events(repo).filter((e) => e.type === 'hardening').map((e) => e.action)).toEqual(['on', 'apply', 'apply', 'apply', 'restore']);
-    expect(ok(await run(repo.root, 'harden', 'status')).stdout).toMatch(/hardened mode is on; the wall is not needed \(no active cycle\)/);
-    expect(ok(await run(repo.root, 'harden', 'off')).stdout).toMatch(/hardened mode off\./);
+    expect(ok(await run(repo.root, 'harden', 'status')).stdout).toMatch(/the OS wall is required for this worktree \(`tdd-gate harden on`\); it is not needed \(no active cycle\)/);
+    expect(ok(await run(repo.root, 'harden', 'off')).stdout).toMatch(/OS wall off for this worktree/);
     expect(settings()).toBe(PERSON);
   });
 
@@ -115,7 +115,7 @@ describe.runIf(WALL.ok)('harden on a real project (bubblewrap works here)', () =
     const r = await run(repo.root, 'harden', 'on');
     ok(r, 1);
     expect(r.stderr).toMatch(/other settings would open the wall, so nothing was changed: .*\.claude\/settings\.json sets sandbox\.excludedCommands \(npm \*\): those commands run outside the wall/);
-    expect(ok(await run(repo.root, 'harden', 'status')).stdout).toMatch(/hardened mode is off/);
+    expect(ok(await run(repo.root, 'harden', 'status')).stdout).toMatch(/the OS wall is on by default/);
   });
 
   it('abort restores the file; harden off mid-cycle is refused inside Claude Code and works from a terminal', { timeout: 60_000 }, async () => {

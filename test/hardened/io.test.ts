@@ -78,14 +78,15 @@ describe('hardenedBashCheck: with the section applied, a command naming the CLI 
 });
 
 describe('hardeningNote (SessionStart)', () => {
-  it('says nothing when hardened mode is off', () => {
+  it('says nothing when the wall is off for the worktree', () => {
     const { root, gitDir } = repoWithRecord();
+    writeRecord(gitDir, { version: 1, on: false, off: true, original: null, applied: null });
     expect(hardeningNote({ root, gitDir, branch: 'main' }, process.env)).toBeNull();
   });
   it('says the wall is NOT up when the settings do not carry it, and what to do', () => {
     const { root, gitDir } = repoWithRecord();
     writeRecord(gitDir, { version: 1, on: true, original: null, applied: null });
-    expect(hardeningNote({ root, gitDir, branch: 'main' }, process.env)).toMatch(/hardened mode is on but the wall is NOT up: .*Stop and tell the user/);
+    expect(hardeningNote({ root, gitDir, branch: 'main' }, process.env)).toMatch(/the OS wall is NOT up: .*does not carry its section/);
   });
   noWallCase('the SessionStart note with the wall up');
   it.runIf(WALL.ok)('says the wall is up when the sandbox runs and the section is in the settings', () => {
@@ -93,7 +94,7 @@ describe('hardeningNote (SessionStart)', () => {
     const section = hardeningFor({ root, home: '/h', gitDir, gitCommonDir: gitDir, phase: 'tdd-green', specPath: 's.md', frozenFiles: [], testGlobs: [], cliCommand: 'node "/c.mjs"', language: 'js', extraDomains: [], tmpDirs: [] })!;
     applySection(root, gitDir, section, 'tdd-green');
     writeRecord(gitDir, { ...readRecord(gitDir), on: true });
-    expect(hardeningNote({ root, gitDir, branch: 'main' }, process.env)).toMatch(/hardened mode is on and the wall is up: .* and the frozen tests are read-only at the OS level/);
+    expect(hardeningNote({ root, gitDir, branch: 'main' }, process.env)).toMatch(/the OS wall is up: .*the frozen tests and the test runner are read-only/);
   });
 });
 

@@ -98,6 +98,7 @@ const STACK = {
   bash_allow: ['cmake', 'make test'],
   heldout_glob: '**/*.heldout.test.ts',
   heldout: 'required',
+  os_wall: 'off',
 };
 
 const COMMON = { session_id: 's', transcript_path: '/t', cwd: '/repo', hook_event_name: 'PreToolUse', tool_use_id: 't', agent_id: 'a', agent_type: 'tdd-gate:implementer', permission_mode: 'default' };

@@ -32,7 +32,9 @@ export interface Lab {
 }
 
 export function lab(opts: { data?: boolean; home?: string } = {}): Lab {
-  const repo = project('node-test');
+  // The walls behind the OS wall, on their own: where no sandbox runs (or a project opts out), the
+  // tamper check and the static check are the last word (the OS wall's own tests: test/wall).
+  const repo = project('node-test', {}, { os_wall: 'off' });
   const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-lab-')));
   onTestFinished(() => rmSync(base, { recursive: true, force: true }));
   const home = opts.home ?? path.join(base, 'home');

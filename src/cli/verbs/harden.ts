@@ -15,8 +15,25 @@ import type { CliState } from '../../state/schema/cliState.js';
 import { parseFlags } from '../args.js';
 import { loadStack, loadState, openSession, out, type Session } from '../session.js';
 import type { CliIo, Verb } from '../verb.js';
+import { unavailableLine, wallMode, type WallMode } from '../../wall/rules/mode.js';
+import { removeStrays, notePresentAtStart } from '../../wall/strays.js';
 
-const USAGE = 'tdd-gate harden on|off|status [--json]';
+const USAGE = 'tdd-gate harden on|off|auto|status [--json]';
+
+/** Whether the OS wall goes up here (src/wall/rules/mode.ts): the project's and the person's choice, and the platform. */
+export function modeOf(s: Session, availability?: WallAvailability): WallMode {
+  const record = readRecord(s.repo.gitDir);
+  let stack: 'auto' | 'on' | 'off' | undefined;
+  try {
+    stack = loadStack(s).config.os_wall;
+  } catch {
+    stack = undefined;
+  }
+  const worktree = record.off === true ? 'off' : record.on ? 'on' : null;
+  const needsProbe = worktree !== 'off' && !(worktree === null && stack === 'off');
+  const a = availability ?? (needsProbe ? wallAvailability(s.io.env) : { ok: false, backend: 'none' as const });
+  return wallMode({ stack, worktree, available: a.ok, problem: a.problem });
+}
 
 /** Inside a Claude Code Bash call (the client sets CLAUDECODE=1 for the commands it runs). */
 function insideClaudeCode(env: NodeJS.ProcessEnv): boolean {
@@ -49,12 +66,18 @@ function explainDenied(err: unknown): never {
   throw err;
 }
 
-/** Refuse when hardened mode is on but the sandbox cannot run here: no cycle starts without its wall. */
+/**
+ * At `init`: refuse when the wall is required but the sandbox cannot run here (no cycle starts
+ * without it); say so in one line when it is merely unavailable; refuse when other settings would
+ * open a wall that goes up.
+ */
 export function assertWallAvailable(s: Session): void {
-  if (!readRecord(s.repo.gitDir).on) return;
-  const a = wallAvailability(s.io.env);
-  if (!a.ok) throw new RefusalError(`hardened mode is on for this worktree, but Claude Code's Bash sandbox cannot run: ${a.problem ?? 'unknown problem'}. Install it, or turn hardened mode off (\`tdd-gate harden off\`, from a terminal)`);
-  assertNoHoles(s, 'a cycle cannot start behind the wall');
+  const mode = modeOf(s);
+  if (mode.kind === 'unavailable' && mode.required) {
+    throw new RefusalError(`the OS wall is required here, but Claude Code's Bash sandbox cannot run: ${mode.problem}. Install it, or turn the requirement off (\`tdd-gate harden auto\` from a terminal, or \`"os_wall": "auto"\` in .tdd/stack.json)`);
+  }
+  if (mode.kind === 'unavailable') s.io.stderr.write(`${unavailableLine(mode.problem)}\n`);
+  if (mode.kind === 'up') assertNoHoles(s, 'a cycle cannot start behind the wall');
 }
 
 /** Other settings sources that open the wall (their excludedCommands are merged with ours). */
@@ -67,7 +90,7 @@ function assertNoHoles(s: Session, what: string): void {
 
 /** Background Bash tasks of this session would keep writing through an older sandbox (or none). */
 export function assertNoBackgroundTasks(s: Session, verb: string): void {
-  if (!readRecord(s.repo.gitDir).on) return;
+  if (modeOf(s).kind !== 'up') return;
   const tasks = listBackgroundTasks();
   if (tasks.length === 0) return;
   const list = tasks.slice(0, 5).map((t) => `pid ${t.pid} (${t.command.slice(0, 80)})`).join(', ');
@@ -134,15 +157,20 @@ async function applyHeldoutOnly(s: Session, state: CliState | null): Promise<str
 
 async function applyHardening(s: Session): Promise<string | null> {
   const record = readRecord(s.repo.gitDir);
-  if (!record.on) return applyHeldoutOnly(s, loadState(s));
   const state = loadState(s);
+  // Without the wall during a cycle, the settings still carry the held-out tests' read rules.
+  if (active(state) && modeOf(s).kind !== 'up') return applyHeldoutOnly(s, state);
   try {
     if (!active(state)) {
       const outcome = restoreSettings(s.root, s.repo.gitDir);
+      // No sandboxed command can be running now that its section is gone: its leftovers can go.
+      const strays = outcome === 'nothing-applied' ? [] : removeStrays(s.root, s.repo.gitDir);
       if (outcome === 'nothing-applied') return null;
-      appendEvent(s.root, { type: 'hardening', action: 'restore', outcome });
-      return `tdd-gate: hardened mode: ${SETTINGS_REL} restored (${outcome === 'byte-exact' ? 'byte for byte' : 'your later changes kept, ours removed'}).`;
+      if (active(state)) repinSettings(s, 'hardening off');
+      appendEvent(s.root, { type: 'hardening', action: 'restore', outcome, strays });
+      return `tdd-gate: OS wall down: ${SETTINGS_REL} restored (${outcome === 'byte-exact' ? 'byte for byte' : 'your later changes kept, ours removed'})${strays.length > 0 ? `; sandbox placeholders removed: ${strays.join(', ')}` : ''}.`;
     }
+    if (record.applied === null) notePresentAtStart(s.root, s.repo.gitDir);
     const section = sectionOf(s, state);
     if (section === null) return null;
     const frozenNow = state.phase === 'tdd-green' || state.phase === 'tdd-refactor';
@@ -155,7 +183,7 @@ async function applyHardening(s: Session): Promise<string | null> {
     // The client applies a changed settings file about a second after the write; the next Bash
     // command must not start before that, so the verb returns only then.
     if (changed && insideClaudeCode(s.io.env)) await sleep(Number(s.io.env.TDD_GATE_RELOAD_MS ?? RELOAD_MS));
-    return changed ? `tdd-gate: hardened mode: the sandbox now protects ${section.sandbox.filesystem.denyWrite.length} paths for ${state.phase}${fresh.length > 0 ? ` (${fresh.length} frozen files given fresh inodes)` : ''}.` : null;
+    return changed ? `tdd-gate: OS wall: Claude Code's sandbox now holds ${section.sandbox.filesystem.denyWrite.length} paths read-only for ${state.phase}${fresh.length > 0 ? ` (${fresh.length} frozen files given fresh inodes)` : ''}.` : null;
   } catch (err) {
     return explainDenied(err);
   }
@@ -174,26 +202,30 @@ export function wallStatus(s: Session): WallStatus {
   // Inside the wall a second bubblewrap cannot start (the client refuses nested namespaces): the
   // refused probe write is the proof that the sandbox runs.
   const availability: WallAvailability = probed === true ? { ok: true, backend: 'bubblewrap' } : wallAvailability(s.io.env);
+  const mode = modeOf(s, availability);
+  const on = mode.kind !== 'off';
   // What was applied for this phase is what the file must carry (HOME or TMPDIR may differ inside the sandbox).
-  const applied = record.on && active(state) && record.applied !== null && record.applied.phase === state.phase && settingsCarry(s.root, record.applied.section);
+  const applied = on && active(state) && record.applied !== null && record.applied.phase === state.phase && settingsCarry(s.root, record.applied.section);
   const sinceWriteMs = record.applied ? Math.max(0, s.now().getTime() - Date.parse(record.applied.at)) : null;
-  if (record.on) {
+  if (on) {
     problems.push(...foreignWeakenings(s.root, s.io.env.HOME ?? homedir()));
     const risky = writablePathEntries((s.io.env.PATH ?? '').split(':'), s.root);
     if (risky.length > 0) problems.push(`PATH holds entries a sandboxed command can write (${risky.join(', ')}): a program planted there would run in place of \`node\` outside the wall; remove them from PATH for Claude Code`);
-    if (!availability.ok) problems.push(availability.problem ?? 'the sandbox cannot run');
+    if (!availability.ok && mode.kind === 'unavailable' && mode.required) problems.push(availability.problem ?? 'the sandbox cannot run');
     if (active(state) && !applied) problems.push(`${SETTINGS_REL} does not carry the section for ${state.phase}; run a tdd-gate verb (it re-applies it) or \`tdd-gate harden on\``);
     if (applied && sinceWriteMs !== null && sinceWriteMs < RELOAD_MS) problems.push('the settings were written under a second ago; the client may not have applied them yet');
     if (probed === false) problems.push('a write to .tdd/ from this Bash call went through: the sandbox is not in force in this session (it is switched on at the session start if bubblewrap was missing then, or turned off in user or managed settings); restart Claude Code');
   }
-  return { on: record.on, availability, applied, sinceWriteMs, probed, problems };
+  return { on, mode, availability, applied, sinceWriteMs, probed, problems };
 }
 
 function statusLines(w: WallStatus, cycleActive: boolean): string[] {
-  if (!w.on) return ['tdd-gate: hardened mode is off for this worktree (`tdd-gate harden on`, or `/tdd-gate:tdd <SPEC> --hardened`, turns it on).'];
+  const mode = w.mode;
+  if (mode.kind === 'off') return [`tdd-gate: the OS wall is off: ${mode.why} (\`tdd-gate harden auto\` puts the default back).`];
+  if (mode.kind === 'unavailable' && !mode.required) return [unavailableLine(mode.problem)];
   const up = w.availability.ok && (!cycleActive || (w.applied && w.problems.length === 0));
   const lines = [
-    `tdd-gate: hardened mode is on; the wall is ${!cycleActive ? 'not needed (no active cycle): it goes up at `init`' : up ? (w.probed ? 'UP (a write to .tdd/ from this Bash call was refused by the OS)' : 'UP (settings applied and reloaded)') : 'NOT up'}.`,
+    `tdd-gate: the OS wall is ${mode.kind === 'up' ? mode.why : 'required'}; it is ${!cycleActive ? 'not needed (no active cycle): it goes up at `init`' : up ? (w.probed ? 'UP (a write to .tdd/ from this Bash call was refused by the OS)' : 'UP (settings applied and reloaded)') : 'NOT up'}.`,
     `  sandbox: ${w.availability.ok ? w.availability.backend : `unavailable: ${w.availability.problem ?? ''}`}`,
     `  settings: ${cycleActive ? (w.applied ? `${SETTINGS_REL} carries the section${w.sinceWriteMs !== null ? `, written ${Math.round(w.sinceWriteMs / 1000)} s ago` : ''}` : 'section missing') : 'your own file, untouched'}`,
   ];
@@ -209,13 +241,13 @@ async function on(s: Session, io: CliIo): Promise<number> {
   const state = loadState(s);
   if (active(state)) assertNoBackgroundTasks(s, 'harden on');
   try {
-    writeRecord(s.repo.gitDir, { ...record, on: true });
+    writeRecord(s.repo.gitDir, { ...record, on: true, off: false });
   } catch (err) {
     explainDenied(err);
   }
   appendEvent(s.root, { type: 'hardening', action: 'on' });
   await syncHardening(s);
-  out(s, active(state) ? `tdd-gate: hardened mode on (${state.phase}).` : 'tdd-gate: hardened mode on; the wall goes up when a cycle starts (`tdd-gate init`) and comes down at `done` or `abort`.');
+  out(s, active(state) ? `tdd-gate: OS wall required for this worktree (${state.phase}).` : 'tdd-gate: OS wall required for this worktree: it goes up when a cycle starts (`tdd-gate init`, which refuses where the sandbox cannot run) and comes down at `done` or `abort`.');
   return 0;
 }
 
@@ -227,28 +259,58 @@ function off(s: Session, io: CliIo): number {
   const record = readRecord(s.repo.gitDir);
   try {
     const outcome = restoreSettings(s.root, s.repo.gitDir);
+    const strays = outcome === 'nothing-applied' ? [] : removeStrays(s.root, s.repo.gitDir);
     if (outcome !== 'nothing-applied') repinSettings(s, 'hardening off');
-    writeRecord(s.repo.gitDir, { ...readRecord(s.repo.gitDir), on: false });
-    appendEvent(s.root, { type: 'hardening', action: 'off', outcome });
-    out(s, `tdd-gate: hardened mode off${outcome === 'nothing-applied' ? '' : `; ${SETTINGS_REL} restored (${outcome === 'byte-exact' ? 'byte for byte' : 'your later changes kept, ours removed'})`}.${record.on ? '' : ' (It was not on.)'}`);
+    writeRecord(s.repo.gitDir, { ...readRecord(s.repo.gitDir), on: false, off: true });
+    appendEvent(s.root, { type: 'hardening', action: 'off', outcome, strays });
+    out(s, `tdd-gate: OS wall off for this worktree${outcome === 'nothing-applied' ? '' : `; ${SETTINGS_REL} restored (${outcome === 'byte-exact' ? 'byte for byte' : 'your later changes kept, ours removed'})`}.${record.off === true ? ' (It was off already.)' : ''} \`tdd-gate harden auto\` puts the default back.`);
   } catch (err) {
     explainDenied(err);
   }
   return 0;
 }
 
+/** One line on the OS wall for `status`: up, off and why, or the one-line notice where the sandbox cannot run. */
+export function wallLine(s: Session, cycleActive: boolean): string {
+  const probed = insideClaudeCode(s.io.env) && cycleActive ? probeWall(s.root) : null;
+  const mode = modeOf(s, probed === true ? { ok: true, backend: 'bubblewrap' } : undefined);
+  if (mode.kind === 'unavailable') return mode.required ? `tdd-gate: the OS wall is required but cannot run here (${mode.problem})` : unavailableLine(mode.problem);
+  if (mode.kind === 'off') return `  wall     off: ${mode.why}`;
+  if (!cycleActive) return `  wall     ${mode.why}: it goes up at \`init\``;
+  if (probed === false) return '  wall     NOT up in this session: a write to .tdd/ from this Bash call went through (restart Claude Code; `tdd-gate harden status` says more)';
+  return `  wall     up (${mode.why})${probed === true ? ': a write to .tdd/ from this Bash call was refused' : ''}`;
+}
+
+/** Back to the default: the wall wherever the sandbox can run, unless the project opts out. */
+async function auto(s: Session): Promise<number> {
+  const state = loadState(s);
+  const record = readRecord(s.repo.gitDir);
+  if (record.off === true && active(state)) assertNoBackgroundTasks(s, 'harden auto');
+  try {
+    writeRecord(s.repo.gitDir, { ...record, on: false, off: false });
+  } catch (err) {
+    explainDenied(err);
+  }
+  appendEvent(s.root, { type: 'hardening', action: 'auto' });
+  await syncHardening(s);
+  const mode = modeOf(s);
+  out(s, mode.kind === 'up' ? 'tdd-gate: OS wall on by default here.' : mode.kind === 'off' ? `tdd-gate: OS wall off: ${mode.why}.` : unavailableLine(mode.problem));
+  return 0;
+}
+
 export const harden: Verb = {
   name: 'harden',
-  summary: 'hardened mode: Claude Code\'s Bash sandbox keeps what the phase protects read-only at the OS level (on|off|status)',
+  summary: 'the OS wall: Claude Code\'s Bash sandbox keeps what the phase protects read-only (on = required, off = off for this worktree, auto = the default, status)',
   usage: USAGE,
   mutates: true,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, { json: { type: 'boolean' } }, USAGE, 1);
     const action = positionals[0];
-    if (action !== 'on' && action !== 'off' && action !== 'status') throw new UsageError(`say on, off or status. Usage: ${USAGE}`);
+    if (action !== 'on' && action !== 'off' && action !== 'auto' && action !== 'status') throw new UsageError(`say on, off, auto or status. Usage: ${USAGE}`);
     const s = openSession(io);
     if (action === 'on') return on(s, io);
     if (action === 'off') return off(s, io);
+    if (action === 'auto') return auto(s);
     const w = wallStatus(s);
     let cycleActive = false;
     try {
@@ -256,7 +318,7 @@ export const harden: Verb = {
     } catch {
       cycleActive = true;
     }
-    if (values.json) out(s, JSON.stringify({ ...w, active: cycleActive, up: w.on && w.availability.ok && (!cycleActive || (w.applied && w.problems.length === 0)) }));
+    if (values.json) out(s, JSON.stringify({ ...w, active: cycleActive, up: w.mode.kind === 'up' && (!cycleActive || (w.applied && w.problems.length === 0)) }));
     else for (const line of statusLines(w, cycleActive)) out(s, line);
     return 0;
   },

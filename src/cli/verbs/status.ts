@@ -7,6 +7,7 @@ import { loadState, nextStepFor, openSession, out } from '../session.js';
 import { outOfSight } from '../../heldout/cycle.js';
 import { keepsTwoSets, setsNote } from '../../heldout/rules/defaults.js';
 import type { Verb } from '../verb.js';
+import { wallLine } from './harden.js';
 
 const USAGE = 'tdd-gate status [--json]';
 
@@ -84,6 +85,7 @@ export const status: Verb = {
     }
     if (state === null) {
       out(s, `tdd-gate: no TDD cycle on branch ${s.repo.branch}. Start one with \`tdd-gate init --spec <path>\`.`);
+      out(s, wallLine(s, false));
       return 0;
     }
     const lines = [
@@ -98,6 +100,7 @@ export const status: Verb = {
       ...(state.aborted ? [`  aborted: ${state.aborted.reason}`] : []),
       ...describeLoop(state).map((l) => `  ${l}`),
       `  next: ${nextStep(state)}`,
+      wallLine(s, state.phase !== 'done'),
     ].filter((l): l is string => l !== null);
     out(s, lines.join('\n'));
     return 0;

@@ -250,9 +250,9 @@ function nodeLines(f: DoctorFacts): Finding[] {
 function wallLines(f: DoctorFacts): Finding[] {
   const w = f.wall;
   if (!w.ok) {
-    return [{ id: 'wall', level: w.hardenedOn ? 'fail' : 'warn', fact: `OS wall: Claude Code's Bash sandbox cannot run here: ${w.problem ?? 'unknown problem'}${w.hardenedOn ? ' (hardened mode is on)' : ''}`, fix: w.problem?.includes('install') ? 'install what is named above' : 'see docs/hardened.md' }];
+    return [{ id: 'wall', level: w.hardenedOn ? 'fail' : 'warn', fact: `OS wall: none here — Claude Code's Bash sandbox cannot run (${w.problem ?? 'unknown problem'})${w.hardenedOn ? '; the wall is required for this worktree or project, so no cycle starts' : '; during a cycle the gate then allows only Bash commands it can fully analyse'}`, fix: w.problem?.includes('install') ? 'install what is named above' : 'see docs/hardened.md' }];
   }
-  const out: Finding[] = [{ id: 'wall', level: 'ok', fact: `OS wall: the Bash sandbox can run (${w.backend}); hardened mode is ${w.hardenedOn ? 'on' : 'off (`tdd-gate harden on` turns it on)'}` }];
+  const out: Finding[] = [{ id: 'wall', level: 'ok', fact: `OS wall: the Bash sandbox can run (${w.backend}); the wall goes up with every cycle${w.hardenedOn ? ' (required here)' : ''} unless \`"os_wall": "off"\` or \`tdd-gate harden off\`` }];
   for (const p of w.problems) out.push({ id: 'wall-problem', level: 'fail', fact: `OS wall: ${p}` });
   return out;
 }

@@ -177,6 +177,7 @@ const STACK_KEYS = new Set([
   'bash_allow',
   'heldout_glob',
   'heldout',
+  'os_wall',
 ]);
 
 function nameList(o: Obj, key: string, issues: Issues): void {
@@ -205,6 +206,7 @@ export function checkStack(json: unknown): Checked<StackConfig> {
   nameList(json, 'bash_allow', issues);
   oneOf(json, 'heldout', ['required', 'optional'], issues, 'must be one of required, optional', '', true);
   oneOf(json, 'oracle_isolation', ['auto', 'namespace', 'copy'], issues, 'must be one of auto, namespace, copy', '', true);
+  oneOf(json, 'os_wall', ['auto', 'on', 'off'], issues, 'must be one of auto, on, off', '', true);
   num(json, 'test_timeout_seconds', issues, (n) => Number.isSafeInteger(n) && n > 0 && n <= 7200, 'must be a whole number of seconds from 1 to 7200');
   num(json, 'coverage_threshold', issues, (n) => n >= 0 && n <= 100, 'must be a percentage from 0 to 100');
   const unknown = Object.keys(json).filter((k) => !STACK_KEYS.has(k));

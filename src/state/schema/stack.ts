@@ -50,6 +50,10 @@ export const stackSchema = z.strictObject({
     z.optional(z.enum(['required', 'optional'])),
     '`required`: `verify red` needs a held-out test failing on an assertion (per scenario when the tests name the SPEC\'s criteria) in standard and light-dispatch mode; `optional`: held-out files are kept out of sight and judged when there are any. `tdd-gate stack detect` writes `required`; absent means `optional` (bindings written before held-out tests existed keep working).',
   ),
+  os_wall: doc(
+    z.optional(z.enum(['auto', 'on', 'off'])),
+    "The OS wall (Claude Code's Bash sandbox, configured by the gate per phase) during a cycle: auto (on wherever the sandbox can run), on (required: no cycle starts without it) or off; default auto.",
+  ),
   runner_reach_allow: doc(
     z.optional(globList),
     'Source files allowed to reach into the test runner: a glob allows everything in the files it matches (test helpers shipped as source); `<glob>#<construct>` allows one construct there (test-mode, process-args, call-stack, matcher-protocol, always-equal, build-flag, thread-name, or runner for the rest).',

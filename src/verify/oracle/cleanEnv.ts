@@ -79,6 +79,12 @@ const FORCED: Record<string, string> = {
   PYTHONPYCACHEPREFIX: path.join(devNull, 'pycache'),
   npm_config_userconfig: devNull,
   npm_config_globalconfig: path.join(devNull, 'npmrc'),
+  // Nor git's or pip's configuration from the home directory: a test that runs git (or pip) would
+  // run the fsmonitor, hooks or filters planted there.
+  GIT_CONFIG_GLOBAL: devNull,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_ATTR_NOSYSTEM: '1',
+  PIP_CONFIG_FILE: devNull,
 };
 
 /** The entry relative to the project root (posix separators), or null when it lies outside. */

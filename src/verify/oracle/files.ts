@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { isEnvironmentPath, type EnvProbe } from '../../state/rules/envDirs.js';
 import { compileGlobs } from '../../state/rules/globs.js';
 import { envProbe } from '../../state/envProbe.js';
 import { TDD_DIR } from '../../state/rules/tddDir.js';
+import { gitExec } from '../../state/git.js';
 
 /**
  * Runner configuration frozen with the tests whatever `test_config_glob` says: files that change
@@ -33,7 +33,7 @@ const MAX_WALK = 50_000;
 export function ignoredCandidates(root: string, probe: EnvProbe = envProbe(root)): string[] {
   let entries: string[];
   try {
-    entries = execFileSync('git', ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], {
+    entries = gitExec(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],

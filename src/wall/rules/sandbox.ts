@@ -1,4 +1,6 @@
 import type { Phase } from '../../state/schema/state.js';
+import { wallCandidates, wallDenyList, type WallClass, type WallPathFacts } from './controlPaths.js';
+import { shortTmpFor } from './mode.js';
 import { TDD_DIR } from '../../state/rules/tddDir.js';
 
 /**
@@ -38,6 +40,12 @@ export interface HardeningFacts {
   tmpDirs: readonly string[];
   /** Absolute `PATH` entries: a writable one would let a command plant the `node` the CLI runs with. */
   pathDirs?: readonly string[];
+  /** The rest of what the wall holds (control set, records, runner): see src/wall/rules/controlPaths.ts. */
+  wall?: Omit<WallPathFacts, 'root' | 'home' | 'gitDir' | 'gitCommonDir' | 'frozen' | 'specPath' | 'frozenFiles' | 'testDirs'>;
+  /** Which candidates exist (absolute); absent: all of them (a missing one then gets a placeholder). */
+  existing?: ReadonlySet<string>;
+  /** The client's own temporary folder (its bridge sockets live there); absent: unknown. */
+  clientTmp?: string;
   /** Held-out tests out of sight (docs/heldout.md): the store's folders and the held-out files' places (absolute). */
   heldout?: { stores: readonly string[]; files: readonly string[] } | null;
 }
@@ -64,13 +72,18 @@ interface SandboxSection {
   allowUnsandboxedCommands: false;
   excludedCommands: string[];
   filesystem: { allowWrite: string[]; denyWrite: string[]; denyRead?: string[] };
-  network: { allowedDomains: string[] };
+  /** `allowLocalBinding`: servers on localhost (macOS; on Linux each sandboxed command has its own network). */
+  network: { allowedDomains: string[]; allowLocalBinding?: true };
 }
 
 export interface HardeningSection {
   sandbox: SandboxSection;
   /** `Edit(…)` deny rules (they cover Write, Edit and NotebookEdit, which the sandbox does not). */
   deny: string[];
+  /** Environment for the client (a short TMPDIR when its own is too long for the bridge sockets). */
+  env?: Record<string, string>;
+  /** What each denyWrite entry is (its class), for the explanation when the wall stops a write. */
+  classes?: Record<string, WallClass>;
 }
 
 /**
@@ -123,8 +136,6 @@ function unique(xs: readonly string[]): string[] {
   return [...new Set(xs)];
 }
 
-const CLAUDE_SETTINGS = ['.claude/settings.json', '.claude/settings.local.json'];
-
 interface ProtectedPath {
   path: string;
   /** A directory: everything under it is covered (an `Edit(…/**)` rule for the file tools). */
@@ -132,30 +143,33 @@ interface ProtectedPath {
 }
 
 /**
- * What sandboxed commands must not write in `phase` (absolute; no globs: Linux ignores them).
- * Git itself stays writable (commits are ordinary work; the client always protects its hooks and
- * config); tdd-gate's records inside the git directory do not.
+ * What sandboxed commands must not write in `phase` (absolute; no globs: Linux ignores them): the
+ * control set, the cycle's records, the SPEC and, from the freeze on, the frozen set, the whole
+ * test directories and the test runner's installation (src/wall/rules/controlPaths.ts). Git itself
+ * stays writable (commits are ordinary work); its configuration, hooks and info do not.
  */
-export function protectedPaths(f: HardeningFacts): ProtectedPath[] {
+export function protectedPaths(f: HardeningFacts): (ProtectedPath & { cls: WallClass })[] {
   const frozen = f.phase === 'tdd-green' || f.phase === 'tdd-refactor';
-  const list: ProtectedPath[] = [
-    { path: join(f.root, TDD_DIR), dir: true },
-    // Claude Code's settings by exact file: the client makes its own mount points inside `.claude/`
-    // (e.g. `.claude/commands`), which a read-only `.claude/` would make fail for every command.
-    ...CLAUDE_SETTINGS.map((rel) => ({ path: join(f.root, rel), dir: false })),
-    // HEAD names the branch, and the branch names the state file: a script rewriting it would end the cycle.
-    { path: join(f.gitDir, 'HEAD'), dir: false },
-    { path: join(f.gitDir, 'tdd-gate'), dir: true },
-    { path: join(f.gitCommonDir, 'tdd-gate'), dir: true },
-    { path: join(f.home, '.claude', 'settings.json'), dir: false },
-    { path: join(f.home, '.claude', 'settings.local.json'), dir: false },
-    { path: join(f.home, '.claude.json'), dir: false },
-    { path: join(f.root, f.specPath), dir: false },
-    ...(frozen ? f.frozenFiles.map((rel) => ({ path: join(f.root, rel), dir: false })) : []),
-    ...(frozen ? f.testGlobs.map(wholeDirOf).filter((d): d is string => d !== null).map((d) => ({ path: join(f.root, d), dir: true })) : []),
-  ];
-  const seen = new Set<string>();
-  return list.filter((p) => (seen.has(p.path) ? false : (seen.add(p.path), true)));
+  const wall: WallPathFacts = {
+    xdgConfigHome: null,
+    zdotdir: null,
+    recordDirs: [],
+    runnerRoots: [],
+    pythonUserSites: [],
+    nestedInstructionFiles: [],
+    ...f.wall,
+    root: f.root,
+    home: f.home,
+    gitDir: f.gitDir,
+    gitCommonDir: f.gitCommonDir,
+    frozen,
+    specPath: f.specPath,
+    frozenFiles: f.frozenFiles,
+    testDirs: f.testGlobs.map(wholeDirOf).filter((d): d is string => d !== null),
+  };
+  const candidates = wallCandidates(wall);
+  const existing = f.existing ?? new Set(candidates.map((c) => c.path));
+  return wallDenyList(candidates, existing, [f.root, ...writableDirs(f)], f.root).map((p) => ({ path: p.path, dir: p.dir, cls: p.cls }));
 }
 
 /** The section to keep while a cycle is active; null when none is (phase `done`). */
@@ -164,6 +178,7 @@ export function hardeningFor(f: HardeningFacts): HardeningSection | null {
   const paths = protectedPaths(f);
   const family = LANGUAGE_FAMILY[f.language.trim().toLowerCase()];
   const domains = unique([...(family ? REGISTRIES[family]! : []), ...f.extraDomains.filter((d) => /^[A-Za-z0-9.-]+$/.test(d))]);
+  const tmp = f.clientTmp === undefined ? null : shortTmpFor(f.clientTmp);
   return {
     sandbox: {
       enabled: true,
@@ -176,9 +191,11 @@ export function hardeningFor(f: HardeningFacts): HardeningSection | null {
         // Held-out tests out of sight: no sandboxed command reads their store (docs/heldout.md).
         ...(f.heldout ? { denyRead: [...f.heldout.stores] } : {}),
       },
-      network: { allowedDomains: domains },
+      network: { allowedDomains: domains, allowLocalBinding: true },
     },
     deny: [...editDenyRules(f, paths), ...(f.heldout ? heldoutReadRules(f.heldout) : [])],
+    ...(tmp === null ? {} : { env: { TMPDIR: tmp } }),
+    classes: Object.fromEntries(paths.map((p) => [p.path, p.cls])),
   };
 }
 

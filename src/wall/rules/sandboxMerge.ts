@@ -49,8 +49,10 @@ export function mergeHardening(base: JsonObject, section: HardeningSection): Jso
   sb.filesystem = fs;
   const net: JsonObject = isObject(sb.network) ? { ...sb.network } : {};
   net.allowedDomains = union(strings(net.allowedDomains), ours.network.allowedDomains);
+  if (ours.network.allowLocalBinding) net.allowLocalBinding = true;
   sb.network = net;
   out.sandbox = sb;
+  if (section.env !== undefined && Object.keys(section.env).length > 0) out.env = { ...(isObject(base.env) ? base.env : {}), ...section.env };
   const perms: JsonObject = isObject(base.permissions) ? { ...base.permissions } : {};
   perms.deny = union(strings(perms.deny), section.deny);
   out.permissions = perms;
@@ -99,11 +101,19 @@ export function removeHardening(current: JsonObject, original: JsonObject, appli
       const origNet = isObject(origSb?.network) ? origSb.network : undefined;
       const net: JsonObject = { ...sb.network };
       restoreList(net, origNet, 'allowedDomains', applied.sandbox.network.allowedDomains);
+      if (applied.sandbox.network.allowLocalBinding) restoreKey(net, origNet, 'allowLocalBinding');
       sb.network = net;
       if (emptyObject(net) && !(origSb && 'network' in origSb)) delete sb.network;
     }
     out.sandbox = sb;
     if (emptyObject(sb) && !('sandbox' in original)) delete out.sandbox;
+  }
+  if (applied.env !== undefined && isObject(current.env)) {
+    const origEnv = isObject(original.env) ? original.env : undefined;
+    const env: JsonObject = { ...current.env };
+    for (const key of Object.keys(applied.env)) restoreKey(env, origEnv, key);
+    out.env = env;
+    if (emptyObject(env) && !('env' in original)) delete out.env;
   }
   if (isObject(current.permissions)) {
     const origPerms = isObject(original.permissions) ? original.permissions : undefined;
@@ -126,6 +136,8 @@ export function carriesHardening(settings: JsonObject, section: HardeningSection
   const fs = isObject(sb.filesystem) ? sb.filesystem : {};
   const perms = isObject(settings.permissions) ? settings.permissions : {};
   const excluded = strings(sb.excludedCommands);
+  const env = isObject(settings.env) ? settings.env : {};
+  if (Object.entries(section.env ?? {}).some(([k, v]) => env[k] !== v)) return false;
   return (
     has(fs.denyWrite, ours.filesystem.denyWrite) &&
     has(perms.deny, section.deny) &&
