@@ -103,6 +103,11 @@ export function checkIntegrity(paths: AnchorPaths, anchor: AnchorRecord | null, 
 }
 
 type Seen = (key: string, st: Stats | null) => boolean;
+
+/** A plain file with nothing in it: no configuration file does anything when empty. */
+function isEmptyFile(st: Stats): boolean {
+  return st.isFile() && st.size === 0;
+}
 type Remember = (key: string, st: Stats | null) => void;
 
 /** Replace whatever is at `dest` (a file, a link, a directory) with a copy of `source`. */
@@ -114,7 +119,9 @@ function checkFile(paths: AnchorPaths, entry: Extract<Protected, { kind: 'file' 
   const st = lstatOrNull(entry.path);
   if (seen(entry.path, st)) return;
   if (entry.sha256 === null) {
-    if (st === null) return remember(entry.path, st);
+    // An empty file configures nothing: the client's sandbox leaves empty placeholders where it
+    // denies a missing path. Filled later, its stat moves and it is judged again.
+    if (st === null || isEmptyFile(st)) return remember(entry.path, st);
     report.broken.push({ what: entry.what, path: entry.path, change: 'was created', fix: `remove ${entry.path}` });
     return;
   }
@@ -383,7 +390,7 @@ function checkTree(paths: AnchorPaths, entry: Extract<Protected, { kind: 'tree' 
       const st = lstatOrNull(path.join(entry.path, rel));
       if (st === null) continue;
       if (st.isDirectory()) walk(rel);
-      else present.set(rel, st);
+      else if (!isEmptyFile(st)) present.set(rel, st);
     }
   };
   walk('');

@@ -37,13 +37,15 @@ export function hardenedBashCheck(repo: Repo, command: string): Decision | null 
 
 /**
  * The OS wall: Claude Code's sandbox runs this worktree's Bash calls, configured by the gate
- * (today: hardened mode on and its settings applied). The one fact the Bash policy reads; an
+ * (its settings section applied, by default or by `harden on`). The one fact the Bash policy reads; an
  * unreadable record is no wall (the Bash check above denies on it anyway).
  */
 export function osWallOn(repo: Repo): boolean {
   try {
-    const record = readRecord(repo.gitDir);
-    return record.on && record.applied !== null;
+    // Applied by default or by `harden on` alike; a section holding only the held-out tests' read
+    // rules has no sandbox. `failIfUnavailable` is always set, so an applied sandbox runs or nothing does.
+    const section: { sandbox?: { enabled?: boolean } } | undefined = readRecord(repo.gitDir).applied?.section;
+    return section?.sandbox?.enabled === true;
   } catch {
     return false;
   }

@@ -173,7 +173,7 @@ describe('writer table', () => {
       ['git restore f', ['/r|f [tree]']],
       ['git restore --staged f', []],
       ['git rm f', ['/r|f [tree]']],
-      ['git rm --cached f', []],
+      ['git rm --cached f', ['/r|f [tree]']],
       ['git clean -fd', ['/r|. [tree]']],
       ['git clean -n', []],
       ['git stash', ['/r|. [tree]']],

@@ -13,7 +13,7 @@ import { DEFAULT_STACK, SPEC_TEXT, git, state, stateFileFor } from '../helpers/r
 import { ATTACKS, ORDINARY, PROJECT } from './defaultDeny.js';
 
 /**
- * Default-deny without the OS wall (ADR 009): every attack class is never allowed silently (asked
+ * Default-deny without the OS wall (ADR 010): every attack class is never allowed silently (asked
  * where a person can answer, denied where not), passes the default-deny layer under the OS wall,
  * and the everyday corpus passes without asking. Through the pure analysis and policy, and
  * through the built hook in a temporary git repository.
@@ -212,7 +212,7 @@ beforeAll(async () => {
   background = await runHook(bashEvent('npx vitest --watch', { tool_input: { command: 'npx vitest --watch', run_in_background: true } }));
   // The OS wall: hardened mode applied in this worktree (the record the gate keeps in the git directory).
   mkdirSync(path.join(root, '.git', 'tdd-gate'), { recursive: true });
-  const record = { version: 1, on: true, original: null, applied: { sha256: 'x', section: { sandbox: { excludedCommands: [] } }, at: '2020-01-01T00:00:00.000Z', phase: 'tdd-green' } };
+  const record = { version: 1, on: true, original: null, applied: { sha256: 'x', section: { sandbox: { enabled: true, excludedCommands: [] } }, at: '2020-01-01T00:00:00.000Z', phase: 'tdd-green' } };
   writeFileSync(path.join(root, '.git', 'tdd-gate', 'hardened.json'), JSON.stringify(record));
   walled = await runAll(SAMPLE, (cmd) => runHook(bashEvent(cmd)));
 }, 600_000);

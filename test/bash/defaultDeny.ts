@@ -1,5 +1,5 @@
 /**
- * Default-deny without the OS wall (ADR 009): the attack classes, each generalised over the
+ * Default-deny without the OS wall (ADR 010): the attack classes, each generalised over the
  * programs and spellings that fall in it, and a broad corpus of everyday developer work that must
  * pass without asking. Used by defaultDeny.test.ts, through the pure analysis and policy and
  * through the built hook.
@@ -35,6 +35,8 @@ export const PROJECT: Record<string, string> = {
   'scripts/release.mjs': "import { execSync } from 'node:child_process';\nexecSync(process.argv[2]);\n",
   'scripts/evil.sh': '#!/bin/sh\ncmd=tcl; ${cmd}sh /tmp/x.tcl\n',
   'tools/deploy.tcl': 'exec rm -rf .tdd\n',
+  'packages/util/package.json': '{ "name": "@demo/util", "version": "1.0.0" }\n',
+  'packages/fake/package.json': '{ "name": "vitest", "version": "9.9.9" }\n',
   'opaque.mk': 'include rules.mk\nall: main.o\n%.o: %.c\n\ttclsh /tmp/x.tcl\n',
   'tools/x.bin': '\u007fELF\u0000\u0000binary',
   'node_modules/.bin/vite': '#!/usr/bin/env node\nimport("../vite/bin/vite.js");\n',
@@ -73,7 +75,7 @@ export const ORDINARY: string[] = [
   'gh pr list', 'gh pr view 12 --json title', 'gh issue list --limit 5',
   // JavaScript and TypeScript
   'npm test', 'npm run test', 'npm run build', 'npm run lint', 'npm run typecheck', 'npm run coverage', 'npm run check', 'npm run gen', 'npm t',
-  'npm install', 'npm ci', 'npm install --save-dev vitest', 'npm i lodash', 'npm ls --depth=0', 'npm outdated', 'npm audit', 'npm view react version',
+  'npm install', 'npm ci', 'npm install --save-dev prettier', 'npm install ./packages/util', 'npm i lodash', 'npm ls --depth=0', 'npm outdated', 'npm audit', 'npm view react version',
   'npx vitest run', 'npx vitest run tests/a.test.ts', 'npx tsc --noEmit', 'npx eslint src', 'npx prettier --check .', 'npx jest --runInBand',
   'npx playwright test', 'npx vite build', 'npx tsx scripts/gen.mjs', 'npx my-codegen --out /tmp/gen', 'yarn test', 'yarn install --frozen-lockfile',
   'yarn build', 'pnpm test', 'pnpm install', 'pnpm run lint', 'pnpm exec vitest run', 'bun test', 'bun install', 'bunx vitest run',

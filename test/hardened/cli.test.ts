@@ -126,7 +126,9 @@ describe.runIf(WALL.ok)('harden on a real project (bubblewrap works here)', () =
     expect(status).toMatchObject({ on: true, active: true, applied: true, probed: null });
     const inside = await cliAsync(repo.root, ['harden', 'off'], { CLAUDECODE: '1' });
     ok(inside, 1);
-    expect(inside.stderr).toMatch(/only the person turns the wall off, from a terminal outside Claude Code/);
+    // Inside Claude Code the CLI first needs the hook's ticket for this very call (a direct run has none).
+    expect(inside.stderr).toMatch(/not as a Bash call that the tdd-gate hook saw and allowed for this verb/);
+    expect(readState(repo).phase).toBe('tdd-plan');
     ok(await run(repo.root, 'abort', '--reason', 'test'));
     expect(() => statSync(repo.path('.claude/settings.local.json'))).toThrow();
     expect(() => statSync(repo.path('.claude'))).toThrow();

@@ -453,7 +453,14 @@ describe('the test runner cannot be edited out from under the tests', () => {
   });
 
   it('denies Bash writes into node_modules and package-manager commands that replace the runner in GREEN; an ordinary install passes; RED may install', async () => {
-    const repo = testRepo({ files: { 'node_modules/expect/build/index.js': 'module.exports = 1;\n', 'package.json': '{"devDependencies":{"jest":"*"}}\n' } });
+    const repo = testRepo({
+      files: {
+        'node_modules/expect/build/index.js': 'module.exports = 1;\n',
+        'package.json': '{"devDependencies":{"jest":"*"}}\n',
+        'libs/util/package.json': '{"name":"@demo/util"}\n',
+        'libs/fake/package.json': '{"name":"expect"}\n',
+      },
+    });
     repo.setState(state('tdd-green'));
     const bash = (cmd: string) => runHookInProcess(ev.bash({ cwd: repo.root, ...IMPL }, cmd));
     for (const cmd of [
@@ -467,10 +474,13 @@ describe('the test runner cannot be edited out from under the tests', () => {
       'npm rebuild',
       'yarn add -D @vitest/expect',
       'pnpm add jest-circus@link:../jc',
+      'npm install ./libs/fake',
+      'npm install file:libs/fake',
     ]) {
       expectDeny(await bash(cmd), 'dependency-edit');
     }
-    for (const cmd of ['npm install lodash', 'npm i -S left-pad@1.3.0', 'yarn add @types/node', 'npm ci --dry-run --ignore-scripts=false || true']) {
+    // A local folder whose package.json names an ordinary package is an ordinary install.
+    for (const cmd of ['npm install lodash', 'npm i -S left-pad@1.3.0', 'yarn add @types/node', 'npm ci --dry-run --ignore-scripts=false || true', 'npm install ./libs/util', 'npm i file:./libs/util/']) {
       const r = await bash(cmd);
       expect(r.decision === 'deny' ? r.reason : '', cmd).not.toMatch(/dependency-edit/);
     }

@@ -200,7 +200,8 @@ describe('every writing tool is gated', () => {
     const l = lab();
     toGreen(l);
     expect(l.pre(mcp(l, 'Monitor', { command: 'echo x > test/add.test.js', description: 'watch' }, IMPL)).reason).toMatch(/tests-frozen/);
-    expect(l.pre(mcp(l, 'Monitor', { command: 'tail -f log.txt', description: 'watch' }, IMPL)).decision).toBe('pass');
+    // Without the OS wall a Monitor command runs on after the check: the person is asked (ADR 010).
+    expect(l.pre(mcp(l, 'Monitor', { command: 'tail -f log.txt', description: 'watch' }, IMPL)).decision).toBe('ask');
     expect(l.pre(mcp(l, 'EnterWorktree', { name: 'side' })).reason).toMatch(/worktree-switch/);
     expect(l.pre({ ...ev.bash(l.o(IMPL), 'ls'), tool_input: { command: 'ls', dangerouslyDisableSandbox: true } }).reason).toMatch(/sandbox-off/);
     expect(l.pre({ ...ev.bash(l.o(IMPL), 'ls'), tool_input: { command: 'ls', dangerouslyDisableSandbox: false } }).decision).toBe('pass');

@@ -370,6 +370,24 @@ function pathSpec(spec: string): boolean {
 }
 
 /**
+ * A local folder installed by path (`./pkgs/util`, `file:../lib`) whose package.json names a
+ * package that does not run or judge tests: ordinary work, like a registry install. A tarball, a
+ * URL, a git spec or a folder whose name cannot be read stays a write to the runner's installation.
+ */
+function ordinaryFolder(scope: Scope, sink: Sink, spec: string): boolean {
+  const folder = spec.startsWith('file:') ? spec.slice('file:'.length) : spec;
+  if (!(folder.startsWith('.') || folder.startsWith('/')) || folder.endsWith('.tgz') || folder.endsWith('.tar.gz') || folder.endsWith('.tar')) return false;
+  const got = sink.read(scope, `${folder.endsWith('/') ? folder.slice(0, -1) : folder}/package.json`);
+  if (got === null) return false;
+  try {
+    const name = (JSON.parse(got.text) as { name?: unknown }).name;
+    return typeof name === 'string' && name !== '' && !RUNNER_PACKAGE.test(name);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * `npm install <folder|tarball|runner>`, `npm link`, `npm rebuild`: the package manager rewrites
  * node_modules where the test runner and its assertions live. The write is reported on
  * node_modules/.package-lock.json (npm's own record of the tree), so the phase rule for installed
@@ -381,7 +399,7 @@ function runnerInstall(call: Call, sink: Sink, sub: string, rest: readonly Arg[]
   let what: string | null = null;
   if (canonical === 'link' || sub === 'ln' || canonical === 'rebuild' || sub === 'rb') what = `${call.name} ${sub}`;
   else if (canonical === 'install' || sub === 'update' || sub === 'up' || sub === 'upgrade') {
-    const hit = specs.find((a) => a.text === null || pathSpec(a.text) || RUNNER_PACKAGE.test(a.text));
+    const hit = specs.find((a) => a.text === null || RUNNER_PACKAGE.test(a.text) || (pathSpec(a.text) && !ordinaryFolder(call.scope, sink, a.text)));
     if (hit) what = `${call.name} ${sub} ${hit.text ?? hit.raw}`;
   }
   if (what === null) return;
