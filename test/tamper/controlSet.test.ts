@@ -68,6 +68,23 @@ describe('a change by a program the gate never saw is found at the next gated ca
 });
 
 describe('ordinary work: no false refusals', () => {
+  // Claude Code's sandbox leaves an empty placeholder where it denies a path that does not exist
+  // (~/.bashrc, .claude/scheduled_tasks.json): an empty file configures nothing. Filled later, it is.
+  // (Emptying a file that held something is a change: the two that exist at init are left out.)
+  const ABSENT_AT_INIT = TARGETS.filter(([name]) => name !== 'a nested CLAUDE.md' && name !== '.git/config');
+  it.each(ABSENT_AT_INIT)('an empty %s appearing mid-cycle is no change; filled, it is', (_name, at) => {
+    const l = lab();
+    l.repo.write('docs/CLAUDE.md', '# docs\n');
+    toRed(l);
+    const file = at(l);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, '');
+    const quiet = l.pre(ev.write(l.o(), 'README.md', 'x'));
+    expect(quiet.decision, quiet.reason).toBe('pass');
+    writeFileSync(file, PAYLOAD);
+    expect(l.pre(ev.write(l.o(), 'README.md', 'y')).decision).toBe('deny');
+  });
+
   it('outside a cycle, writes to the control set pass', () => {
     const l = lab();
     for (const [, at] of TARGETS) expect(l.pre(ev.write(l.o(), at(l), 'x')).decision).toBe('pass');
