@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Protected } from '../state/anchor.js';
 import { gitCommonDir } from '../state/anchorPaths.js';
@@ -44,7 +44,9 @@ export function recordControlSet(repo: Repo, home: string, env: NodeJS.ProcessEn
   for (const e of set.files) {
     const sha = hashFile(e.path);
     if (sha !== null) store(e.path, sha);
-    out.push({ kind: 'file', path: e.path, sha256: sha, what: e.what, control: true });
+    // A control file that is a link (a shared .npmrc) is watched as the link it is, like a frozen one.
+    const link = linkAt(e.path);
+    out.push({ kind: 'file', path: e.path, sha256: sha, what: e.what, control: true, ...(link !== null && sha !== null ? { link } : {}) });
   }
   for (const e of set.trees) {
     const files = listTree(e.path);
@@ -57,4 +59,12 @@ export function recordControlSet(repo: Repo, home: string, env: NodeJS.ProcessEn
 function isNestedControl(rel: string): boolean {
   const name = rel.slice(rel.lastIndexOf('/') + 1);
   return (name.startsWith('CLAUDE') && name.endsWith('.md')) || name === '.gitattributes';
+}
+
+function linkAt(abs: string): string | null {
+  try {
+    return lstatSync(abs).isSymbolicLink() ? readlinkSync(abs) : null;
+  } catch {
+    return null;
+  }
 }

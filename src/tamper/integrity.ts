@@ -53,6 +53,8 @@ function readCache(file: string): Cache {
 interface IntegrityOptions {
   /** Is this absolute path a test file or test config of the cycle (for files added after the freeze)? */
   isTest?: (abs: string) => boolean;
+  /** Is it a source file (the implementer's to create, wherever the tests live beside it)? */
+  isSource?: (abs: string) => boolean;
 }
 
 export function checkIntegrity(paths: AnchorPaths, anchor: AnchorRecord | null, extra: readonly Protected[] = [], opts: IntegrityOptions = {}): IntegrityReport {
@@ -81,7 +83,7 @@ export function checkIntegrity(paths: AnchorPaths, anchor: AnchorRecord | null, 
         checkTree(paths, entry, cache, seen, remember, report);
         break;
       case 'nonew':
-        if (opts.isTest !== undefined) checkNoNewTests(paths, entry, opts.isTest, seen, remember, report);
+        if (opts.isTest !== undefined) checkNoNewTests(paths, entry, opts.isTest, opts.isSource ?? (() => false), seen, remember, report);
         break;
       case 'dirchain':
         checkDirChain(entry, report);
@@ -211,7 +213,7 @@ function checkRealDir(entry: Extract<Protected, { kind: 'realdir' }>, report: In
 /** Files a test run leaves beside the tests: never test files. */
 const RUN_LEFTOVERS = /^\.|\.(pyc|log|snap|tmp|lock)$/;
 
-function checkNoNewTests(paths: AnchorPaths, entry: Extract<Protected, { kind: 'nonew' }>, isTest: (abs: string) => boolean, seen: Seen, remember: Remember, report: IntegrityReport): void {
+function checkNoNewTests(paths: AnchorPaths, entry: Extract<Protected, { kind: 'nonew' }>, isTest: (abs: string) => boolean, isSource: (abs: string) => boolean, seen: Seen, remember: Remember, report: IntegrityReport): void {
   const dirStat = lstatOrNull(entry.path);
   if (seen(`dir:${entry.path}`, dirStat)) return;
   let names: string[] = [];
@@ -238,7 +240,7 @@ function checkNoNewTests(paths: AnchorPaths, entry: Extract<Protected, { kind: '
     }
   }
   remember(`dir:${entry.path}`, moved ? lstatOrNull(entry.path) : dirStat);
-  if (entry.sub !== undefined) checkNewBelow(paths, entry as Extract<Protected, { kind: 'nonew' }> & { sub: string[] }, isTest, seen, remember, report);
+  if (entry.sub !== undefined) checkNewBelow(paths, entry as Extract<Protected, { kind: 'nonew' }> & { sub: string[] }, isTest, isSource, seen, remember, report);
 }
 
 /** Code that a test run could load from a folder below the tests. */
@@ -249,7 +251,7 @@ const CODE_FILE = /\.(?:[cm]?[jt]sx?|py|go|rs|rb|java|kt|cs|php|swift|c|cc|cpp|h
  * code a run could load is moved to the anchor's quarantine (with an event, and the model told).
  * Each subdirectory is read only when its stat moved.
  */
-function checkNewBelow(paths: AnchorPaths, entry: Extract<Protected, { kind: 'nonew' }> & { sub: string[] }, isTest: (abs: string) => boolean, seen: Seen, remember: Remember, report: IntegrityReport): void {
+function checkNewBelow(paths: AnchorPaths, entry: Extract<Protected, { kind: 'nonew' }> & { sub: string[] }, isTest: (abs: string) => boolean, isSource: (abs: string) => boolean, seen: Seen, remember: Remember, report: IntegrityReport): void {
   const known = new Set(entry.sub);
   const walk = (rel: string, depth: number) => {
     if (depth > 6) return;
@@ -273,7 +275,9 @@ function checkNewBelow(paths: AnchorPaths, entry: Extract<Protected, { kind: 'no
         continue;
       }
       if (!fresh || known.has(childRel) || RUN_LEFTOVERS.test(name)) continue;
-      if (!isTest(abs) && !CODE_FILE.test(name)) continue;
+      // A test or test config always counts; other code only where it is not the project's source
+      // (a helper in a tests/ folder), so a new source file beside Go's or Rust's tests is the implementer's.
+      if (!isTest(abs) && (!CODE_FILE.test(name) || isSource(abs))) continue;
       try {
         const aside = path.join(paths.home, 'quarantine', `${Date.now()}-${childRel.replace(/\//g, '_')}`);
         mkdirSync(path.dirname(aside), { recursive: true });

@@ -19,7 +19,11 @@ export function integrityOf(cycle: ActiveCycle): IntegrityReport {
     const rel = path.relative(root, abs).split(path.sep).join('/');
     return !rel.startsWith('..') && (cycle.stack.isTest(rel) || cycle.stack.isTestConfig(rel));
   };
-  return checkIntegrity(cycle.anchorPaths, cycle.anchor, cycle.anchor === null ? unanchoredSet(cycle) : [], { isTest });
+  const isSource = (abs: string) => {
+    const rel = path.relative(root, abs).split(path.sep).join('/');
+    return !rel.startsWith('..') && cycle.stack.isSource(rel) && !cycle.stack.isTest(rel);
+  };
+  return checkIntegrity(cycle.anchorPaths, cycle.anchor, cycle.anchor === null ? unanchoredSet(cycle) : [], { isTest, isSource });
 }
 
 function unanchoredSet(cycle: ActiveCycle): Protected[] {
