@@ -305,7 +305,8 @@ function linkOf(p: string): string | null {
 }
 
 /** Every file below `dir` (relative, posix), bounded; run leftovers' folders skipped. */
-function filesBelow(dir: string): string[] {
+/** Every file below `dir` (to tell a new one), or undefined when there are too many to list: then nothing below is judged new. */
+function filesBelow(dir: string): string[] | undefined {
   const out: string[] = [];
   const walk = (sub: string, depth: number) => {
     if (depth > 6 || out.length >= 4000) return;
@@ -329,7 +330,7 @@ function filesBelow(dir: string): string[] {
     }
   };
   walk('', 0);
-  return out;
+  return out.length >= 4000 ? undefined : out;
 }
 
 /** Folders a run or a tool leaves beside tests: never searched for new tests. */
@@ -415,7 +416,7 @@ function collectProtected(root: string, home: string, anchorHome: string, state:
   const frozenDirs = new Set(Object.keys(frozen).map((rel) => path.dirname(path.join(root, rel))));
   for (const dir of frozenDirs) {
     try {
-      out.push({ kind: 'nonew', path: dir, names: readdirSync(dir), what: `the frozen test directory ${path.relative(root, dir) || '.'}`, sub: filesBelow(dir) });
+      out.push({ kind: 'nonew', path: dir, names: readdirSync(dir), what: `the frozen test directory ${path.relative(root, dir) || '.'}`, ...optional('sub', filesBelow(dir)) });
     } catch {
       // gone: the frozen files in it are reported on their own
     }
@@ -670,4 +671,8 @@ export function subagentCommandRunning(statePath: string, env: NodeJS.ProcessEnv
   const mark = inflight(anchorPaths(repo, env)).find((m) => m.agent_type !== null);
   if (mark === undefined) return null;
   return `a command of the subagent ${mark.agent_type} is still running (${mark.tool}, started ${new Date(mark.at).toISOString()}), and subagents never run the CLI's state-changing verbs; nothing was changed. Wait until the subagent has finished, then run this again from the orchestrator.`;
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }

@@ -243,9 +243,6 @@ function checkNoNewTests(paths: AnchorPaths, entry: Extract<Protected, { kind: '
   if (entry.sub !== undefined) checkNewBelow(paths, entry as Extract<Protected, { kind: 'nonew' }> & { sub: string[] }, isTest, isSource, seen, remember, report);
 }
 
-/** Code that a test run could load from a folder below the tests. */
-const CODE_FILE = /\.(?:[cm]?[jt]sx?|py|go|rs|rb|java|kt|cs|php|swift|c|cc|cpp|h|hpp|ex|exs|scala|clj|dart|lua)$/;
-
 /**
  * New files in the subdirectories of a frozen test directory: a test file, a test configuration or
  * code a run could load is moved to the anchor's quarantine (with an event, and the model told).
@@ -275,16 +272,17 @@ function checkNewBelow(paths: AnchorPaths, entry: Extract<Protected, { kind: 'no
         continue;
       }
       if (!fresh || known.has(childRel) || RUN_LEFTOVERS.test(name)) continue;
-      // A test or test config always counts; other code only where it is not the project's source
-      // (a helper in a tests/ folder), so a new source file beside Go's or Rust's tests is the implementer's.
-      if (!isTest(abs) && (!CODE_FILE.test(name) || isSource(abs))) continue;
+      // Only a new test or test configuration: a run collects those by name. Other code (a build's
+      // output, a new source file beside Go's or Rust's tests, a generated module) is ordinary work,
+      // and a frozen test cannot load a file that did not exist when it was frozen.
+      if (!isTest(abs) || isSource(abs)) continue;
       try {
         const aside = path.join(paths.home, 'quarantine', `${Date.now()}-${childRel.replace(/\//g, '_')}`);
         mkdirSync(path.dirname(aside), { recursive: true });
         renameSync(abs, aside);
-        report.restored.push({ what: `the file ${childRel.slice(1)} in ${entry.what}`, path: abs, change: 'was created after the freeze (moved to the quarantine)' });
+        report.restored.push({ what: `the file ${childRel} in ${entry.what}`, path: abs, change: 'was created after the freeze (moved to the quarantine)' });
       } catch {
-        report.broken.push({ what: `the file ${childRel.slice(1)} in ${entry.what}`, path: abs, change: 'was created after the freeze', fix: `remove ${abs}` });
+        report.broken.push({ what: `the file ${childRel} in ${entry.what}`, path: abs, change: 'was created after the freeze', fix: `remove ${abs}` });
       }
     }
     remember(`sub:${dir}`, lstatOrNull(dir));
