@@ -1,0 +1,164 @@
+// A repository's git configuration during a cycle (src/tamper/rules/gitConfigDiff.ts): ordinary git
+// work (push -u, remote add, branch -u, config user.email, submodule init) writes keys that only
+// name places, branches and people; every other key can change what git runs. Parsed as git parses
+// it, compared key by key. Pure tables.
+import { describe, expect, it } from 'vitest';
+import { diffGitConfig, keyName, parseGitConfig } from '../../src/tamper/rules/gitConfigDiff.js';
+
+const BASE = '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n';
+
+describe('parsing as git parses', () => {
+  it.each<[string, string, [string, string | null][]]>([
+    ['a section and keys', '[core]\n\tbare = false\n\tfilemode\n', [['core.bare', 'false'], ['core.filemode', null]]],
+    ['a quoted subsection keeps its case', '[remote "Up"]\n\turl = /x\n', [['remote.Up.url', '/x']]],
+    ['escapes in a subsection', '[branch "a\\"b\\\\c"]\n\tremote = o\n', [['branch.a"b\\c.remote', 'o']]],
+    ['the legacy dotted form is lower-cased', '[Remote.Origin]\n\tURL = /x\n', [['remote.origin.url', '/x']]],
+    ['a key on the header line', '[core] fsmonitor = ./x.sh\n', [['core.fsmonitor', './x.sh']]],
+    ['comments outside quotes, kept inside', '# c\n; c\n[user]\n\tname = "a # b" # c\n\temail = x ; y\n', [['user.name', 'a # b'], ['user.email', 'x']]],
+    ['a continuation joins the next line into the value', '[user]\n\tname = a \\\n[core]\n', [['user.name', 'a [core]']]],
+    ['escapes in a value', '[user]\n\tname = "a\\tb\\nc\\\\"\n', [['user.name', 'a\tb\nc\\']]],
+    ['inner spaces kept, outer dropped', '[user]\n\tname =   a   b   \n', [['user.name', 'a   b']]],
+    ['CRLF line ends and a byte order mark', '\uFEFF[user]\r\n\tname = a\r\n', [['user.name', 'a']]],
+    ['no newline at the end', '[user]\n\temail = a@b', [['user.email', 'a@b']]],
+  ])('%s', (_name, text, want) => {
+    const p = parseGitConfig(text);
+    expect(p.ok).toBe(true);
+    if (p.ok) expect(p.entries.map((e) => [keyName(e), e.value])).toEqual(want);
+  });
+
+  it.each([
+    ['an unclosed quote', '[user]\n\tname = "a\n'],
+    ['an unknown escape', '[user]\n\tname = a\\q\n'],
+    ['an unclosed header', '[core\n\tbare = x\n'],
+    ['a key before any section', 'fsmonitor = x\n'],
+    ['a line starting with a digit', '[core]\n\t1x = y\n'],
+    ['an unquoted subsection', '[remote origin]\n\turl = x\n'],
+    ['text after a subsection', '[remote "o" x]\n'],
+    ['a key followed by junk', '[core]\n\tbare false\n'],
+  ])('rejects %s, as git does', (_name, text) => {
+    expect(parseGitConfig(text).ok).toBe(false);
+  });
+});
+
+describe('ordinary changes are safe', () => {
+  it.each<[string, string]>([
+    ['git remote add', '[remote "up"]\n\turl = /srv/up.git\n\tfetch = +refs/heads/*:refs/remotes/up/*\n'],
+    ['git push -u (the upstream of a branch)', '[branch "feat"]\n\tremote = origin\n\tmerge = refs/heads/feat\n'],
+    ['git branch -u with a rebase setting and a push remote', '[branch "feat/x"]\n\tremote = up\n\tmerge = refs/heads/x\n\trebase = true\n\tpushRemote = origin\n'],
+    ['git branch --edit-description', '[branch "feat"]\n\tdescription = the feature\\n\n'],
+    ['git config user.name, user.email, user.signingkey', '[user]\n\tname = A\n\temail = a@b\n\tsigningkey = ABCD\n'],
+    ['author and committer', '[author]\n\tname = A\n[committer]\n\temail = c@d\n'],
+    ['init.defaultBranch, gc.auto', '[init]\n\tdefaultBranch = main\n[gc]\n\tauto = 0\n'],
+    ['push.default, push.autoSetupRemote, pull.rebase, pull.ff, fetch.prune', '[push]\n\tdefault = current\n\tautoSetupRemote = true\n[pull]\n\trebase = false\n\tff = only\n[fetch]\n\tprune = true\n'],
+    ['a remote with pushurl, push, tagOpt, mirror, prune, pruneTags', '[remote "m"]\n\turl = https://h/x.git\n\tpushurl = ssh://git@h/x.git\n\tpush = refs/heads/*\n\ttagOpt = --no-tags\n\tmirror = true\n\tprune = true\n\tpruneTags = true\n'],
+    ['git submodule init', '[submodule "lib"]\n\turl = https://h/lib.git\n\tactive = true\n\tupdate = rebase\n\tbranch = main\n'],
+    ['the legacy dotted header', '[remote.up]\n\turl = /srv/up.git\n'],
+  ])('%s', (_name, added) => {
+    const v = diffGitConfig(BASE, BASE + added);
+    expect(v).toMatchObject({ safe: true });
+    expect(v.safe && v.changes.length).toBeGreaterThan(0);
+  });
+
+  it('git remote set-url, rename and remove change and drop ordinary keys only', () => {
+    const origin = `${BASE}[remote "origin"]\n\turl = /a.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n`;
+    expect(diffGitConfig(origin, origin.replace('/a.git', '/b.git'))).toMatchObject({ safe: true, changes: [{ key: 'remote.origin.url', change: 'changed' }] });
+    expect(diffGitConfig(origin, origin.replaceAll('origin', 'up')).safe).toBe(true);
+    expect(diffGitConfig(origin, BASE)).toMatchObject({ safe: true });
+  });
+
+  it('comments, blank lines, indentation and the order of sections are no change', () => {
+    const a = `${BASE}[user]\n\tname = A\n`;
+    const b = `[user]\n    name = A   # me\n\n; moved\n${BASE}`;
+    expect(diffGitConfig(a, b)).toEqual({ safe: true, changes: [] });
+  });
+});
+
+/** Each row: a key git reads to run something or to change what it runs, added to the recorded text. */
+const DANGEROUS: [string, string, string][] = [
+  ['core.fsmonitor', '[core]\n\tfsmonitor = ./x.sh\n', 'core.fsmonitor'],
+  ['core.hookspath', '[core]\n\thooksPath = /tmp/h\n', 'core.hookspath'],
+  ['core.sshcommand', '[core]\n\tsshCommand = sh -c x\n', 'core.sshcommand'],
+  ['core.pager', '[core]\n\tpager = sh -c x\n', 'core.pager'],
+  ['core.editor', '[core]\n\teditor = sh -c x\n', 'core.editor'],
+  ['core.askpass', '[core]\n\taskPass = ./x.sh\n', 'core.askpass'],
+  ['core.attributesfile', '[core]\n\tattributesFile = /tmp/a\n', 'core.attributesfile'],
+  ['core.excludesfile', '[core]\n\texcludesFile = /tmp/e\n', 'core.excludesfile'],
+  ['core.gitproxy', '[core]\n\tgitProxy = ./x.sh\n', 'core.gitproxy'],
+  ['core.worktree', '[core]\n\tworktree = /tmp\n', 'core.worktree'],
+  ['alias.st', '[alias]\n\tst = !sh -c x\n', 'alias.st'],
+  ['include.path', '[include]\n\tpath = /tmp/c\n', 'include.path'],
+  ['includeif.gitdir:/.path', '[includeIf "gitdir:/"]\n\tpath = /tmp/c\n', 'includeif.gitdir:/.path'],
+  ['filter.x.clean', '[filter "x"]\n\tclean = sh -c x\n', 'filter.x.clean'],
+  ['filter.x.smudge', '[filter "x"]\n\tsmudge = sh -c x\n', 'filter.x.smudge'],
+  ['filter.x.process', '[filter "x"]\n\tprocess = ./x\n', 'filter.x.process'],
+  ['diff.external', '[diff]\n\texternal = ./x.sh\n', 'diff.external'],
+  ['diff.x.textconv', '[diff "x"]\n\ttextconv = ./x.sh\n', 'diff.x.textconv'],
+  ['diff.x.command', '[diff "x"]\n\tcommand = ./x.sh\n', 'diff.x.command'],
+  ['merge.x.driver', '[merge "x"]\n\tdriver = ./x.sh %O %A %B\n', 'merge.x.driver'],
+  ['credential.helper', '[credential]\n\thelper = !sh -c x\n', 'credential.helper'],
+  ['credential.https://h.helper', '[credential "https://h"]\n\thelper = ./x\n', 'credential.https://h.helper'],
+  ['url.https://evil/.insteadof', '[url "https://evil/"]\n\tinsteadOf = https://h/\n', 'url.https://evil/.insteadof'],
+  ['url.x.pushinsteadof', '[url "x"]\n\tpushInsteadOf = y\n', 'url.x.pushinsteadof'],
+  ['http.proxy', '[http]\n\tproxy = http://evil:1\n', 'http.proxy'],
+  ['http.sslcainfo', '[http]\n\tsslCAInfo = /tmp/ca\n', 'http.sslcainfo'],
+  ['http.extraheader', '[http]\n\textraHeader = X: y\n', 'http.extraheader'],
+  ['remote.origin.uploadpack', '[remote "origin"]\n\tuploadpack = sh -c x\n', 'remote.origin.uploadpack'],
+  ['remote.origin.receivepack', '[remote "origin"]\n\treceivepack = sh -c x\n', 'remote.origin.receivepack'],
+  ['remote.origin.proxy', '[remote "origin"]\n\tproxy = http://evil:1\n', 'remote.origin.proxy'],
+  ['remote.origin.vcs', '[remote "origin"]\n\tvcs = x\n', 'remote.origin.vcs'],
+  ['remote.origin.url (ext::)', '[remote "origin"]\n\turl = ext::sh -c x\n', 'remote.origin.url'],
+  ['remote.origin.url (an option)', '[remote "origin"]\n\turl = -oProxyCommand=x\n', 'remote.origin.url'],
+  ['remote.origin.pushurl (ext::)', '[remote "origin"]\n\tpushurl = EXT::sh -c x\n', 'remote.origin.pushurl'],
+  ['sequence.editor', '[sequence]\n\teditor = sh -c x\n', 'sequence.editor'],
+  ['gpg.program', '[gpg]\n\tprogram = ./x\n', 'gpg.program'],
+  ['gpg.ssh.program', '[gpg "ssh"]\n\tprogram = ./x\n', 'gpg.ssh.program'],
+  ['uploadpack.packobjectshook', '[uploadpack]\n\tpackObjectsHook = ./x\n', 'uploadpack.packobjectshook'],
+  ['protocol.ext.allow', '[protocol "ext"]\n\tallow = always\n', 'protocol.ext.allow'],
+  ['protocol.allow', '[protocol]\n\tallow = always\n', 'protocol.allow'],
+  ['submodule.lib.update (a command)', '[submodule "lib"]\n\tupdate = !sh -c x\n', 'submodule.lib.update'],
+  ['pager.log', '[pager]\n\tlog = sh -c x\n', 'pager.log'],
+  ['instaweb.httpd', '[instaweb]\n\thttpd = ./x\n', 'instaweb.httpd'],
+  ['sendemail.smtpserver', '[sendemail]\n\tsmtpServer = ./x\n', 'sendemail.smtpserver'],
+  ['mergetool.x.cmd', '[mergetool "x"]\n\tcmd = ./x\n', 'mergetool.x.cmd'],
+  ['difftool.x.cmd', '[difftool "x"]\n\tcmd = ./x\n', 'difftool.x.cmd'],
+  ['interactive.difffilter', '[interactive]\n\tdiffFilter = ./x\n', 'interactive.difffilter'],
+  ['extensions.worktreeconfig', '[extensions]\n\tworktreeConfig = true\n', 'extensions.worktreeconfig'],
+  ['init.templatedir', '[init]\n\ttemplateDir = /tmp/t\n', 'init.templatedir'],
+  ['commit.template', '[commit]\n\ttemplate = /tmp/t\n', 'commit.template'],
+  ['web.browser', '[web]\n\tbrowser = x\n', 'web.browser'],
+  ['browser.x.cmd', '[browser "x"]\n\tcmd = ./x\n', 'browser.x.cmd'],
+  ['man.x.cmd', '[man "x"]\n\tcmd = ./x\n', 'man.x.cmd'],
+  ['receive.denycurrentbranch', '[receive]\n\tdenyCurrentBranch = ignore\n', 'receive.denycurrentbranch'],
+  ['an unknown key', '[frobnicate]\n\tx = y\n', 'frobnicate.x'],
+  ['user.name under a subsection', '[user "x"]\n\tname = A\n', 'user.x.name'],
+  ['branch.autosetupmerge (no subsection)', '[branch]\n\tremote = x\n', 'branch.remote'],
+  ['core.fsmonitor on the header line, upper case', '[Core] FSMonitor = ./x.sh\n', 'core.fsmonitor'],
+];
+
+describe('a key that changes what git runs is dangerous, named', () => {
+  it.each(DANGEROUS)('%s added', (_label, added, key) => {
+    expect(diffGitConfig(BASE, BASE + added)).toMatchObject({ safe: false, dangerous: [{ key, change: 'added' }], reason: `${key} was added` });
+  });
+
+  it('among ordinary keys, only the dangerous one is named', () => {
+    const v = diffGitConfig(BASE, `${BASE}[user]\n\temail = a@b\n[core]\n\tfsmonitor = ./x.sh\n`);
+    expect(v).toEqual({ safe: false, dangerous: [{ key: 'core.fsmonitor', change: 'added' }], reason: 'core.fsmonitor was added' });
+  });
+
+  it('changing or removing a key that was recorded is dangerous too', () => {
+    expect(diffGitConfig(BASE, BASE.replace('bare = false', 'bare = true'))).toMatchObject({ safe: false, reason: 'core.bare was changed' });
+    const withHook = `${BASE}[core]\n\thooksPath = .githooks\n`;
+    expect(diffGitConfig(withHook, BASE)).toMatchObject({ safe: false, reason: 'core.hookspath was removed' });
+  });
+
+  it('a safe key turned into a command (an update mode, an ext:: url) is dangerous', () => {
+    const sub = `${BASE}[submodule "lib"]\n\tupdate = checkout\n`;
+    expect(diffGitConfig(sub, sub.replace('checkout', '!./x.sh'))).toMatchObject({ safe: false, reason: 'submodule.lib.update was changed' });
+  });
+
+  it('text git would not read is dangerous, with the reason', () => {
+    const v = diffGitConfig(BASE, `${BASE}[user]\n\tname = "a\n`);
+    expect(v.safe).toBe(false);
+    if (!v.safe) expect(v.reason).toMatch(/can no longer be read as git configuration/);
+  });
+});
