@@ -44,7 +44,7 @@ export function recordControlSet(repo: Repo, home: string, env: NodeJS.ProcessEn
   for (const e of set.files) {
     const sha = hashFile(e.path);
     if (sha !== null) store(e.path, sha);
-    out.push({ kind: 'file', path: e.path, sha256: sha, what: e.what, control: true });
+    out.push({ kind: 'file', path: e.path, sha256: sha, what: e.what, control: true, ...(e.gitConfig ? { gitConfig: true } : {}) });
   }
   for (const e of set.trees) {
     const files = listTree(e.path);

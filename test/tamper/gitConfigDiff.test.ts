@@ -4,6 +4,7 @@
 // it, compared key by key. Pure tables.
 import { describe, expect, it } from 'vitest';
 import { diffGitConfig, keyName, parseGitConfig } from '../../src/tamper/rules/gitConfigDiff.js';
+import { DANGEROUS } from './gitConfigRows.js';
 
 const BASE = '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n';
 
@@ -73,67 +74,6 @@ describe('ordinary changes are safe', () => {
   });
 });
 
-/** Each row: a key git reads to run something or to change what it runs, added to the recorded text. */
-const DANGEROUS: [string, string, string][] = [
-  ['core.fsmonitor', '[core]\n\tfsmonitor = ./x.sh\n', 'core.fsmonitor'],
-  ['core.hookspath', '[core]\n\thooksPath = /tmp/h\n', 'core.hookspath'],
-  ['core.sshcommand', '[core]\n\tsshCommand = sh -c x\n', 'core.sshcommand'],
-  ['core.pager', '[core]\n\tpager = sh -c x\n', 'core.pager'],
-  ['core.editor', '[core]\n\teditor = sh -c x\n', 'core.editor'],
-  ['core.askpass', '[core]\n\taskPass = ./x.sh\n', 'core.askpass'],
-  ['core.attributesfile', '[core]\n\tattributesFile = /tmp/a\n', 'core.attributesfile'],
-  ['core.excludesfile', '[core]\n\texcludesFile = /tmp/e\n', 'core.excludesfile'],
-  ['core.gitproxy', '[core]\n\tgitProxy = ./x.sh\n', 'core.gitproxy'],
-  ['core.worktree', '[core]\n\tworktree = /tmp\n', 'core.worktree'],
-  ['alias.st', '[alias]\n\tst = !sh -c x\n', 'alias.st'],
-  ['include.path', '[include]\n\tpath = /tmp/c\n', 'include.path'],
-  ['includeif.gitdir:/.path', '[includeIf "gitdir:/"]\n\tpath = /tmp/c\n', 'includeif.gitdir:/.path'],
-  ['filter.x.clean', '[filter "x"]\n\tclean = sh -c x\n', 'filter.x.clean'],
-  ['filter.x.smudge', '[filter "x"]\n\tsmudge = sh -c x\n', 'filter.x.smudge'],
-  ['filter.x.process', '[filter "x"]\n\tprocess = ./x\n', 'filter.x.process'],
-  ['diff.external', '[diff]\n\texternal = ./x.sh\n', 'diff.external'],
-  ['diff.x.textconv', '[diff "x"]\n\ttextconv = ./x.sh\n', 'diff.x.textconv'],
-  ['diff.x.command', '[diff "x"]\n\tcommand = ./x.sh\n', 'diff.x.command'],
-  ['merge.x.driver', '[merge "x"]\n\tdriver = ./x.sh %O %A %B\n', 'merge.x.driver'],
-  ['credential.helper', '[credential]\n\thelper = !sh -c x\n', 'credential.helper'],
-  ['credential.https://h.helper', '[credential "https://h"]\n\thelper = ./x\n', 'credential.https://h.helper'],
-  ['url.https://evil/.insteadof', '[url "https://evil/"]\n\tinsteadOf = https://h/\n', 'url.https://evil/.insteadof'],
-  ['url.x.pushinsteadof', '[url "x"]\n\tpushInsteadOf = y\n', 'url.x.pushinsteadof'],
-  ['http.proxy', '[http]\n\tproxy = http://evil:1\n', 'http.proxy'],
-  ['http.sslcainfo', '[http]\n\tsslCAInfo = /tmp/ca\n', 'http.sslcainfo'],
-  ['http.extraheader', '[http]\n\textraHeader = X: y\n', 'http.extraheader'],
-  ['remote.origin.uploadpack', '[remote "origin"]\n\tuploadpack = sh -c x\n', 'remote.origin.uploadpack'],
-  ['remote.origin.receivepack', '[remote "origin"]\n\treceivepack = sh -c x\n', 'remote.origin.receivepack'],
-  ['remote.origin.proxy', '[remote "origin"]\n\tproxy = http://evil:1\n', 'remote.origin.proxy'],
-  ['remote.origin.vcs', '[remote "origin"]\n\tvcs = x\n', 'remote.origin.vcs'],
-  ['remote.origin.url (ext::)', '[remote "origin"]\n\turl = ext::sh -c x\n', 'remote.origin.url'],
-  ['remote.origin.url (an option)', '[remote "origin"]\n\turl = -oProxyCommand=x\n', 'remote.origin.url'],
-  ['remote.origin.pushurl (ext::)', '[remote "origin"]\n\tpushurl = EXT::sh -c x\n', 'remote.origin.pushurl'],
-  ['sequence.editor', '[sequence]\n\teditor = sh -c x\n', 'sequence.editor'],
-  ['gpg.program', '[gpg]\n\tprogram = ./x\n', 'gpg.program'],
-  ['gpg.ssh.program', '[gpg "ssh"]\n\tprogram = ./x\n', 'gpg.ssh.program'],
-  ['uploadpack.packobjectshook', '[uploadpack]\n\tpackObjectsHook = ./x\n', 'uploadpack.packobjectshook'],
-  ['protocol.ext.allow', '[protocol "ext"]\n\tallow = always\n', 'protocol.ext.allow'],
-  ['protocol.allow', '[protocol]\n\tallow = always\n', 'protocol.allow'],
-  ['submodule.lib.update (a command)', '[submodule "lib"]\n\tupdate = !sh -c x\n', 'submodule.lib.update'],
-  ['pager.log', '[pager]\n\tlog = sh -c x\n', 'pager.log'],
-  ['instaweb.httpd', '[instaweb]\n\thttpd = ./x\n', 'instaweb.httpd'],
-  ['sendemail.smtpserver', '[sendemail]\n\tsmtpServer = ./x\n', 'sendemail.smtpserver'],
-  ['mergetool.x.cmd', '[mergetool "x"]\n\tcmd = ./x\n', 'mergetool.x.cmd'],
-  ['difftool.x.cmd', '[difftool "x"]\n\tcmd = ./x\n', 'difftool.x.cmd'],
-  ['interactive.difffilter', '[interactive]\n\tdiffFilter = ./x\n', 'interactive.difffilter'],
-  ['extensions.worktreeconfig', '[extensions]\n\tworktreeConfig = true\n', 'extensions.worktreeconfig'],
-  ['init.templatedir', '[init]\n\ttemplateDir = /tmp/t\n', 'init.templatedir'],
-  ['commit.template', '[commit]\n\ttemplate = /tmp/t\n', 'commit.template'],
-  ['web.browser', '[web]\n\tbrowser = x\n', 'web.browser'],
-  ['browser.x.cmd', '[browser "x"]\n\tcmd = ./x\n', 'browser.x.cmd'],
-  ['man.x.cmd', '[man "x"]\n\tcmd = ./x\n', 'man.x.cmd'],
-  ['receive.denycurrentbranch', '[receive]\n\tdenyCurrentBranch = ignore\n', 'receive.denycurrentbranch'],
-  ['an unknown key', '[frobnicate]\n\tx = y\n', 'frobnicate.x'],
-  ['user.name under a subsection', '[user "x"]\n\tname = A\n', 'user.x.name'],
-  ['branch.autosetupmerge (no subsection)', '[branch]\n\tremote = x\n', 'branch.remote'],
-  ['core.fsmonitor on the header line, upper case', '[Core] FSMonitor = ./x.sh\n', 'core.fsmonitor'],
-];
 
 describe('a key that changes what git runs is dangerous, named', () => {
   it.each(DANGEROUS)('%s added', (_label, added, key) => {
