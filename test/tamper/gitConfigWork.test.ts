@@ -68,6 +68,23 @@ describe("ordinary git work on the repository's configuration during a cycle", (
     expect(l.pre(ev.write(l.o(), 'README.md', 'z')).decision).toBe('pass');
   });
 
+  it('git submodule init copies the URL, the active flag and an update mode: kept', () => {
+    const l = lab();
+    const lib = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-lib-')));
+    onTestFinished(() => rmSync(lib, { recursive: true, force: true }));
+    execFileSync('git', ['init', '-q', lib]);
+    execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', 'commit', '-q', '--allow-empty', '-m', 'lib'], { cwd: lib });
+    gitIn(l, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'lib');
+    gitIn(l, 'config', '-f', '.gitmodules', 'submodule.lib.update', 'rebase');
+    gitIn(l, 'add', '.gitmodules');
+    gitIn(l, '-c', 'user.email=a@b', '-c', 'user.name=a', 'commit', '-qm', 'lib');
+    gitIn(l, 'submodule', 'deinit', '-q', '-f', 'lib');
+    expect(config(l)).not.toContain('[submodule "lib"]');
+    toRed(l);
+    ordinary(l, 'git submodule init', ['submodule', 'init'], 'update = rebase');
+    expect(config(l)).toContain(`url = ${lib}`);
+  });
+
   it('every key that changes what git runs, written by a program the gate never saw, is found and put back', () => {
     const l = lab();
     toRed(l);
