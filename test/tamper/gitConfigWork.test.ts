@@ -144,6 +144,7 @@ const DENIED = [
     'git config core.fsmonitor ./x.sh',
     'git config --add include.path /tmp/x',
     'git config --global user.email a@b.c',
+    'git config --system user.email a@b.c',
     'git config --file .git/config user.email a@b.c',
     'git config -e',
     'git config --local --edit',

@@ -266,7 +266,8 @@ function configCommand(rest: readonly Arg[], scope: Scope, sink: Sink): void {
   const how = () => (argv.values.has('-f') || argv.values.has('--file') ? 'git config --file' : has(argv, '--global') ? 'git config --global (the user configuration)' : 'git config (the repository configuration)');
   // The editor rewrites the whole file with whatever it (or GIT_EDITOR) writes.
   if (has(argv, '-e', '--edit') || verb === 'edit') {
-    if (!has(argv, '--system')) sink.write(scope, target(), `${how()} --edit`);
+    if (has(argv, '--system')) sink.unknown('git config --system --edit rewrites the system configuration, which every git command reads');
+    else sink.write(scope, target(), `${how()} --edit`);
     return;
   }
   const reading = has(argv, '-l', '--list', '--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '--show-origin', '--show-scope', '--help');
@@ -283,7 +284,8 @@ function configCommand(rest: readonly Arg[], scope: Scope, sink: Sink): void {
   const local = !argv.values.has('-f') && !argv.values.has('--file') && !has(argv, '--global', '--system', '--blob');
   const section = verb === 'rename-section' || verb === 'remove-section';
   if (local && !section && ordinaryKey(key, unset ? undefined : (value ?? null))) return;
-  if (!has(argv, '--system')) sink.write(scope, target(), how());
+  if (has(argv, '--system')) sink.unknown('git config --system writes the system configuration, which every git command reads');
+  else sink.write(scope, target(), how());
 }
 
 /** `key` split as git splits it (section and name lower-cased); `value` undefined for an unset (any value goes). */
