@@ -281,7 +281,9 @@ function configCommand(rest: readonly Arg[], scope: Scope, sink: Sink): void {
     return;
   }
   gitConfig(key, value ?? null, scope, sink);
-  const local = !argv.values.has('-f') && !argv.values.has('--file') && !has(argv, '--global', '--system', '--blob');
+  // GIT_CONFIG is a `--file` by the environment; GIT_DIR and GIT_COMMON_DIR move the repository's own file.
+  const moved = ['GIT_CONFIG', 'GIT_DIR', 'GIT_COMMON_DIR'].some((v) => scope.vars.has(v));
+  const local = !moved && !argv.values.has('-f') && !argv.values.has('--file') && !has(argv, '--global', '--system', '--blob');
   const section = verb === 'rename-section' || verb === 'remove-section';
   if (local && !section && ordinaryKey(key, unset ? undefined : (value ?? null))) return;
   if (has(argv, '--system')) sink.unknown('git config --system writes the system configuration, which every git command reads');
