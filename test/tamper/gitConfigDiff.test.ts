@@ -2,7 +2,11 @@
 // work (push -u, remote add, branch -u, config user.email, submodule init) writes keys that only
 // name places, branches and people; every other key can change what git runs. Parsed as git parses
 // it, compared key by key. Pure tables.
-import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { diffGitConfig, keyName, parseGitConfig } from '../../src/tamper/rules/gitConfigDiff.js';
 import { DANGEROUS } from './gitConfigRows.js';
 
@@ -36,6 +40,7 @@ describe('parsing as git parses', () => {
     ['an unquoted subsection', '[remote origin]\n\turl = x\n'],
     ['text after a subsection', '[remote "o" x]\n'],
     ['a key followed by junk', '[core]\n\tbare false\n'],
+    ['a vertical tab, which git does not count as space', '[core]\n\v\tbare = x\n'],
   ])('rejects %s, as git does', (_name, text) => {
     expect(parseGitConfig(text).ok).toBe(false);
   });
@@ -100,5 +105,50 @@ describe('a key that changes what git runs is dangerous, named', () => {
     const v = diffGitConfig(BASE, `${BASE}[user]\n\tname = "a\n`);
     expect(v.safe).toBe(false);
     if (!v.safe) expect(v.reason).toMatch(/can no longer be read as git configuration/);
+  });
+});
+
+describe('the parser agrees with git itself', () => {
+  // Each text read by `git config --file … --list -z` and by the parser: the same keys and values,
+  // or both refuse it. (git also takes a key before any section, which names nothing it runs; the
+  // parser refuses it, so such a text is judged dangerous.)
+  const TEXTS = [
+    '[core]\n\tbare = false\n\tfilemode\n',
+    '[remote "Up"]\n\turl = /x\n',
+    '[branch "a\\"b\\\\c"]\n\tremote = o\n',
+    '[Remote.Origin]\n\tURL = /x\n',
+    '[core] fsmonitor = ./x.sh\n',
+    '# c\n; c\n[user]\n\tname = "a # b" # c\n\temail = x ; y\n',
+    '[user]\n\tname = a \\\n[core]\n',
+    '[user]\n\tname =   a   b   \n',
+    '\uFEFF[user]\r\n\tname = a\r\n',
+    '[user]\n\temail = a@b',
+    '[a.b.c]\n\tx = 1\n',
+    '[remote  "o"]url=x\n[user]name\n',
+    '[user]\n\tname = a"  "b  \n',
+    '[x "a\\qb"]\n\tk = v\n',
+    '[core]\n\v\tbare = x\n',
+    '[user]\n\tname = "a\n',
+    '[a "b" ]\n',
+    '[core]\n\tbare false\n',
+    '[user]\n\tname = a\\\r\nb\n',
+    '[user]\n\tname = a\rb\n',
+  ];
+  it('for every text of the table', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tdd-gate-gitcfg-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'config');
+    for (const text of TEXTS) {
+      writeFileSync(file, text);
+      let git: [string, string | null][] | 'refused';
+      try {
+        const out = execFileSync('git', ['config', '--file', file, '--list', '-z'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+        git = out.split('\0').filter((l) => l !== '').map((l) => (l.includes('\n') ? [l.slice(0, l.indexOf('\n')), l.slice(l.indexOf('\n') + 1)] : [l, null]));
+      } catch {
+        git = 'refused';
+      }
+      const p = parseGitConfig(text);
+      expect(p.ok ? p.entries.map((e) => [keyName(e), e.value]) : 'refused', JSON.stringify(text)).toEqual(git);
+    }
   });
 });

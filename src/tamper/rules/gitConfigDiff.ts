@@ -29,9 +29,9 @@ function isKeyChar(c: string): boolean {
   return isAlpha(c) || (c >= '0' && c <= '9') || c === '-';
 }
 
-/** git's isspace(): space, tab, newline, vertical tab, form feed, carriage return. */
+/** git's own isspace() (its sane_ctype): space, tab, newline, carriage return; not \v or \f. */
 function isSpace(c: string): boolean {
-  return c === ' ' || c === '\t' || c === '\n' || c === '\v' || c === '\f' || c === '\r';
+  return c === ' ' || c === '\t' || c === '\n' || c === '\r';
 }
 
 /**
