@@ -47,7 +47,7 @@ export type Protected =
    * A file with this content (a copy is in the blob store); null: must not exist. `link`: the
    * frozen file was a symbolic link to this target, and stays that link (src/state/frozenEntry.ts).
    */
-  | { kind: 'file'; path: string; sha256: string | null; what: string; copy?: string; link?: string; control?: boolean }
+  | { kind: 'file'; path: string; sha256: string | null; what: string; copy?: string; link?: string; control?: boolean; gitConfig?: boolean }
   /** A Claude Code settings file: only the keys that can switch hooks or plugins off are pinned. */
   | { kind: 'settings'; path: string; guard: string | null; sha256: string | null; what: string }
   /**
