@@ -208,15 +208,32 @@ export function readRecord(file: string): AnchorRecord | null {
  * The anchor of the branch: the git-dir record or its mirror, whichever is further along. A record
  * that is missing or behind its mirror was deleted or rolled back; it is put back from the other.
  */
+/**
+ * The branch's anchor record: of the record in the git directory and its mirror, the one further
+ * on (the higher `seq`). Read only: the hook calls this on every gated call past the quick check,
+ * and a call that only reads must not write. A copy that lags or is gone decides nothing (the
+ * other holds the record, and the quick check asks both markers); `repairAnchor` puts it back.
+ */
 export function readAnchor(paths: AnchorPaths): AnchorRecord | null {
   const own = readRecord(paths.record);
   const mirrored = paths.mirror === null ? null : readRecord(paths.mirror.record);
-  const best = mirrored !== null && (own === null || mirrored.seq > own.seq) ? mirrored : own;
+  return mirrored !== null && (own === null || mirrored.seq > own.seq) ? mirrored : own;
+}
+
+/**
+ * `readAnchor`, then the copy that lags (a lost record, an older one, an active marker that
+ * disagrees) rewritten from the one further on, in the git directory and in the mirror alike.
+ * The CLI's, for the verbs that look after the anchor (recover, abort, doctor), never the hook's.
+ */
+export function repairAnchor(paths: AnchorPaths): AnchorRecord | null {
+  const best = readAnchor(paths);
   if (best === null) return null;
   try {
+    const own = readRecord(paths.record);
     if (own === null || own.seq < best.seq || !existsSync(paths.active) !== !best.active) publish(paths.record, paths.active, best);
-    if (paths.mirror !== null && (mirrored === null || mirrored.seq < best.seq || !existsSync(paths.mirror.active) !== !best.active)) {
-      publish(paths.mirror.record, paths.mirror.active, best);
+    if (paths.mirror !== null) {
+      const mirrored = readRecord(paths.mirror.record);
+      if (mirrored === null || mirrored.seq < best.seq || !existsSync(paths.mirror.active) !== !best.active) publish(paths.mirror.record, paths.mirror.active, best);
     }
   } catch {
     // best effort: the record in hand still decides

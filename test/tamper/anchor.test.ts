@@ -93,7 +93,11 @@ describe('the anchor: a cycle cannot be ended by deleting or rewriting its state
     rmSync(anchorDir(l.repo.root), { recursive: true, force: true });
     rmSync(l.statePath);
     expect(l.pre(ev.write(l.o(), 'README.md', 'x')).reason).toMatch(/state-tampered/);
-    expect(existsSync(anchorDir(l.repo.root))).toBe(true);
+    // A gated call only reads the anchor: the lost copy comes back with the CLI's recover, never with a hook call.
+    expect(existsSync(anchorDir(l.repo.root))).toBe(false);
+    ok(l.cli('recover'));
+    expect(readdirSync(anchorDir(l.repo.root)).some((n) => n.startsWith('anchor-') && n.endsWith('.json'))).toBe(true);
+    expect(phaseOf(l)).toBe('tdd-red');
   });
 
   it('keeps a hand-written state with no anchor valid, and an ended cycle ends the anchor', () => {
