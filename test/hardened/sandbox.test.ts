@@ -1,6 +1,7 @@
 // The hardening section as a spec table: what each phase protects, and what keeps ordinary work going.
 import { describe, expect, it } from 'vitest';
-import { hardeningFor, isPlainCliCall, protectedPaths, UNSANDBOXED_VERBS, wholeDirOf, writablePathEntries, type HardeningFacts } from '../../src/wall/rules/sandbox.js';
+import { UNSANDBOXED_VERBS } from '../../src/state/rules/verbs.js';
+import { hardeningFor, isPlainCliCall, protectedPaths, wholeDirOf, writablePathEntries, type HardeningFacts } from '../../src/wall/rules/sandbox.js';
 import type { Phase } from '../../src/state/schema/state.js';
 
 const facts = (over: Partial<HardeningFacts> = {}): HardeningFacts => ({

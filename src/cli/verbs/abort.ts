@@ -20,7 +20,6 @@ export const abort: Verb = {
   name: 'abort',
   summary: 'end the cycle on purpose (recorded); a corrupt state file is kept aside as a copy',
   usage: USAGE,
-  mutates: true,
   async run(args, io) {
     const { values } = parseFlags(args, { reason: { type: 'string' } }, USAGE);
     const reason = requireFlag(values.reason, '--reason', USAGE).replace(/\s+/g, ' ').trim();

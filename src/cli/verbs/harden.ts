@@ -302,7 +302,6 @@ export const harden: Verb = {
   name: 'harden',
   summary: 'the OS wall: Claude Code\'s Bash sandbox keeps what the phase protects read-only (on = required, off = off for this worktree, auto = the default, status)',
   usage: USAGE,
-  mutates: true,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, { json: { type: 'boolean' } }, USAGE, 1);
     const action = positionals[0];

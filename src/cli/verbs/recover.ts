@@ -53,7 +53,6 @@ export const recover: Verb = {
   name: 'recover',
   summary: 'restore the state and the control files of the active cycle from the anchor outside the work tree',
   usage: USAGE,
-  mutates: true,
   async run(args, io) {
     parseFlags(args, {}, USAGE);
     const s = openSession(io);

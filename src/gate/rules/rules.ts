@@ -14,7 +14,8 @@
  *
  * Pure: no file system, no process, no clock (the lint holds every rules/ folder to that).
  */
-import { cliEffect, READ_ONLY_VERBS } from './bash/cliCalls.js';
+import { cliEffect } from './bash/cliCalls.js';
+import { READ_ONLY_VERBS } from '../../state/rules/verbs.js';
 import { STUB_MARKER } from './contentAfter.js';
 import { stubMarked } from '../../tamper/rules/stubMarker.js';
 import { PASS, ask, deny, type Decision } from './decision.js';

@@ -1,4 +1,5 @@
-import { cliEffect, READ_ONLY_VERBS } from '../../gate/rules/bash/cliCalls.js';
+import { cliEffect } from '../../gate/rules/bash/cliCalls.js';
+import { READ_ONLY_VERBS } from '../../state/rules/verbs.js';
 import { ask, deny, type Decision } from '../../gate/rules/decision.js';
 
 /** A call of the CLI that the Bash analysis found in a command (src/core/bash/types.ts). */

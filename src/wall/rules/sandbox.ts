@@ -2,6 +2,7 @@ import type { Phase } from '../../state/schema/state.js';
 import { wallCandidates, wallDenyList, type WallClass, type WallPathFacts } from './controlPaths.js';
 import { shortTmpFor } from './mode.js';
 import { TDD_DIR } from '../../state/rules/tddDir.js';
+import { UNSANDBOXED_VERBS } from '../../state/rules/verbs.js';
 
 /**
  * Hardened mode: the `sandbox` and `permissions.deny` section tdd-gate keeps in the project's
@@ -93,7 +94,6 @@ export interface HardeningSection {
  * sandboxed: `harden status` proves the wall from inside it, and `harden off` cannot run from
  * inside it (the person turns the wall off outside Claude Code, or ends the cycle).
  */
-export const UNSANDBOXED_VERBS = ['init', 'advance', 'verify', 'freeze', 'revert', 'done', 'abort', 'result', 'handoff', 'context', 'log'] as const;
 
 /** Public registries of each stack: package installs keep working through the sandbox's proxy. */
 const REGISTRIES: Record<string, readonly string[]> = {

@@ -1,22 +1,10 @@
 /** The tdd-gate CLI's verbs, seen from the Bash gate (docs/contracts.md, "CLI verbs"). */
+import { CONFIRMED_VERBS as CONFIRM, READ_ONLY_VERBS, TWO_WORD_VERBS as TWO_WORD, WRITES_ONLY_WITH } from '../../../state/rules/verbs.js';
 import type { Arg } from './words.js';
 
-// The CLI's registry (src/cli/registry.ts) is the list of verbs; the hook cannot load it (it holds
-// every verb's code), so these tables are its Bash-gate view, held to it by
-// test/cli/verbLists.test.ts: a verb added, renamed or made read-only there fails that test.
-
-/** The first words of the verbs of two words (`verify red`, `spec check`). */
-const TWO_WORD = new Set(['advance', 'verify', 'stack', 'spec']);
-
-/** The verbs that change nothing (`mutates: false` in the registry): subagents may run them. */
-export const READ_ONLY_VERBS: readonly string[] = ['status', 'log', 'context', 'stack check', 'spec check', 'doctor', 'statusline'];
+// The verbs, read-only or not, confirmed or not, come from the one table the CLI's registry is
+// held to (src/state/rules/verbs.ts; test/cli/verbLists.test.ts).
 const READ_ONLY = new Set(READ_ONLY_VERBS);
-
-/** Verbs that change state only with a flag, and that flag. */
-export const WRITES_ONLY_WITH: Readonly<Record<string, string>> = { 'stack detect': '--write' };
-
-/** Verbs that end a cycle or override its bounds: the person confirms them (with the flag, where one is named). */
-const CONFIRM: Readonly<Record<string, string | null>> = { abort: null, recover: null, result: '--resume', init: '--force' };
 
 /** The verb as written (`verify red`, `abort`); null when it is not static. */
 export function cliVerb(args: readonly Arg[]): string | null {
