@@ -11,8 +11,6 @@ import { insideClaudeCode, notAskedMessage } from './personAsked.js';
 import { VERSION } from '../state/version.js';
 import { CONFIRMED_VERBS, VERB_TABLE } from '../state/rules/verbs.js';
 
-export type { CliIo } from './verb.js';
-
 function helpText(): string {
   const width = Math.max(...VERBS.map((v) => v.name.length));
   const lines = VERBS.map((v) => `  ${v.name.padEnd(width)}  ${v.summary}`);

@@ -4,9 +4,7 @@ import { loadBashPreToolUse, loadPostToolUse, loadPreToolUse, loadSessionStart, 
 import { KILL_SWITCH, NOTHING, badJson, internalError, note, preToolUseOutput, type HookResult } from './output.js';
 import { quickCheck } from './quickCheck.js';
 import { REAL_DEPS, type HookDeps } from '../state/store.js';
-
-export { KILL_SWITCH, type HookResult } from './output.js';
-export type { Clock, HookDeps, Store } from '../state/store.js';
+export type { Clock, Store } from '../state/store.js';
 
 /** Tools whose PreToolUse needs the shell parser (a Monitor runs a shell command). */
 const BASH_TOOLS = new Set(['Bash', 'Monitor']);

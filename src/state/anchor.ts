@@ -192,7 +192,7 @@ export function verifiedBlob(home: string, sha: string): string | null {
   return fileSha(p) === sha ? p : null;
 }
 
-export function readRecord(file: string): AnchorRecord | null {
+function readRecord(file: string): AnchorRecord | null {
   const text = readOrNull(file);
   if (text === null) return null;
   try {

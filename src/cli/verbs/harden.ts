@@ -21,7 +21,7 @@ import { removeStrays, notePresentAtStart } from '../../wall/strays.js';
 const USAGE = 'tdd-gate harden on|off|auto|status [--json]';
 
 /** Whether the OS wall goes up here (src/wall/rules/mode.ts): the project's and the person's choice, and the platform. */
-export function modeOf(s: Session, availability?: WallAvailability): WallMode {
+function modeOf(s: Session, availability?: WallAvailability): WallMode {
   const record = readRecord(s.repo.gitDir);
   let stack: 'auto' | 'on' | 'off' | undefined;
   try {

@@ -34,10 +34,10 @@ interface RuleBase {
   ids?: readonly string[];
 }
 export type CallRule = RuleBase & { stage: 'call'; check(f: CallFacts<unknown>): Decision | undefined };
-export type CycleRule = RuleBase & { stage: 'cycle'; check(f: CycleCall): Decision | undefined };
-export type TargetRule = RuleBase & { stage: 'target'; check(f: TargetFacts): Decision | undefined };
-export type ClassRule = RuleBase & { stage: 'class'; check(f: WriteFacts): Decision | undefined };
-export type Rule = CallRule | CycleRule | TargetRule | ClassRule;
+type CycleRule = RuleBase & { stage: 'cycle'; check(f: CycleCall): Decision | undefined };
+type TargetRule = RuleBase & { stage: 'target'; check(f: TargetFacts): Decision | undefined };
+type ClassRule = RuleBase & { stage: 'class'; check(f: WriteFacts): Decision | undefined };
+type Rule = CallRule | CycleRule | TargetRule | ClassRule;
 
 /** A decision only when there is one to make: PASS from a fact means "nothing to say". */
 function unlessPass(d: Decision | null | undefined): Decision | undefined {

@@ -11,7 +11,7 @@ export interface SeenCliCall {
   text: string;
 }
 
-export interface TicketRequest {
+interface TicketRequest {
   verb: string;
   args: string[];
   literal: boolean;

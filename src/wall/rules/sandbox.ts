@@ -58,7 +58,7 @@ export type SettingsSection = Omit<HardeningSection, 'sandbox'> & { sandbox?: Sa
  * `Read(…)` deny rules for held-out tests out of sight: the store's folders and the files' places in
  * the tree (they cover Read, Grep and Glob in the client; `//` starts an absolute path).
  */
-export function heldoutReadRules(heldout: { stores: readonly string[]; files: readonly string[] }): string[] {
+function heldoutReadRules(heldout: { stores: readonly string[]; files: readonly string[] }): string[] {
   return [...heldout.stores.map((d) => `Read(/${d}/**)`), ...heldout.files.map((f) => `Read(/${f})`)];
 }
 
