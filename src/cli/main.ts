@@ -9,7 +9,7 @@ import { KILL_SWITCH } from '../hooks/output.js';
 import { authoriseVerb } from '../tamper/cliAuthority.js';
 import { insideClaudeCode, notAskedMessage } from './personAsked.js';
 import { VERSION } from '../state/version.js';
-import { CONFIRMED_VERBS, VERB_TABLE } from '../state/rules/verbs.js';
+import { VERB_TABLE, verbEntry } from '../state/rules/verbs.js';
 
 function helpText(): string {
   const width = Math.max(...VERBS.map((v) => v.name.length));
@@ -96,8 +96,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
 /** The person's verb as the refusal names it: `init --force`, `result --resume`, `abort`. */
 function confirmSpelling(verb: string, argv: readonly string[]): string {
-  const flag = Object.hasOwn(CONFIRMED_VERBS, verb) ? CONFIRMED_VERBS[verb] : null;
-  return flag !== null && flag !== undefined && argv.includes(flag) ? `${verb} ${flag}` : verb;
+  const flag = verbEntry(verb)?.confirm;
+  return typeof flag === 'string' && argv.includes(flag) ? `${verb} ${flag}` : verb;
 }
 
 function recordRefusal(cwd: string, verb: Verb, reason: string): void {

@@ -15,7 +15,7 @@
  * Pure: no file system, no process, no clock (the lint holds every rules/ folder to that).
  */
 import { cliEffect } from './bash/cliCalls.js';
-import { READ_ONLY_VERBS } from '../../state/rules/verbs.js';
+import { readOnlyVerbs } from '../../state/rules/verbs.js';
 import { STUB_MARKER } from './contentAfter.js';
 import { stubMarked } from '../../tamper/rules/stubMarker.js';
 import { PASS, ask, deny, type Decision } from './decision.js';
@@ -219,7 +219,7 @@ export const RULES: readonly Rule[] = [
         if (cliEffect(call.verb, call.args) === 'read') continue;
         return deny(
           'subagent-cli',
-          `Blocked \`${short(call.text)}\` ${bashWhere(b.facts)}: subagents never run the tdd-gate CLI's state-changing verbs (${call.verb ?? 'a verb that is not static'}); only the orchestrator moves the cycle. Read-only verbs (${READ_ONLY_VERBS.join(', ')}) are fine. Finish your task and report back in your tdd-result block.`,
+          `Blocked \`${short(call.text)}\` ${bashWhere(b.facts)}: subagents never run the tdd-gate CLI's state-changing verbs (${call.verb ?? 'a verb that is not static'}); only the orchestrator moves the cycle. Read-only verbs (${readOnlyVerbs().join(', ')}) are fine. Finish your task and report back in your tdd-result block.`,
         );
       }
       return undefined;

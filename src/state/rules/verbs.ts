@@ -48,24 +48,39 @@ export const VERB_TABLE = {
 /** A verb's name as written on the command line (`abort`, `verify red`). */
 export type VerbName = keyof typeof VERB_TABLE;
 
-const ENTRIES = Object.entries(VERB_TABLE) as [VerbName, VerbEntry][];
+// Nothing is derived when a module loads: a hook part that imports this runs on every gated call,
+// and a call that names no verb must not pay for lists it never reads. Each answer is a lookup in
+// the table, or a walk over it when a message or the sandbox section needs the list.
+
+/** The verb's entry; undefined for a name the table does not have. */
+export function verbEntry(name: string): VerbEntry | undefined {
+  return Object.hasOwn(VERB_TABLE, name) ? VERB_TABLE[name as VerbName] : undefined;
+}
 
 function firstWord(name: string): string {
   const space = name.indexOf(' ');
   return space < 0 ? name : name.slice(0, space);
 }
 
-/** The first words of the verbs of two words (`verify red`, `spec check`). */
-export const TWO_WORD_VERBS: ReadonlySet<string> = new Set(ENTRIES.filter(([n]) => n.includes(' ')).map(([n]) => firstWord(n)));
+/** Does a verb of two words start with `word` (`verify red`, `spec check`)? */
+export function startsTwoWordVerb(word: string): boolean {
+  for (const name in VERB_TABLE) if (name.length > word.length && name.startsWith(word) && name[word.length] === ' ') return true;
+  return false;
+}
 
 /** The verbs that change nothing: subagents may run them. */
-export const READ_ONLY_VERBS: readonly string[] = ENTRIES.filter(([, v]) => !v.mutates).map(([n]) => n);
-
-/** Verbs that change state only with a flag, and that flag. */
-export const WRITES_ONLY_WITH: Readonly<Record<string, string>> = Object.fromEntries(ENTRIES.flatMap(([n, v]) => (v.writesOnlyWith === undefined ? [] : [[n, v.writesOnlyWith]])));
-
-/** Verbs the person confirms, with the flag that makes them need it (null: always). */
-export const CONFIRMED_VERBS: Readonly<Record<string, string | null>> = Object.fromEntries(ENTRIES.flatMap(([n, v]) => (v.confirm === undefined ? [] : [[n, v.confirm]])));
+export function readOnlyVerbs(): string[] {
+  const out: string[] = [];
+  for (const name in VERB_TABLE) if (!VERB_TABLE[name as VerbName].mutates) out.push(name);
+  return out;
+}
 
 /** The first words of the verbs that run outside the OS wall, each once, in the table's order (the sandbox section lists them so). */
-export const UNSANDBOXED_VERBS: readonly string[] = [...new Set(ENTRIES.filter(([, v]) => v.wall === 'out').map(([n]) => firstWord(n)))];
+export function unsandboxedVerbs(): string[] {
+  const out: string[] = [];
+  for (const name in VERB_TABLE) {
+    const word = firstWord(name);
+    if (VERB_TABLE[name as VerbName].wall === 'out' && !out.includes(word)) out.push(word);
+  }
+  return out;
+}

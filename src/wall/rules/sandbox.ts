@@ -2,7 +2,7 @@ import type { Phase } from '../../state/schema/state.js';
 import { wallCandidates, wallDenyList, type WallClass, type WallPathFacts } from './controlPaths.js';
 import { shortTmpFor } from './mode.js';
 import { TDD_DIR } from '../../state/rules/tddDir.js';
-import { UNSANDBOXED_VERBS } from '../../state/rules/verbs.js';
+import { unsandboxedVerbs } from '../../state/rules/verbs.js';
 
 /**
  * Hardened mode: the `sandbox` and `permissions.deny` section tdd-gate keeps in the project's
@@ -184,7 +184,7 @@ export function hardeningFor(f: HardeningFacts): HardeningSection | null {
       enabled: true,
       failIfUnavailable: true,
       allowUnsandboxedCommands: false,
-      excludedCommands: UNSANDBOXED_VERBS.map((verb) => `${f.cliCommand} ${verb} *`),
+      excludedCommands: unsandboxedVerbs().map((verb) => `${f.cliCommand} ${verb} *`),
       filesystem: {
         allowWrite: writableDirs(f),
         denyWrite: paths.map((p) => p.path),

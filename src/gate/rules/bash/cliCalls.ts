@@ -1,10 +1,9 @@
 /** The tdd-gate CLI's verbs, seen from the Bash gate (docs/contracts.md, "CLI verbs"). */
-import { CONFIRMED_VERBS as CONFIRM, READ_ONLY_VERBS, TWO_WORD_VERBS as TWO_WORD, WRITES_ONLY_WITH } from '../../../state/rules/verbs.js';
+import { startsTwoWordVerb, verbEntry } from '../../../state/rules/verbs.js';
 import type { Arg } from './words.js';
 
-// The verbs, read-only or not, confirmed or not, come from the one table the CLI's registry is
-// held to (src/state/rules/verbs.ts; test/cli/verbLists.test.ts).
-const READ_ONLY = new Set(READ_ONLY_VERBS);
+// The verbs, read-only or not, confirmed or not, are the one table the CLI's registry is held to
+// (src/state/rules/verbs.ts; test/cli/verbLists.test.ts).
 
 /** The verb as written (`verify red`, `abort`); null when it is not static. */
 export function cliVerb(args: readonly Arg[]): string | null {
@@ -16,7 +15,7 @@ export function cliVerb(args: readonly Arg[]): string | null {
       break;
     }
     words.push(a.text);
-    if (words.length === 2 || !TWO_WORD.has(words[0] as string)) break;
+    if (words.length === 2 || !startsTwoWordVerb(words[0] as string)) break;
   }
   return words.join(' ');
 }
@@ -31,12 +30,12 @@ export function cliEffect(verb: string | null, args: readonly string[]): CliEffe
   if (verb === null) return 'change';
   const has = (flag: string) => args.includes(flag);
   if (verb === '' || verb === 'help' || has('--help') || has('-h') || has('--version')) return 'read';
-  if (READ_ONLY.has(verb)) return 'read';
-  const flag = Object.hasOwn(WRITES_ONLY_WITH, verb) ? WRITES_ONLY_WITH[verb] : undefined;
-  if (flag !== undefined) return has(flag) ? 'change' : 'read';
+  const entry = verbEntry(verb);
+  if (entry === undefined) return 'change';
+  if (!entry.mutates) return 'read';
+  if (entry.writesOnlyWith !== undefined) return has(entry.writesOnlyWith) ? 'change' : 'read';
   // `result --resume` after a halt overrides the retry bounds: the person's call, like abort.
-  const confirmFlag = Object.hasOwn(CONFIRM, verb) ? CONFIRM[verb] : undefined;
-  if (confirmFlag !== undefined && (confirmFlag === null || has(confirmFlag))) return 'confirm';
+  if (entry.confirm !== undefined && (entry.confirm === null || has(entry.confirm))) return 'confirm';
   return 'change';
 }
 
