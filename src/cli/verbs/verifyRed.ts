@@ -39,7 +39,10 @@ export const verifyRed: Verb = {
     if (!values.json) {
       const which = verdict.redTests ? `failing: ${verdict.redTests.slice(0, 5).join(', ')}${verdict.redTests.length > 5 ? ` and ${verdict.redTests.length - 5} more` : ''}` : `failing in ${verdict.failingFiles.join(', ')}`;
       out(s, `tdd-gate: valid RED (${countsText(receipt)}; ${which})${reusedNote(judged.reused)}. Log: ${run.log}`);
-      if (keepsTwoSets(state.mode)) out(s, `held-out tests: ${heldoutTests.length} (they leave the work tree at the freeze; docs/heldout.md)`);
+      if (keepsTwoSets(state.mode) && heldoutTests.length === 0) {
+        // Not a refusal unless the project asks for it ("heldout": "required"): say plainly what is missing.
+        out(s, 'held-out tests: none — nothing unseen will judge the implementation, so code that answers only the visible tests can pass. Have the test-writer add held-out tests (other inputs of the same behaviour, in files matching heldout_glob; docs/heldout.md) and run `verify red` again');
+      } else if (keepsTwoSets(state.mode)) out(s, `held-out tests: ${heldoutTests.length} (they leave the work tree at the freeze; docs/heldout.md)`);
       else out(s, `held-out tests: none kept apart (${setsNote(state.mode)})`);
       out(s, 'next: have the test-validator review the tests, then `tdd-gate freeze --verdict <file>`');
     }
