@@ -209,7 +209,7 @@ function readRecord(file: string): AnchorRecord | null {
  * that is missing or behind its mirror was deleted or rolled back; it is put back from the other.
  */
 /** The record in the git directory and its mirror, as read (null: absent or unreadable), and the one further on. */
-export interface AnchorCopies {
+interface AnchorCopies {
   own: AnchorRecord | null;
   mirrored: AnchorRecord | null;
   best: AnchorRecord | null;
