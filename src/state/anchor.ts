@@ -192,7 +192,7 @@ export function verifiedBlob(home: string, sha: string): string | null {
   return fileSha(p) === sha ? p : null;
 }
 
-export function readRecord(file: string): AnchorRecord | null {
+function readRecord(file: string): AnchorRecord | null {
   const text = readOrNull(file);
   if (text === null) return null;
   try {
@@ -208,10 +208,40 @@ export function readRecord(file: string): AnchorRecord | null {
  * The anchor of the branch: the git-dir record or its mirror, whichever is further along. A record
  * that is missing or behind its mirror was deleted or rolled back; it is put back from the other.
  */
-export function readAnchor(paths: AnchorPaths): AnchorRecord | null {
+/** The record in the git directory and its mirror, as read (null: absent or unreadable), and the one further on. */
+interface AnchorCopies {
+  own: AnchorRecord | null;
+  mirrored: AnchorRecord | null;
+  best: AnchorRecord | null;
+}
+
+/** Both copies of the branch's anchor record, read only. */
+export function readAnchorCopies(paths: AnchorPaths): AnchorCopies {
   const own = readRecord(paths.record);
   const mirrored = paths.mirror === null ? null : readRecord(paths.mirror.record);
   const best = mirrored !== null && (own === null || mirrored.seq > own.seq) ? mirrored : own;
+  return { own, mirrored, best };
+}
+
+/**
+ * The branch's anchor record: of the record in the git directory and its mirror, the one further
+ * on (the higher `seq`). Read only; a copy that lags decides nothing (the other holds the record,
+ * and the quick check asks both markers). `repairAnchor` is the write that puts it back.
+ */
+export function readAnchor(paths: AnchorPaths): AnchorRecord | null {
+  return readAnchorCopies(paths).best;
+}
+
+/**
+ * The copy that lags (a lost record, an older one, an active marker that disagrees) rewritten from
+ * the one further on, in the git directory and in the mirror alike; writes nothing when both agree
+ * (a stat of each marker). Two callers: the CLI's recover and abort, and the hook's cycle loading,
+ * where it is the one write and a rare one: two copies disagree only after tampering or a crash
+ * between the CLI's two writes, and putting the lagging one back at once means a later call that
+ * takes the other copy away finds this one restored. Returns the record further on.
+ */
+export function repairAnchor(paths: AnchorPaths, copies: AnchorCopies = readAnchorCopies(paths)): AnchorRecord | null {
+  const { own, mirrored, best } = copies;
   if (best === null) return null;
   try {
     if (own === null || own.seq < best.seq || !existsSync(paths.active) !== !best.active) publish(paths.record, paths.active, best);

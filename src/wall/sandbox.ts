@@ -3,7 +3,7 @@ import { chmodSync, copyFileSync, existsSync, lstatSync, readdirSync, readFileSy
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { gitCommonDir } from '../state/anchorPaths.js';
-import { hardeningFor, protectedPaths, wholeDirOf, type HardeningFacts, type SettingsSection as HardeningSection } from './rules/sandbox.js';
+import { wholeDirOf, type HardeningFacts, type SettingsSection as HardeningSection } from './rules/sandbox.js';
 import { wallCandidates } from './rules/controlPaths.js';
 import { longTmpLine, unavailableLine, wallMode, type OsWallSetting, type WallMode } from './rules/mode.js';
 import { carriesHardening } from './rules/sandboxMerge.js';
@@ -148,9 +148,6 @@ export function hardeningFactsFor(repo: Repo, state: StateFacts, stack: { langua
   return facts;
 }
 
-/** The deny list with its classes, as the hook needs it to explain a stopped write. */
-export { protectedPaths, hardeningFor };
-
 function realOrSelf(p: string): string {
   try {
     return realpathSync.native(p);
@@ -191,7 +188,7 @@ export function refreshInodes(root: string, rels: readonly string[]): string[] {
   return done;
 }
 
-export interface Wall {
+interface Wall {
   /** Writable (the project, the package caches, temp). */
   writable: readonly string[];
   /** Read-only inside the writable set (what the phase protects). */

@@ -23,14 +23,14 @@ export interface ControlFacts {
   nested?: readonly string[];
 }
 
-export interface ControlEntry {
+interface ControlEntry {
   path: string;
   what: string;
   /** A repository's git configuration: a change of ordinary keys only is accepted (src/tamper/rules/gitConfigDiff.ts). */
   gitConfig?: true;
 }
 
-export interface ControlSet {
+interface ControlSet {
   /** Single files, present or not (a file created during the cycle is a change too). */
   files: ControlEntry[];
   /** Directories whose every file is control (recorded file by file, new files included). */
@@ -38,10 +38,10 @@ export interface ControlSet {
 }
 
 /** The shell start-up files the client's shell snapshot is built from. */
-export const SHELL_STARTUP = ['.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zprofile', '.zshenv'];
+const SHELL_STARTUP = ['.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zprofile', '.zshenv'];
 
 /** The files of the git dir's info/ that git reads (attributes, excludes, sparse checkout, grafts). */
-export const GIT_INFO_READ = ['attributes', 'exclude', 'sparse-checkout', 'grafts'];
+const GIT_INFO_READ = ['attributes', 'exclude', 'sparse-checkout', 'grafts'];
 
 function xdg(f: ControlFacts): string {
   return f.xdgConfigHome !== null && f.xdgConfigHome.startsWith('/') ? f.xdgConfigHome : `${f.home}/.config`;

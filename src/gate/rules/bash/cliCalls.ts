@@ -1,22 +1,9 @@
 /** The tdd-gate CLI's verbs, seen from the Bash gate (docs/contracts.md, "CLI verbs"). */
+import { startsTwoWordVerb, verbEntry } from '../../../state/rules/verbs.js';
 import type { Arg } from './words.js';
 
-// The CLI's registry (src/cli/registry.ts) is the list of verbs; the hook cannot load it (it holds
-// every verb's code), so these tables are its Bash-gate view, held to it by
-// test/cli/verbLists.test.ts: a verb added, renamed or made read-only there fails that test.
-
-/** The first words of the verbs of two words (`verify red`, `spec check`). */
-const TWO_WORD = new Set(['advance', 'verify', 'stack', 'spec']);
-
-/** The verbs that change nothing (`mutates: false` in the registry): subagents may run them. */
-export const READ_ONLY_VERBS: readonly string[] = ['status', 'log', 'context', 'stack check', 'spec check', 'doctor', 'statusline'];
-const READ_ONLY = new Set(READ_ONLY_VERBS);
-
-/** Verbs that change state only with a flag, and that flag. */
-export const WRITES_ONLY_WITH: Readonly<Record<string, string>> = { 'stack detect': '--write' };
-
-/** Verbs that end a cycle or override its bounds: the person confirms them (with the flag, where one is named). */
-const CONFIRM: Readonly<Record<string, string | null>> = { abort: null, recover: null, result: '--resume', init: '--force' };
+// The verbs, read-only or not, confirmed or not, are the one table the CLI's registry is held to
+// (src/state/rules/verbs.ts; test/cli/verbLists.test.ts).
 
 /** The verb as written (`verify red`, `abort`); null when it is not static. */
 export function cliVerb(args: readonly Arg[]): string | null {
@@ -28,7 +15,7 @@ export function cliVerb(args: readonly Arg[]): string | null {
       break;
     }
     words.push(a.text);
-    if (words.length === 2 || !TWO_WORD.has(words[0] as string)) break;
+    if (words.length === 2 || !startsTwoWordVerb(words[0] as string)) break;
   }
   return words.join(' ');
 }
@@ -43,12 +30,12 @@ export function cliEffect(verb: string | null, args: readonly string[]): CliEffe
   if (verb === null) return 'change';
   const has = (flag: string) => args.includes(flag);
   if (verb === '' || verb === 'help' || has('--help') || has('-h') || has('--version')) return 'read';
-  if (READ_ONLY.has(verb)) return 'read';
-  const flag = Object.hasOwn(WRITES_ONLY_WITH, verb) ? WRITES_ONLY_WITH[verb] : undefined;
-  if (flag !== undefined) return has(flag) ? 'change' : 'read';
+  const entry = verbEntry(verb);
+  if (entry === undefined) return 'change';
+  if (!entry.mutates) return 'read';
+  if (entry.writesOnlyWith !== undefined) return has(entry.writesOnlyWith) ? 'change' : 'read';
   // `result --resume` after a halt overrides the retry bounds: the person's call, like abort.
-  const confirmFlag = Object.hasOwn(CONFIRM, verb) ? CONFIRM[verb] : undefined;
-  if (confirmFlag !== undefined && (confirmFlag === null || has(confirmFlag))) return 'confirm';
+  if (entry.confirm !== undefined && (entry.confirm === null || has(entry.confirm))) return 'confirm';
   return 'change';
 }
 
