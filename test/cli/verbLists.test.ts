@@ -37,6 +37,12 @@ describe('the Bash gate reads every verb of the registry', () => {
     for (const name of [...READ_ONLY_VERBS, ...Object.keys(WRITES_ONLY_WITH)]) expect(NAMES).toContain(name);
   });
 
+  it('`harden status` only reads (it proves the wall from inside the sandbox, where no ticket can be taken); on, off and auto change', () => {
+    expect(NAMES).toContain('harden');
+    for (const argv of [['harden', 'status'], ['harden', 'status', '--json'], ['harden', '--json', 'status']]) expect(cliEffect('harden', argv), argv.join(' ')).toBe('read');
+    for (const argv of [['harden', 'on'], ['harden', 'off'], ['harden', 'auto'], ['harden'], ['harden', 'on', 'status'], ['status', 'harden', 'on']]) expect(cliEffect('harden', argv), argv.join(' ')).toBe('change');
+  });
+
   it('a verb the registry does not have is a change (fail closed)', () => {
     expect(cliEffect('frobnicate', [])).toBe('change');
     expect(cliEffect('spec', [])).toBe('change');

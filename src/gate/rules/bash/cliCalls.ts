@@ -15,6 +15,32 @@ const READ_ONLY = new Set(READ_ONLY_VERBS);
 /** Verbs that change state only with a flag, and that flag. */
 export const WRITES_ONLY_WITH: Readonly<Record<string, string>> = { 'stack detect': '--write' };
 
+/**
+ * Verbs whose first operand chooses between reading and changing, and the operands that only read:
+ * `harden status` reports the wall (and proves it from inside the sandbox, where no ticket can be
+ * taken); `harden on|off|auto` change the worktree's choice.
+ */
+export const READS_WITH_OPERAND: Readonly<Record<string, readonly string[]>> = { harden: ['status'] };
+
+/** The first operand after the verb's words (flags skipped), or null. */
+function operandAfter(verb: string, args: readonly string[]): string | null {
+  const words = verb.split(' ');
+  let i = 0;
+  let matched = 0;
+  for (; i < args.length && matched < words.length; i++) {
+    const a = args[i] as string;
+    if (a.startsWith('-')) continue;
+    if (a !== words[matched]) return null;
+    matched++;
+  }
+  if (matched < words.length) return null;
+  for (; i < args.length; i++) {
+    const a = args[i] as string;
+    if (!a.startsWith('-')) return a;
+  }
+  return null;
+}
+
 /** Verbs that end a cycle or override its bounds: the person confirms them (with the flag, where one is named). */
 const CONFIRM: Readonly<Record<string, string | null>> = { abort: null, recover: null, result: '--resume', init: '--force' };
 
@@ -46,6 +72,11 @@ export function cliEffect(verb: string | null, args: readonly string[]): CliEffe
   if (READ_ONLY.has(verb)) return 'read';
   const flag = Object.hasOwn(WRITES_ONLY_WITH, verb) ? WRITES_ONLY_WITH[verb] : undefined;
   if (flag !== undefined) return has(flag) ? 'change' : 'read';
+  const reading = Object.hasOwn(READS_WITH_OPERAND, verb) ? READS_WITH_OPERAND[verb] : undefined;
+  if (reading !== undefined) {
+    const operand = operandAfter(verb, args);
+    if (operand !== null && reading.includes(operand)) return 'read';
+  }
   // `result --resume` after a halt overrides the retry bounds: the person's call, like abort.
   const confirmFlag = Object.hasOwn(CONFIRM, verb) ? CONFIRM[verb] : undefined;
   if (confirmFlag !== undefined && (confirmFlag === null || has(confirmFlag))) return 'confirm';
