@@ -30,10 +30,10 @@ const common = {
 // loader; marked unsupported, esbuild turns it into require() behind a promise.
 const noDynamicImport = { 'dynamic-import': false };
 
-/** The lazily loaded parts: the src/hooks/<name>.ts that a loader in src/hooks/lazy/ imports with import('../<name>.js'). */
-const LAZY = readdirSync('src/hooks/lazy')
-  .filter((f) => f.endsWith('.ts'))
-  .flatMap((f) => [...readFileSync(path.join('src/hooks/lazy', f), 'utf8').matchAll(/import\('\.\.\/(\w+)\.js'\)/g)].map((m) => m[1]));
+/** The lazily loaded parts: the src/hooks/<name>.ts that src/hooks/lazy/loaders.ts imports with import('../<name>.js'). */
+const LOADERS = 'src/hooks/lazy/loaders.ts';
+const LAZY = [...readFileSync(LOADERS, 'utf8').matchAll(/import\('\.\.\/(\w+)\.js'\)/g)].map((m) => m[1]);
+if (LAZY.length === 0) throw new Error(`${LOADERS}: no part found (each part is one import('../<part>.js'))`);
 // node's builtins as one ES module per bundle: `import path from 'node:path'` would otherwise make
 // every importing module copy the builtin's exports onto an object of its own (esbuild's CommonJS
 // interop) each time the hook starts, 20 and more copies of node:path and node:fs in a part.
@@ -158,13 +158,13 @@ const partFiles = await Promise.all(
 );
 const partFile = Object.fromEntries(partFiles.map((p) => [p.name, p.file]));
 // The entry (src/bin/hook.ts) is built like a part, into dist/hook/ beside the others, so its
-// bytecode is cached too; dist/hook.cjs (src/bin/hookBoot.ts) only loads it. In the entry, a lazy
-// loader's import('../<name>.js') becomes loadPart() of the part's file, reached through the
-// require() the boot hands it: one loader, and one code cache to write at exit, for the call.
+// bytecode is cached too; dist/hook.cjs (src/bin/hookBoot.ts) only loads it. In the entry, each
+// import('../<name>.js') of src/hooks/lazy/loaders.ts becomes loadPart() of the part's file, reached
+// through the require() the boot hands it: one loader, and one code cache to write at exit, for the call.
 const PARTS_MODULE = 'tdd-gate:parts';
 const LAZY_PARTS = { name: 'lazy-parts', setup(b) {
   b.onResolve({ filter: /^\.\.\/\w+\.js$/ }, (args) => {
-    if (path.basename(args.resolveDir) !== 'lazy') return undefined;
+    if (args.kind !== 'dynamic-import' || args.importer !== path.resolve(LOADERS)) return undefined;
     const name = path.basename(args.path, '.js');
     if (!partFile[name]) throw new Error(`${args.importer}: no part built for ${args.path}`);
     return { path: name, namespace: 'part' };

@@ -9,8 +9,7 @@ import { KILL_SWITCH } from '../hooks/output.js';
 import { authoriseVerb } from '../tamper/cliAuthority.js';
 import { insideClaudeCode, notAskedMessage } from './personAsked.js';
 import { VERSION } from '../state/version.js';
-
-export type { CliIo } from './verb.js';
+import { VERB_TABLE, verbEntry } from '../state/rules/verbs.js';
 
 function helpText(): string {
   const width = Math.max(...VERBS.map((v) => v.name.length));
@@ -80,7 +79,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   try {
     // Inside Claude Code a state-changing verb runs only on the hook's ticket (src/tamper/cliAuthority.ts).
-    if (verb.mutates && io.env[KILL_SWITCH] !== '1') authoriseVerb(verb.name, argv, io.cwd, io.env, insideClaudeCode(io.env, process.ppid), (v) => notAskedMessage(confirmSpelling(v, argv)));
+    if (VERB_TABLE[verb.name].mutates && io.env[KILL_SWITCH] !== '1') authoriseVerb(verb.name, argv, io.cwd, io.env, insideClaudeCode(io.env, process.ppid), (v) => notAskedMessage(confirmSpelling(v, argv)));
     return await verb.run(rest, io);
   } catch (err) {
     if (err instanceof UsageError) {
@@ -97,12 +96,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
 /** The person's verb as the refusal names it: `init --force`, `result --resume`, `abort`. */
 function confirmSpelling(verb: string, argv: readonly string[]): string {
-  const flag = ['--force', '--resume'].find((f) => argv.includes(f));
-  return flag === undefined ? verb : `${verb} ${flag}`;
+  const flag = verbEntry(verb)?.confirm;
+  return typeof flag === 'string' && argv.includes(flag) ? `${verb} ${flag}` : verb;
 }
 
 function recordRefusal(cwd: string, verb: Verb, reason: string): void {
-  if (!verb.mutates) return;
+  if (!VERB_TABLE[verb.name].mutates) return;
   try {
     const repo = findRepo(cwd);
     if (repo) appendEvent(repo.root, { type: 'refusal', verb: verb.name, reason });

@@ -11,8 +11,6 @@ import { anchorMismatch } from '../state/anchor.js';
 import { readStateText } from '../state/loadState.js';
 import { readState, withState } from '../state/stateStore.js';
 import { validateCliState, type CliState } from '../state/schema/cliState.js';
-
-export { validateCliState } from '../state/schema/cliState.js';
 import type { Phase } from '../state/schema/state.js';
 import type { CliIo } from './verb.js';
 import type { Context } from '../state/context.js';

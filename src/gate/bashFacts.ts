@@ -17,8 +17,6 @@ import { isInstalledDependency } from '../state/rules/envDirs.js';
 import { underRunnerRoot } from '../verify/rules/installationRoots.js';
 import { gitExec } from '../state/git.js';
 
-export type { DiskContext };
-
 /** Never descended into by tree walks: tools that rewrite a tree leave these alone. */
 const SKIP_DIRS = new Set(['node_modules', '.git']);
 /** Patch files and scripts larger than this are not read. */

@@ -57,7 +57,7 @@ export interface CallSource {
 }
 
 /** A call's facts, and what the hook records once it is decided. */
-export interface GatheredCall {
+interface GatheredCall {
   facts: CallFacts<ActiveCycle>;
   /** The tool as the event log names it. */
   label: string;

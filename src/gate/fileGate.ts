@@ -40,7 +40,7 @@ function runnerReachAllow(globs: string | string[], nocase: boolean, rel: string
 }
 
 /** The SPEC drift fact for GREEN/REFACTOR; hashing a large SPEC is the costliest thing the hook does. */
-export function specDrift(cycle: ActiveCycle): CycleFacts['specDrift'] {
+function specDrift(cycle: ActiveCycle): CycleFacts['specDrift'] {
   const { state } = cycle;
   if (state.spec_hash === '' || (state.phase !== 'tdd-green' && state.phase !== 'tdd-refactor')) return null;
   const live = liveSpecHash(`${cycle.repo.root}/${cycle.classify.specRel}`);

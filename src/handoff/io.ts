@@ -23,7 +23,7 @@ interface HandoffCycle {
   rules: PathRules;
 }
 
-export function toRel(root: string, abs: string): string {
+function toRel(root: string, abs: string): string {
   return path.relative(root, abs).split(path.sep).join('/');
 }
 

@@ -60,7 +60,7 @@ function installed(abs: string): boolean {
  * program it runs does, or decompresses; when a decompressor or a folder copier runs over a
  * folder that holds the store, or on a path computed at run time; or when it cannot be parsed.
  */
-export function heldoutBashVerdict(f: HeldoutFacts, command: string, cwd: string): { hidden: false } | { hidden: true; what: string } {
+function heldoutBashVerdict(f: HeldoutFacts, command: string, cwd: string): { hidden: false } | { hidden: true; what: string } {
   const text = shellTextReaches(f, command, false);
   if (text.hidden) return text;
   let script;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PASS, deny, type Decision } from '../gate/rules/decision.js';
+import { deny, type Decision } from '../gate/rules/decision.js';
 import { gitCommonDir } from '../state/anchorPaths.js';
 import { canonicalize } from '../state/canonicalPath.js';
 import type { ActiveCycle } from '../state/cycle.js';
@@ -102,5 +102,3 @@ export function mcpVerdict(f: HeldoutFacts, cwd: string, input: unknown): ReadVe
   }
   return { hidden: false };
 }
-
-export { PASS };

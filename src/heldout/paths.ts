@@ -3,7 +3,7 @@ import { childPath } from '../state/childPath.js';
 import type { Repo } from '../state/repo.js';
 
 /** The store's folder under the anchor's home (and its mirror's). */
-export const STORE_DIR = 'heldout';
+const STORE_DIR = 'heldout';
 
 export interface StoreDirs {
   primary: string;

@@ -11,7 +11,7 @@ import { keepsTwoSets } from './rules/defaults.js';
 import { goTestNames, heldoutIdMatcher, judgeRedSets } from './rules/sets.js';
 
 /** Which test ids of a run are held out, from the held-out files (read where they are: the tree, or `read`). */
-export function heldoutIdsOf(tests: readonly string[], heldoutRels: readonly string[], read: (rel: string) => string | null): string[] {
+function heldoutIdsOf(tests: readonly string[], heldoutRels: readonly string[], read: (rel: string) => string | null): string[] {
   const declared: Record<string, string[]> = {};
   for (const rel of heldoutRels) if (rel.endsWith('.go')) declared[rel] = goTestNames(read(rel) ?? '');
   const isHeld = heldoutIdMatcher(heldoutRels, declared);

@@ -16,7 +16,7 @@ import { TDD_DIR } from '../state/rules/tddDir.js';
  * the held-out tests' code, wait here too.
  */
 
-export { storeDirs, type StoreDirs } from './paths.js';
+export { storeDirs } from './paths.js';
 const FILES = 'files';
 const RUNS = 'runs';
 const SUFFIX = '.gz';
@@ -30,7 +30,7 @@ function storedFile(dir: string, rel: string): string {
 }
 
 /** The bytes of a held-out file from the store, checked against its frozen hash (the mirror when the first copy does not hold); null when neither does. */
-export function readStored(d: StoreDirs, rel: string, hash: string): Buffer | null {
+function readStored(d: StoreDirs, rel: string, hash: string): Buffer | null {
   for (const dir of all(d)) {
     try {
       const bytes = gunzipSync(readFileSync(storedFile(dir, rel)));

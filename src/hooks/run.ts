@@ -1,16 +1,10 @@
 import { errorMessage } from '../state/rules/errors.js';
 import { noteProbe } from '../tamper/heartbeat.js';
-import { load as loadBashPreToolUse } from './lazy/bashPreToolUse.js';
-import { load as loadPostToolUse } from './lazy/postToolUse.js';
-import { load as loadPreToolUse } from './lazy/preToolUse.js';
-import { load as loadSessionStart } from './lazy/sessionStart.js';
-import { load as loadSubagentStop } from './lazy/subagentStop.js';
+import { loadBashPreToolUse, loadPostToolUse, loadPreToolUse, loadSessionStart, loadSubagentStop } from './lazy/loaders.js';
 import { KILL_SWITCH, NOTHING, badJson, internalError, note, preToolUseOutput, type HookResult } from './output.js';
 import { quickCheck } from './quickCheck.js';
 import { REAL_DEPS, type HookDeps } from '../state/store.js';
-
-export { KILL_SWITCH, type HookResult } from './output.js';
-export type { Clock, HookDeps, Store } from '../state/store.js';
+export type { Clock, Store } from '../state/store.js';
 
 /** Tools whose PreToolUse needs the shell parser (a Monitor runs a shell command). */
 const BASH_TOOLS = new Set(['Bash', 'Monitor']);

@@ -47,7 +47,7 @@ export type Protected =
    * A file with this content (a copy is in the blob store); null: must not exist. `link`: the
    * frozen file was a symbolic link to this target, and stays that link (src/state/frozenEntry.ts).
    */
-  | { kind: 'file'; path: string; sha256: string | null; what: string; copy?: string; link?: string; control?: boolean }
+  | { kind: 'file'; path: string; sha256: string | null; what: string; copy?: string; link?: string; control?: boolean; gitConfig?: boolean }
   /** A Claude Code settings file: only the keys that can switch hooks or plugins off are pinned. */
   | { kind: 'settings'; path: string; guard: string | null; sha256: string | null; what: string }
   /**
@@ -192,7 +192,7 @@ export function verifiedBlob(home: string, sha: string): string | null {
   return fileSha(p) === sha ? p : null;
 }
 
-export function readRecord(file: string): AnchorRecord | null {
+function readRecord(file: string): AnchorRecord | null {
   const text = readOrNull(file);
   if (text === null) return null;
   try {
@@ -208,10 +208,40 @@ export function readRecord(file: string): AnchorRecord | null {
  * The anchor of the branch: the git-dir record or its mirror, whichever is further along. A record
  * that is missing or behind its mirror was deleted or rolled back; it is put back from the other.
  */
-export function readAnchor(paths: AnchorPaths): AnchorRecord | null {
+/** The record in the git directory and its mirror, as read (null: absent or unreadable), and the one further on. */
+interface AnchorCopies {
+  own: AnchorRecord | null;
+  mirrored: AnchorRecord | null;
+  best: AnchorRecord | null;
+}
+
+/** Both copies of the branch's anchor record, read only. */
+export function readAnchorCopies(paths: AnchorPaths): AnchorCopies {
   const own = readRecord(paths.record);
   const mirrored = paths.mirror === null ? null : readRecord(paths.mirror.record);
   const best = mirrored !== null && (own === null || mirrored.seq > own.seq) ? mirrored : own;
+  return { own, mirrored, best };
+}
+
+/**
+ * The branch's anchor record: of the record in the git directory and its mirror, the one further
+ * on (the higher `seq`). Read only; a copy that lags decides nothing (the other holds the record,
+ * and the quick check asks both markers). `repairAnchor` is the write that puts it back.
+ */
+export function readAnchor(paths: AnchorPaths): AnchorRecord | null {
+  return readAnchorCopies(paths).best;
+}
+
+/**
+ * The copy that lags (a lost record, an older one, an active marker that disagrees) rewritten from
+ * the one further on, in the git directory and in the mirror alike; writes nothing when both agree
+ * (a stat of each marker). Two callers: the CLI's recover and abort, and the hook's cycle loading,
+ * where it is the one write and a rare one: two copies disagree only after tampering or a crash
+ * between the CLI's two writes, and putting the lagging one back at once means a later call that
+ * takes the other copy away finds this one restored. Returns the record further on.
+ */
+export function repairAnchor(paths: AnchorPaths, copies: AnchorCopies = readAnchorCopies(paths)): AnchorRecord | null {
+  const { own, mirrored, best } = copies;
   if (best === null) return null;
   try {
     if (own === null || own.seq < best.seq || !existsSync(paths.active) !== !best.active) publish(paths.record, paths.active, best);
@@ -305,7 +335,8 @@ function linkOf(p: string): string | null {
 }
 
 /** Every file below `dir` (relative, posix), bounded; run leftovers' folders skipped. */
-function filesBelow(dir: string): string[] {
+/** Every file below `dir` (to tell a new one), or undefined when there are too many to list: then nothing below is judged new. */
+function filesBelow(dir: string): string[] | undefined {
   const out: string[] = [];
   const walk = (sub: string, depth: number) => {
     if (depth > 6 || out.length >= 4000) return;
@@ -329,7 +360,7 @@ function filesBelow(dir: string): string[] {
     }
   };
   walk('', 0);
-  return out;
+  return out.length >= 4000 ? undefined : out;
 }
 
 /** Folders a run or a tool leaves beside tests: never searched for new tests. */
@@ -415,7 +446,7 @@ function collectProtected(root: string, home: string, anchorHome: string, state:
   const frozenDirs = new Set(Object.keys(frozen).map((rel) => path.dirname(path.join(root, rel))));
   for (const dir of frozenDirs) {
     try {
-      out.push({ kind: 'nonew', path: dir, names: readdirSync(dir), what: `the frozen test directory ${path.relative(root, dir) || '.'}`, sub: filesBelow(dir) });
+      out.push({ kind: 'nonew', path: dir, names: readdirSync(dir), what: `the frozen test directory ${path.relative(root, dir) || '.'}`, ...optional('sub', filesBelow(dir)) });
     } catch {
       // gone: the frozen files in it are reported on their own
     }
@@ -670,4 +701,8 @@ export function subagentCommandRunning(statePath: string, env: NodeJS.ProcessEnv
   const mark = inflight(anchorPaths(repo, env)).find((m) => m.agent_type !== null);
   if (mark === undefined) return null;
   return `a command of the subagent ${mark.agent_type} is still running (${mark.tool}, started ${new Date(mark.at).toISOString()}), and subagents never run the CLI's state-changing verbs; nothing was changed. Wait until the subagent has finished, then run this again from the orchestrator.`;
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }

@@ -97,16 +97,6 @@ export function inflight(paths: AnchorPaths, now = Date.now()): Inflight[] {
   return out;
 }
 
-/**
- * Is a main-thread command in flight that the gate asked the person to confirm (`rule`)? A CLI
- * verb that ends or overrides a cycle, run inside Claude Code, needs one: without it the command
- * did not pass the gate's question (a skill's shell command on a client without the
- * PreSkillShellCommand event, or hooks switched off).
- */
-export function personAsked(paths: AnchorPaths, rule: string, now = Date.now()): boolean {
-  return inflight(paths, now).some((m) => m.asked === rule && m.agent_type === null && !m.background);
-}
-
 /** A subagent that stopped runs nothing in the foreground any more; its background marks go too. */
 export function clearAgent(paths: AnchorPaths, agentId: string): void {
   for (const rec of inflight(paths)) if (rec.agent_id === agentId) clearInflight(paths, rec.id);

@@ -8,7 +8,7 @@ import { canonicalize, isCaseInsensitive } from './canonicalPath.js';
 import { childPath } from './childPath.js';
 import { compileStack, readStack, type CompiledStack } from './loadStack.js';
 import { envProbe } from './envProbe.js';
-import { readAnchor, type AnchorRecord } from './anchor.js';
+import { readAnchorCopies, repairAnchor, type AnchorRecord } from './anchor.js';
 import { anchorPaths, anchorSaysActive, gitCommonDir, type AnchorPaths } from './anchorPaths.js';
 import { GateError } from './rules/errors.js';
 import { sha256Hex } from './hash.js';
@@ -68,7 +68,13 @@ export function loadCycle(cwd: string, env: NodeJS.ProcessEnv = process.env, sto
 function loadCycleOf(repo: Repo, env: NodeJS.ProcessEnv, store: Store | null): CycleLookup {
   const statePath = statePathFor(repo);
   const paths = anchorPaths(repo, env);
-  const anchor = store === null ? readAnchor(paths) : store.readAnchor(paths);
+  let anchor: AnchorRecord | null;
+  if (store === null) {
+    const copies = readAnchorCopies(paths);
+    anchor = copies.best;
+    // The rare write of this path: a copy of the record that lags the other is put back now (repairAnchor).
+    repairAnchor(paths, copies);
+  } else anchor = store.readAnchor(paths);
   // A store keeps no marker apart from its record: an anchor it does not hold is no anchor.
   if (anchor === null && store === null && anchorSaysActive(repo, env, paths)) {
     // The marker says a cycle is anchored, but no record is readable: the record was deleted or spoiled.

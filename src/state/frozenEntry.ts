@@ -12,7 +12,7 @@ import { sha256Hex } from './hash.js';
  */
 
 /** A path as it is now. */
-export type Entry = { kind: 'file'; sha256: string } | { kind: 'link'; target: string } | { kind: 'missing' } | { kind: 'directory' } | { kind: 'other' };
+type Entry = { kind: 'file'; sha256: string } | { kind: 'link'; target: string } | { kind: 'missing' } | { kind: 'directory' } | { kind: 'other' };
 
 /** What the freeze recorded of a path: the bytes read through it, and its target when it was a link. */
 interface FrozenForm {

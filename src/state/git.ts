@@ -13,7 +13,7 @@ import { execFileSync, type ExecFileSyncOptions } from 'node:child_process';
 /** Environment variables through which a process could hand git configuration or a program to run. */
 const DROP = /^(GIT_CONFIG(_COUNT|_PARAMETERS|_KEY_\d+|_VALUE_\d+)?|GIT_EXEC_PATH|GIT_EXTERNAL_DIFF|GIT_PAGER|PAGER|GIT_EDITOR|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|GIT_PROXY_COMMAND|GIT_TRACE\w*|GIT_ATTR_SOURCE|GIT_TEMPLATE_DIR)$/;
 
-export function safeGitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+function safeGitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(env)) if (!DROP.test(k)) out[k] = v;
   out.GIT_CONFIG_GLOBAL = '/dev/null';
@@ -25,7 +25,7 @@ export function safeGitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Process
 }
 
 /** `-c` settings that switch off what would run a program. */
-export const SAFE_GIT_CONFIG = [
+const SAFE_GIT_CONFIG = [
   'core.fsmonitor=false',
   'core.hooksPath=/dev/null',
   'core.attributesFile=/dev/null',
@@ -62,7 +62,7 @@ function driverOverrides(cwd: string, env: NodeJS.ProcessEnv): string[] {
 }
 
 /** Arguments put before git's own: the safe settings and the driver overrides. */
-export function safeGitArgs(cwd: string, env: NodeJS.ProcessEnv = safeGitEnv()): string[] {
+function safeGitArgs(cwd: string, env: NodeJS.ProcessEnv = safeGitEnv()): string[] {
   return [...SAFE_GIT_CONFIG.flatMap((c) => ['-c', c]), ...driverOverrides(cwd, env)];
 }
 

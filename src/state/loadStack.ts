@@ -34,7 +34,7 @@ export function readStack(root: string, readText: (root: string) => string | nul
 }
 
 /** The text of `<root>/.tdd/stack.json`; null when there is none. */
-export function readStackText(root: string): string | null {
+function readStackText(root: string): string | null {
   try {
     return readFileSync(path.join(root, STACK_REL), 'utf8');
   } catch (err) {

@@ -46,7 +46,7 @@ export function recordControlSet(repo: Repo, home: string, env: NodeJS.ProcessEn
     if (sha !== null) store(e.path, sha);
     // A control file that is a link (a shared .npmrc) is watched as the link it is, like a frozen one.
     const link = linkAt(e.path);
-    out.push({ kind: 'file', path: e.path, sha256: sha, what: e.what, control: true, ...(link !== null && sha !== null ? { link } : {}) });
+    out.push({ kind: 'file', path: e.path, sha256: sha, what: e.what, control: true, ...(link !== null && sha !== null ? { link } : {}), ...(e.gitConfig ? { gitConfig: true } : {}) });
   }
   for (const e of set.trees) {
     const files = listTree(e.path);

@@ -6,6 +6,7 @@ import { writeAtomic } from '../state/atomicWrite.js';
 import { fileSha, restoreSettings, settingsGuard, SKIPPED_DIRS, statCachePath, storeBlob, verifiedBlob, type AnchorRecord, type Protected } from '../state/anchor.js';
 import type { AnchorPaths } from '../state/anchorPaths.js';
 import { entryAt, frozenChange, holdsFrozen, putBackFrozen } from '../state/frozenEntry.js';
+import { diffGitConfig } from './rules/gitConfigDiff.js';
 
 /** One object of the control set that moved: put back, or still broken (with how to repair it). */
 export interface Finding {
@@ -67,11 +68,20 @@ export function checkIntegrity(paths: AnchorPaths, anchor: AnchorRecord | null, 
     cache[key] = sig(st);
     dirty = true;
   };
+  // The last accepted text of a git configuration changed by ordinary git work (by its hash; the text is in the blob store).
+  const accepted: Accepted = {
+    get: (p) => cache[`accepted:${p}`] ?? null,
+    set: (p, sha) => {
+      cache[`accepted:${p}`] = sha;
+      dirty = true;
+    },
+  };
   const entries = [...(anchor?.protect ?? []), ...extra];
   for (const entry of entries) {
     switch (entry.kind) {
       case 'file':
-        checkFile(paths, entry, seen, remember, report);
+        if (entry.gitConfig === true) checkGitConfig(paths, entry, seen, remember, accepted, report);
+        else checkFile(paths, entry, seen, remember, report);
         break;
       case 'settings':
         checkSettings(paths, entry, seen, remember, report);
@@ -140,6 +150,70 @@ function checkFile(paths: AnchorPaths, entry: Extract<Protected, { kind: 'file' 
   }
   const as = want.link !== undefined ? ` as a link to ${want.link}` : '';
   report.broken.push({ what: entry.what, path: entry.path, change, fix: `restore ${entry.path}${as} (for a tracked file: \`git checkout -- <file>\`), then retry` });
+}
+
+interface Accepted {
+  get(path: string): string | null;
+  set(path: string, sha: string): void;
+}
+
+function readText(file: string | null): string | null {
+  if (file === null) return null;
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A repository's git configuration (src/tamper/rules/gitConfigDiff.ts): ordinary git work writes
+ * it (`git push -u`, `git remote add`, `git config user.email`). A change of ordinary keys only is
+ * accepted silently and its text kept as the last accepted one; a change of a key that changes
+ * what git runs is put back to the last accepted text, naming the key. Always judged against the
+ * text recorded when the cycle began, so a lost or altered record of what was accepted never
+ * lets a dangerous key through.
+ */
+function checkGitConfig(paths: AnchorPaths, entry: Extract<Protected, { kind: 'file' }>, seen: Seen, remember: Remember, accepted: Accepted, report: IntegrityReport): void {
+  const st = lstatOrNull(entry.path);
+  if (seen(entry.path, st)) return;
+  const recorded = entry.sha256 === null ? '' : readText(verifiedBlob(paths.home, entry.sha256));
+  // A link, a missing file or a lost copy of the recorded text: judged by identity as every control file.
+  if (recorded === null || st === null || !st.isFile() || entry.link !== undefined) return checkFile(paths, entry, seen, remember, report);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(entry.path);
+  } catch {
+    return checkFile(paths, entry, seen, remember, report);
+  }
+  const now = bytes.toString('utf8');
+  const sha = sha256Hex(bytes);
+  if (sha === entry.sha256 || (entry.sha256 === null && now === '')) return remember(entry.path, st);
+  const verdict = diffGitConfig(recorded, now);
+  if (verdict.safe) {
+    storeBlob(paths.home, entry.path, sha);
+    if (verifiedBlob(paths.home, sha) !== null) accepted.set(entry.path, sha);
+    return remember(entry.path, st);
+  }
+  // Put back to the last accepted text when it is itself an ordinary change of the recorded one.
+  const last = accepted.get(entry.path);
+  const lastBlob = last === null ? null : verifiedBlob(paths.home, last);
+  const lastText = readText(lastBlob);
+  const back = last !== null && lastBlob !== null && lastText !== null && diffGitConfig(recorded, lastText).safe ? { sha: last, blob: lastBlob } : null;
+  const change = `changed what git runs: ${verdict.reason}`;
+  if (back !== null && putBack(back.blob, entry.path, back.sha)) {
+    remember(entry.path, lstatOrNull(entry.path));
+    report.restored.push({ what: entry.what, path: entry.path, change: `${change} (put back as last accepted; remote, branch and user settings stay writable)` });
+    return;
+  }
+  if (entry.sha256 === null) {
+    report.broken.push({ what: entry.what, path: entry.path, change, fix: `remove ${entry.path}` });
+    return;
+  }
+  const before = report.restored.length;
+  checkFile(paths, entry, seen, remember, report);
+  const found = report.restored[before] ?? report.broken[report.broken.length - 1];
+  if (found !== undefined && found.path === entry.path) found.change = change;
 }
 
 function checkSettings(paths: AnchorPaths, entry: Extract<Protected, { kind: 'settings' }>, seen: Seen, remember: Remember, report: IntegrityReport): void {
@@ -243,9 +317,6 @@ function checkNoNewTests(paths: AnchorPaths, entry: Extract<Protected, { kind: '
   if (entry.sub !== undefined) checkNewBelow(paths, entry as Extract<Protected, { kind: 'nonew' }> & { sub: string[] }, isTest, isSource, seen, remember, report);
 }
 
-/** Code that a test run could load from a folder below the tests. */
-const CODE_FILE = /\.(?:[cm]?[jt]sx?|py|go|rs|rb|java|kt|cs|php|swift|c|cc|cpp|h|hpp|ex|exs|scala|clj|dart|lua)$/;
-
 /**
  * New files in the subdirectories of a frozen test directory: a test file, a test configuration or
  * code a run could load is moved to the anchor's quarantine (with an event, and the model told).
@@ -275,16 +346,17 @@ function checkNewBelow(paths: AnchorPaths, entry: Extract<Protected, { kind: 'no
         continue;
       }
       if (!fresh || known.has(childRel) || RUN_LEFTOVERS.test(name)) continue;
-      // A test or test config always counts; other code only where it is not the project's source
-      // (a helper in a tests/ folder), so a new source file beside Go's or Rust's tests is the implementer's.
-      if (!isTest(abs) && (!CODE_FILE.test(name) || isSource(abs))) continue;
+      // Only a new test or test configuration: a run collects those by name. Other code (a build's
+      // output, a new source file beside Go's or Rust's tests, a generated module) is ordinary work,
+      // and a frozen test cannot load a file that did not exist when it was frozen.
+      if (!isTest(abs) || isSource(abs)) continue;
       try {
         const aside = path.join(paths.home, 'quarantine', `${Date.now()}-${childRel.replace(/\//g, '_')}`);
         mkdirSync(path.dirname(aside), { recursive: true });
         renameSync(abs, aside);
-        report.restored.push({ what: `the file ${childRel.slice(1)} in ${entry.what}`, path: abs, change: 'was created after the freeze (moved to the quarantine)' });
+        report.restored.push({ what: `the file ${childRel} in ${entry.what}`, path: abs, change: 'was created after the freeze (moved to the quarantine)' });
       } catch {
-        report.broken.push({ what: `the file ${childRel.slice(1)} in ${entry.what}`, path: abs, change: 'was created after the freeze', fix: `remove ${abs}` });
+        report.broken.push({ what: `the file ${childRel} in ${entry.what}`, path: abs, change: 'was created after the freeze', fix: `remove ${abs}` });
       }
     }
     remember(`sub:${dir}`, lstatOrNull(dir));

@@ -17,7 +17,7 @@ import { stateSlug } from '../state/rules/stateSlug.js';
  * would read as a trace here; the full path weighs them.)
  * One present sends the call the full way, where src/tamper/traces.ts weighs every trace.
  */
-export function openMarkerPrefix(branch: string): string {
+function openMarkerPrefix(branch: string): string {
   return `open-${stateSlug(branch)}-`;
 }
 

@@ -10,7 +10,7 @@ function dirOf(anchorHome: string): string {
   return childPath(anchorHome, 'tickets');
 }
 
-export interface TicketCall {
+interface TicketCall {
   verb: string;
   args: readonly string[];
   literal: boolean;

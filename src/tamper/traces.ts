@@ -8,7 +8,7 @@ import { statCacheOf } from './openMarkers.js';
 import { judgeTraces, type Trace, type TraceFacts, type TraceVerdict } from './rules/traces.js';
 
 /** `.tdd/open-<slug>-<h6>` beside `.tdd/state-<slug>-<h6>.json`: the project's trace of an open cycle. */
-export function projectMarkerPath(statePath: string): string {
+function projectMarkerPath(statePath: string): string {
   const dir = path.dirname(statePath);
   const base = path.basename(statePath);
   return path.join(dir, `open-${base.slice('state-'.length, base.length - '.json'.length)}`);
@@ -77,7 +77,7 @@ export function journalTail(paths: AnchorPaths, branch: string): { active: boole
 }
 
 /** Every trace of an open cycle of the branch, apart from the anchor record itself. */
-export function gatherTraces(repo: Repo, statePath: string, paths: AnchorPaths, anchor: { active: boolean; at: string; seq: number } | null): TraceFacts {
+function gatherTraces(repo: Repo, statePath: string, paths: AnchorPaths, anchor: { active: boolean; at: string; seq: number } | null): TraceFacts {
   const traces: Trace[] = [];
   const marker = projectMarkerPath(statePath);
   if (existsSync(marker)) traces.push({ what: `the project marker ${path.relative(repo.root, marker)}`, openedAt: openedAtOf(marker) });

@@ -22,7 +22,7 @@ export function importPreloadSupported(version: string): boolean {
 
 const ASSERT_NAMES = ['ok', 'equal', 'notEqual', 'deepEqual', 'notDeepEqual', 'strictEqual', 'notStrictEqual', 'deepStrictEqual', 'notDeepStrictEqual', 'throws', 'doesNotThrow', 'match', 'fail', 'ifError'];
 
-export function jsCanarySource(out: string): string {
+function jsCanarySource(out: string): string {
   return `import { appendFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 const OUT = ${JSON.stringify(out)};

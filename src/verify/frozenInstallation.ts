@@ -21,7 +21,7 @@ import { manifestText, pathExists, scanInstallation, statMoves, type Installatio
 import { installationFrom, installationMoves, installationRefusal, type FileManifest, type RunnerInstallation } from './rules/installation.js';
 
 /** Where the freeze keeps the per-file manifest of the installation. */
-export function manifestPath(root: string): string {
+function manifestPath(root: string): string {
   return path.join(root, TDD_DIR, 'snapshots', 'runner-installation.json');
 }
 

@@ -145,7 +145,7 @@ function treeStats(roots: readonly string[], prune: string): Map<string, TreeEnt
 }
 
 /** A group of folders walked together, and what each entry was. */
-export interface TreeGroup {
+interface TreeGroup {
   roots: string[];
   prune: string;
   entries: Map<string, TreeEntry>;
@@ -643,7 +643,7 @@ function scanCargo(c: Collector, root: string, env: NodeJS.ProcessEnv, toolchain
   }
 }
 
-export interface ScanInput {
+interface ScanInput {
   root: string;
   /** The test command and the package scripts it runs: what decides which runners are looked at. */
   commandText: string;

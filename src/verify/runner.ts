@@ -75,7 +75,7 @@ class BoundedCapture {
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;
 
-export function stripAnsi(text: string): string {
+function stripAnsi(text: string): string {
   return text.replace(ANSI, '');
 }
 
@@ -92,6 +92,11 @@ interface RunOptions {
   now?: Date;
   /** Run the (instrumented) command through this program instead of a plain shell: the oracle's sandbox. */
   wrap?: RunWrap;
+  /**
+   * Existing folders of the gate's own that the command writes inside a path the OS wall keeps
+   * read-only (the oracle's build folder for held-out tests, in their store under the git directory).
+   */
+  writable?: readonly string[];
   /** Called when the CLI is stopped while this run goes on: remove what the caller set up for it. */
   onStop?: () => void;
   /** Where to show that a long run is still going (what runs, for how long). */
@@ -268,7 +273,7 @@ async function runPlanned(opts: RunOptions, plan: Instrumentation, pyDir: string
   const shellCommand = process.platform === 'win32' ? command : `exec 2>&1\n${command}`;
   // Hardened mode: a run outside the oracle's own namespace goes behind the same read-only wall as
   // the agent's Bash calls.
-  const walled = wrapped === null ? walledSpawn(opts.root, shellCommand, findRepo) : null;
+  const walled = wrapped === null ? walledSpawn(opts.root, shellCommand, findRepo, process.platform, opts.writable ?? []) : null;
   const spawn = wrapped ?? walled;
   const child = execa(spawn ? spawn.file : shellCommand, spawn ? spawn.args : [], {
     shell: spawn === null,

@@ -3,7 +3,7 @@ import { chmodSync, copyFileSync, existsSync, lstatSync, readdirSync, readFileSy
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { gitCommonDir } from '../state/anchorPaths.js';
-import { hardeningFor, protectedPaths, wholeDirOf, type HardeningFacts, type SettingsSection as HardeningSection } from './rules/sandbox.js';
+import { wholeDirOf, type HardeningFacts, type SettingsSection as HardeningSection } from './rules/sandbox.js';
 import { wallCandidates } from './rules/controlPaths.js';
 import { longTmpLine, unavailableLine, wallMode, type OsWallSetting, type WallMode } from './rules/mode.js';
 import { carriesHardening } from './rules/sandboxMerge.js';
@@ -148,9 +148,6 @@ export function hardeningFactsFor(repo: Repo, state: StateFacts, stack: { langua
   return facts;
 }
 
-/** The deny list with its classes, as the hook needs it to explain a stopped write. */
-export { protectedPaths, hardeningFor };
-
 function realOrSelf(p: string): string {
   try {
     return realpathSync.native(p);
@@ -191,7 +188,7 @@ export function refreshInodes(root: string, rels: readonly string[]): string[] {
   return done;
 }
 
-export interface Wall {
+interface Wall {
   /** Writable (the project, the package caches, temp). */
   writable: readonly string[];
   /** Read-only inside the writable set (what the phase protects). */
@@ -293,13 +290,17 @@ function isReadOnly(err: unknown): boolean {
 /**
  * How the CLI spawns a project command (tests, lint): inside a bubblewrap wall with the applied
  * denyWrite list read-only, when hardened mode has one and this process is outside the client's
- * sandbox (the CLI's own verbs run outside it to write `.tdd/`). Null: run it as it is.
+ * sandbox (the CLI's own verbs run outside it to write `.tdd/`). Null: run it as it is. `writable`:
+ * existing folders the command must write although the wall protects what holds them.
  */
-export function walledSpawn(root: string, command: string, findRepoFn: (cwd: string) => Repo | null, platform: NodeJS.Platform = process.platform): { file: string; args: string[] } | null {
+export function walledSpawn(root: string, command: string, findRepoFn: (cwd: string) => Repo | null, platform: NodeJS.Platform = process.platform, writable: readonly string[] = []): { file: string; args: string[] } | null {
   const repo = findRepoFn(root);
   if (repo === null) return null;
-  const wall = appliedWall(repo);
-  if (wall === null || probeWall(root)) return null;
+  const applied = appliedWall(repo);
+  if (applied === null || probeWall(root)) return null;
+  // Folders of the CLI's own that the run must write inside a protected one (the oracle's build
+  // folder for held-out tests, in their store): writable again, and nothing else there.
+  const wall = writable.length > 0 ? { ...applied, carveOut: [...applied.carveOut, ...writable] } : applied;
   if (platform === 'darwin') return { file: '/usr/bin/sandbox-exec', args: ['-p', seatbeltProfile(wall), '/bin/sh', '-c', command] };
   const bwrap = onPath('bwrap', process.env);
   if (bwrap === null) throw new Error('hardened mode is on but bubblewrap (bwrap) is not on PATH, so the tests cannot run behind the wall; install it or turn hardened mode off (`tdd-gate harden off`, from a terminal)');

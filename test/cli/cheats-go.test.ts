@@ -124,7 +124,9 @@ describe.skipIf(!hasGo)('cheats against a real go test project in GREEN', () => 
     repo.write('evil/go.mod', 'module example.com/check\n\ngo 1.19\n');
     repo.write('evil/check.go', LENIENT);
     // the hook denies the edit of the frozen directive; made anyway, verify refuses it
-    expect.soft(runHookBundle(ev.edit(implementer, repo.path('go.mod'), './check', './evil')).reason).toMatch(/"replace" in go\.mod is frozen/);
+    // (the hook's integrity check may first move the new evil/go.mod, a test configuration, to the quarantine)
+    expect.soft(runHookBundle(ev.edit(implementer, repo.path('go.mod'), './check', './evil')).reason).toMatch(/"replace" in go\.mod is frozen|evil\/go\.mod in the frozen test directory/);
+    repo.write('evil/go.mod', 'module example.com/check\n\ngo 1.19\n');
     repo.write('go.mod', GO_MOD.replace('./check', './evil'));
     refused('replace swapped', /settings changed: go\.mod#runner/);
     repo.write('go.mod', GO_MOD);

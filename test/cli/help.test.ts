@@ -8,7 +8,6 @@ import { parseResult } from '../../src/handoff/rules/block.js';
 import { helpFor } from '../../src/cli/help.js';
 import { main } from '../../src/cli/main.js';
 import { VERBS } from '../../src/cli/registry.js';
-import type { Verb } from '../../src/cli/verb.js';
 import { runCli } from '../helpers/hook.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -83,7 +82,7 @@ describe('freeze --help shows the verdict it needs', () => {
 });
 
 describe('helpFor: any registry, any depth (pure)', () => {
-  const verb = (name: string): Verb => ({ name, summary: `does ${name}`, usage: `tdd-gate ${name} [x]`, mutates: false, run: () => Promise.resolve(0) });
+  const verb = (name: string) => ({ name, summary: `does ${name}`, usage: `tdd-gate ${name} [x]` });
   const registry = [verb('one'), verb('two a'), verb('two b'), verb('three x y'), verb('three x z'), verb('three w')];
   it.each([
     [['one'], 'usage: tdd-gate one [x]'],

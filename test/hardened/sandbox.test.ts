@@ -1,6 +1,7 @@
 // The hardening section as a spec table: what each phase protects, and what keeps ordinary work going.
 import { describe, expect, it } from 'vitest';
-import { hardeningFor, isPlainCliCall, protectedPaths, UNSANDBOXED_VERBS, wholeDirOf, writablePathEntries, type HardeningFacts } from '../../src/wall/rules/sandbox.js';
+import { unsandboxedVerbs } from '../../src/state/rules/verbs.js';
+import { hardeningFor, isPlainCliCall, protectedPaths, wholeDirOf, writablePathEntries, type HardeningFacts } from '../../src/wall/rules/sandbox.js';
 import type { Phase } from '../../src/state/schema/state.js';
 
 const facts = (over: Partial<HardeningFacts> = {}): HardeningFacts => ({
@@ -73,7 +74,7 @@ describe('hardeningFor', () => {
 
   it('takes exactly the CLI verbs that write .tdd/ out of the sandbox, by the command the skill types', () => {
     const s = hardeningFor(facts())!.sandbox;
-    expect(s.excludedCommands).toEqual(UNSANDBOXED_VERBS.map((v) => `node "/plug/dist/cli.mjs" ${v} *`));
+    expect(s.excludedCommands).toEqual(unsandboxedVerbs().map((v) => `node "/plug/dist/cli.mjs" ${v} *`));
     expect(s.excludedCommands.some((c) => / (status|harden|stack) /.test(c))).toBe(false);
   });
 

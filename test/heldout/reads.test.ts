@@ -79,7 +79,9 @@ describe('held-out tests are out of every agent\u2019s sight from the freeze to 
       ['Bash', { command: 'grep -rn add src tests' }],
       ['Bash', { command: 'git status && git diff' }],
       ['Bash', { command: 'ls tests' }],
-      ['Bash', { command: `node ${CLI} status` }],
+      // The CLI in the one form the skill uses: with the OS wall up (on by default where it runs)
+      // only `node "<cli>" <verb> …` is let through, an unquoted path is denied [hardened-cli-call].
+      ['Bash', { command: `node "${CLI}" status` }],
       ['Bash', { command: 'npx vitest run tests/add.test.ts' }],
       ['mcp__fs__read_file', { path: `${root}/src/add.ts` }],
     ];

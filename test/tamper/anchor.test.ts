@@ -2,6 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readAnchor, repairAnchor } from '../../src/state/anchor.js';
+import { anchorPaths } from '../../src/state/anchorPaths.js';
+import { findRepo } from '../../src/state/repo.js';
 import { state } from '../helpers/repo.js';
 import { CLI, IMPL, ev, lab, ok, phaseOf, toGreen, toRed } from './fixtures.js';
 
@@ -93,7 +96,27 @@ describe('the anchor: a cycle cannot be ended by deleting or rewriting its state
     rmSync(anchorDir(l.repo.root), { recursive: true, force: true });
     rmSync(l.statePath);
     expect(l.pre(ev.write(l.o(), 'README.md', 'x')).reason).toMatch(/state-tampered/);
-    expect(existsSync(anchorDir(l.repo.root))).toBe(true);
+    // The lost copy is put back by the first gated call that finds the copies disagreeing, so deleting the mirror next finds it restored.
+    expect(readdirSync(anchorDir(l.repo.root)).some((n) => n.startsWith('anchor-') && n.endsWith('.json'))).toBe(true);
+    rmSync(path.join(l.data, 'anchors'), { recursive: true, force: true });
+    expect(l.pre(ev.write(l.o(), 'README.md', 'x')).reason).toMatch(/state-tampered/);
+    ok(l.cli('recover'));
+    expect(phaseOf(l)).toBe('tdd-red');
+  });
+
+  it('reading the anchor writes nothing; repairing it puts a lost or lagging copy back from the other', () => {
+    const l = lab();
+    toRed(l);
+    const paths = anchorPaths(findRepo(l.repo.root)!, l.env);
+    const mirror = paths.mirror!;
+    const kept = readFileSync(mirror.record, 'utf8');
+    rmSync(paths.record);
+    rmSync(mirror.active);
+    expect(readAnchor(paths)?.phase).toBe('tdd-red');
+    expect([existsSync(paths.record), existsSync(mirror.active)]).toEqual([false, false]);
+    expect(repairAnchor(paths)?.phase).toBe('tdd-red');
+    expect(readFileSync(paths.record, 'utf8')).toBe(kept);
+    expect(existsSync(mirror.active)).toBe(true);
   });
 
   it('keeps a hand-written state with no anchor valid, and an ended cycle ends the anchor', () => {

@@ -139,4 +139,9 @@ describe('the control set, from facts (pure)', () => {
     const all = [...set.files, ...set.trees].map((e) => e.path);
     expect(all).toEqual(expect.arrayContaining(['/p/.git/config', '/p/.git/worktrees/w/hooks', '/x/git', '/x/pip', '/h/.bashrc', '/h/.zprofile', '/h/.npmrc', '/p/.npmrc']));
   });
+
+  it("marks the repository's own git configuration (and a worktree's) to be judged by what changed, and nothing else", () => {
+    const marked = controlSet(f).files.filter((e) => e.gitConfig === true).map((e) => e.path);
+    expect(marked.sort()).toEqual(['/p/.git/config', '/p/.git/worktrees/w/config', '/p/.git/worktrees/w/config.worktree']);
+  });
 });

@@ -15,7 +15,7 @@ export interface Check {
   detail: string;
 }
 
-export const pass = (name: string, detail: string): Check => ({ name, ok: true, detail });
+const pass = (name: string, detail: string): Check => ({ name, ok: true, detail });
 export const fail = (name: string, detail: string): Check => ({ name, ok: false, detail });
 
 const list = (xs: readonly string[], n = 4) => `${xs.slice(0, n).join(', ')}${xs.length > n ? ` and ${xs.length - n} more` : ''}`;

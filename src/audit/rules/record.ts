@@ -12,7 +12,7 @@ export const CYCLES_DIR = '.tdd/cycles';
 export const BLOBS_DIR = `${CYCLES_DIR}/blobs`;
 
 export type TestStatus = 'passed' | 'failed' | 'skipped';
-export type Counts = { total: number; failed: number; passed: number; skipped?: number };
+type Counts = { total: number; failed: number; passed: number; skipped?: number };
 
 export interface RecordRun {
   at: string;

@@ -1,6 +1,6 @@
 import { renameSync } from 'node:fs';
 import path from 'node:path';
-import { journalStateChange, readAnchor } from '../../state/anchor.js';
+import { journalStateChange, repairAnchor } from '../../state/anchor.js';
 import { anchorPaths, anchorSaysActive } from '../../state/anchorPaths.js';
 import { appendEvent } from '../../state/eventLog.js';
 import { GateError, RefusalError } from '../../state/rules/errors.js';
@@ -20,7 +20,6 @@ export const abort: Verb = {
   name: 'abort',
   summary: 'end the cycle on purpose (recorded); a corrupt state file is kept aside as a copy',
   usage: USAGE,
-  mutates: true,
   async run(args, io) {
     const { values } = parseFlags(args, { reason: { type: 'string' } }, USAGE);
     const reason = requireFlag(values.reason, '--reason', USAGE).replace(/\s+/g, ' ').trim();
@@ -29,7 +28,7 @@ export const abort: Verb = {
     try {
       const current = loadState(s);
       const paths = anchorPaths(s.repo, io.env);
-      const anchor = readAnchor(paths);
+      const anchor = repairAnchor(paths);
       if ((current === null || current.phase === 'done') && anchor?.active !== true && !anchorSaysActive(s.repo, io.env, paths)) {
         const traces = judgeCycleTraces(s.repo, s.statePath, paths, anchor);
         if (traces.kind === 'open') {

@@ -15,7 +15,6 @@ export const advanceRed: Verb = {
   name: 'advance red',
   summary: 'tdd-plan → tdd-red once the test plan exists and is not empty',
   usage: USAGE,
-  mutates: true,
   async run(args, io) {
     const { values } = parseFlags(args, { plan: { type: 'string' } }, USAGE);
     const planArg = requireFlag(values.plan, '--plan', USAGE);

@@ -14,7 +14,6 @@ export const advanceRefactor: Verb = {
   name: 'advance refactor',
   summary: 'tdd-green → tdd-refactor with a fresh GREEN receipt; snapshots sources, git HEAD and the stash count',
   usage: USAGE,
-  mutates: true,
   async run(args, io) {
     parseFlags(args, {}, USAGE);
     const s = openSession(io);

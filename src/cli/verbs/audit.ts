@@ -20,7 +20,6 @@ export const auditVerb: Verb = {
   name: 'audit',
   summary: 'replay the committed cycle records of a range (CI): RED rebuilt and failing, frozen tests unchanged and passing at the head; exit 0 pass, 1 fail, 3 could not run',
   usage: USAGE,
-  mutates: true,
   async run(args, io) {
     const { values } = parseFlags(
       args,

@@ -42,7 +42,6 @@ export const contextVerb: Verb = {
   name: 'context',
   summary: "print the next child's prompt context, built from its allowlisted files only (read-only)",
   usage: USAGE,
-  mutates: false,
   run(args: string[], io: CliIo): Promise<number> {
     const { values } = parseFlags(args, { role: { type: 'string' }, ac: { type: 'string' }, include: { type: 'string', multiple: true }, json: { type: 'boolean' } }, USAGE);
     const roleArg = values.role;

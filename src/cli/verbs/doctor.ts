@@ -39,7 +39,6 @@ export const doctor: Verb = {
   name: 'doctor',
   summary: 'check that the gate is really on here: the plugin loaded, hooks not switched off, each hook firing per context, node, the OS wall, the cycle record (read-only)',
   usage: USAGE,
-  mutates: false,
   // eslint-disable-next-line @typescript-eslint/require-await
   async run(args, io) {
     const { values } = parseFlags(args, { json: { type: 'boolean' }, probe: { type: 'string' } }, USAGE);

@@ -25,7 +25,6 @@ export const done: Verb = {
   name: 'done',
   summary: 'finish the cycle: fresh GREEN receipt, no STUB:TDD left, no drift; writes the evidence record',
   usage: USAGE,
-  mutates: true,
   async run(args, io) {
     const { values } = parseFlags(args, { json: { type: 'boolean' } }, USAGE);
     const s = openSession(io);

@@ -38,7 +38,6 @@ export const freeze: Verb = {
     'SubagentStop record): a block typed by hand is refused. Before that: a valid RED receipt',
     '(`tdd-gate verify red`) for exactly the tests being frozen.',
   ].join('\n'),
-  mutates: true,
   async run(args, io) {
     const { values } = parseFlags(args, { verdict: { type: 'string' } }, USAGE);
     const verdictArg = requireFlag(values.verdict, '--verdict', USAGE);

@@ -22,7 +22,6 @@ export const handoffVerb: Verb = {
   name: 'handoff',
   summary: 'run the tests and write .tdd/handoff-<red|green>.json: the evidence and the allowlist for the next child',
   usage: USAGE,
-  mutates: true,
   async run(args: string[], io: CliIo): Promise<number> {
     const { values, positionals } = parseFlags(args, { ac: { type: 'string' }, component: { type: 'string' }, json: { type: 'boolean' } }, USAGE, 1);
     const kind = positionals[0];

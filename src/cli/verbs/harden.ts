@@ -21,7 +21,7 @@ import { removeStrays, notePresentAtStart } from '../../wall/strays.js';
 const USAGE = 'tdd-gate harden on|off|auto|status [--json]';
 
 /** Whether the OS wall goes up here (src/wall/rules/mode.ts): the project's and the person's choice, and the platform. */
-export function modeOf(s: Session, availability?: WallAvailability): WallMode {
+function modeOf(s: Session, availability?: WallAvailability): WallMode {
   const record = readRecord(s.repo.gitDir);
   let stack: 'auto' | 'on' | 'off' | undefined;
   try {
@@ -302,7 +302,6 @@ export const harden: Verb = {
   name: 'harden',
   summary: 'the OS wall: Claude Code\'s Bash sandbox keeps what the phase protects read-only (on = required, off = off for this worktree, auto = the default, status)',
   usage: USAGE,
-  mutates: true,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, { json: { type: 'boolean' } }, USAGE, 1);
     const action = positionals[0];

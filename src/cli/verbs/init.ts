@@ -70,7 +70,6 @@ export const init: Verb = {
   name: 'init',
   summary: 'start a cycle for a SPEC (C1 gate: a `#### Scenario`, status active) in tdd-plan',
   usage: USAGE,
-  mutates: true,
   async run(args, io) {
     const { values } = parseFlags(args, { spec: { type: 'string' }, 'spec-id': { type: 'string' }, mode: { type: 'string' }, force: { type: 'boolean' } }, USAGE);
     const specArg = requireFlag(values.spec, '--spec', USAGE);

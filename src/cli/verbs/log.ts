@@ -26,7 +26,6 @@ export const log: Verb = {
   name: 'log',
   summary: "show the event log of this branch's cycle (transitions, refusals, receipts, hook denials; read-only)",
   usage: USAGE,
-  mutates: false,
   // eslint-disable-next-line @typescript-eslint/require-await
   async run(args, io) {
     const { values } = parseFlags(args, { all: { type: 'boolean' }, json: { type: 'boolean' } }, USAGE);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { journalNote, journalStateChange, readAnchor, repinWatched, verifiedBlob, type AnchorRecord } from '../../state/anchor.js';
+import { journalNote, journalStateChange, readAnchor, repairAnchor, repinWatched, verifiedBlob, type AnchorRecord } from '../../state/anchor.js';
 import { anchorPaths, type AnchorPaths } from '../../state/anchorPaths.js';
 import { readOrNull } from '../../state/readOrNull.js';
 import { journalTail, judgeCycleTraces } from '../../tamper/traces.js';
@@ -53,12 +53,11 @@ export const recover: Verb = {
   name: 'recover',
   summary: 'restore the state and the control files of the active cycle from the anchor outside the work tree',
   usage: USAGE,
-  mutates: true,
   async run(args, io) {
     parseFlags(args, {}, USAGE);
     const s = openSession(io);
     const paths = anchorPaths(s.repo, io.env);
-    let anchor = readAnchor(paths);
+    let anchor = repairAnchor(paths); // the lagging copy of the record, or a lost one, comes back too
     if (anchor === null || !anchor.active || anchor.state_text === null) {
       // No active record: rebuilt from what remains, when the traces say a cycle was open.
       anchor = await rebuildFromTraces(s, paths, anchor);

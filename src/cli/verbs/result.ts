@@ -63,7 +63,6 @@ export const resultVerb: Verb = {
     'the text after `--- retry prompt ---`) or halt (exit 3: show the report; `--resume` is the',
     "person's call).",
   ].join('\n'),
-  mutates: true,
   async run(args: string[], io: CliIo): Promise<number> {
     const { values, positionals } = parseFlags(args, OPTIONS, USAGE, 1);
     const limits: Partial<Limits> = {};

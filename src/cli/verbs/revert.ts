@@ -11,7 +11,6 @@ export const revert: Verb = {
   name: 'revert',
   summary: 'in tdd-green, restore the source files to their state at GREEN entry (a fix loop that gave up)',
   usage: USAGE,
-  mutates: true,
   async run(args, io) {
     parseFlags(args, {}, USAGE);
     const s = openSession(io);

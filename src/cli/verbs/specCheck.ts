@@ -14,7 +14,6 @@ export const specCheck: Verb = {
   name: 'spec check',
   summary: 'check a SPEC (scenarios, FR acceptance criteria or a task card) the way init will (read-only)',
   usage: USAGE,
-  mutates: false,
   // eslint-disable-next-line @typescript-eslint/require-await
   async run(args, io) {
     const { values, positionals } = parseFlags(args, { json: { type: 'boolean' }, draft: { type: 'boolean' } }, USAGE, 1);

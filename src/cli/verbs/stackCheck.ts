@@ -16,7 +16,6 @@ export const stackCheck: Verb = {
   name: 'stack check',
   summary: 'validate .tdd/stack.json: keys, regexes, globs that match nothing (read-only)',
   usage: USAGE,
-  mutates: false,
   // eslint-disable-next-line @typescript-eslint/require-await
   async run(args, io) {
     const { values } = parseFlags(args, { json: { type: 'boolean' } }, USAGE);

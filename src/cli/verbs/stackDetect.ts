@@ -69,7 +69,6 @@ export const stackDetect: Verb = {
   name: 'stack detect',
   summary: 'detect .tdd/stack.json from the project (vitest, jest, node:test, mocha, pytest, go test, cargo test; in-project virtualenvs; workspaces, or one package of one with --package); --write saves it',
   usage: USAGE,
-  mutates: true,
   // eslint-disable-next-line @typescript-eslint/require-await
   async run(args, io) {
     const { values } = parseFlags(args, { write: { type: 'boolean' }, force: { type: 'boolean' }, package: { type: 'string' } }, USAGE);

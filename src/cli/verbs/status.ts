@@ -60,7 +60,6 @@ export const status: Verb = {
   name: 'status',
   summary: 'show phase, mode, SPEC, time in phase, last receipts and the next legitimate step (read-only)',
   usage: USAGE,
-  mutates: false,
   // eslint-disable-next-line @typescript-eslint/require-await
   async run(args, io) {
     const { values } = parseFlags(args, { json: { type: 'boolean' } }, USAGE);

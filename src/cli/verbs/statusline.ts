@@ -98,7 +98,6 @@ export const statusline: Verb = {
   name: 'statusline',
   summary: "one short line for Claude Code's status bar: phase, mode, the role at work, retries left, whether the gate is live (read-only; never fails)",
   usage: USAGE,
-  mutates: false,
   // eslint-disable-next-line @typescript-eslint/require-await
   async run(args, io) {
     let line = STATUS_UNKNOWN;

@@ -12,7 +12,6 @@ export const verifyGreen: Verb = {
   name: 'verify green',
   summary: 'run the tests, lint (and coverage) and record a GREEN receipt: all pass, frozen files and SPEC unchanged',
   usage: USAGE,
-  mutates: true,
   async run(args, io) {
     const { values } = parseFlags(args, { json: { type: 'boolean' } }, USAGE);
     const s = openSession(io);

@@ -14,7 +14,6 @@ export const verifyRed: Verb = {
   name: 'verify red',
   summary: 'run the tests and record a RED receipt: they must fail on an assertion in a test written this cycle',
   usage: USAGE,
-  mutates: true,
   async run(args, io) {
     const { values } = parseFlags(args, { json: { type: 'boolean' } }, USAGE);
     const s = openSession(io);

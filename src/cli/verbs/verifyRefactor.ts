@@ -16,7 +16,6 @@ export const verifyRefactor: Verb = {
   name: 'verify refactor',
   summary: 'tests still green, tests unchanged, HEAD not moved, no new stash; --revert rolls sources back when it fails',
   usage: USAGE,
-  mutates: true,
   async run(args, io) {
     const { values } = parseFlags(args, { revert: { type: 'boolean' }, json: { type: 'boolean' } }, USAGE);
     const s = openSession(io);

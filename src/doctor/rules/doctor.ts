@@ -4,7 +4,7 @@
  */
 type Level = 'ok' | 'info' | 'warn' | 'fail';
 
-export interface Finding {
+interface Finding {
   id: string;
   level: Level;
   fact: string;

@@ -14,7 +14,8 @@
  *
  * Pure: no file system, no process, no clock (the lint holds every rules/ folder to that).
  */
-import { cliEffect, READ_ONLY_VERBS } from './bash/cliCalls.js';
+import { cliEffect } from './bash/cliCalls.js';
+import { readOnlyVerbs } from '../../state/rules/verbs.js';
 import { STUB_MARKER } from './contentAfter.js';
 import { stubMarked } from '../../tamper/rules/stubMarker.js';
 import { PASS, ask, deny, type Decision } from './decision.js';
@@ -33,10 +34,10 @@ interface RuleBase {
   ids?: readonly string[];
 }
 export type CallRule = RuleBase & { stage: 'call'; check(f: CallFacts<unknown>): Decision | undefined };
-export type CycleRule = RuleBase & { stage: 'cycle'; check(f: CycleCall): Decision | undefined };
-export type TargetRule = RuleBase & { stage: 'target'; check(f: TargetFacts): Decision | undefined };
-export type ClassRule = RuleBase & { stage: 'class'; check(f: WriteFacts): Decision | undefined };
-export type Rule = CallRule | CycleRule | TargetRule | ClassRule;
+type CycleRule = RuleBase & { stage: 'cycle'; check(f: CycleCall): Decision | undefined };
+type TargetRule = RuleBase & { stage: 'target'; check(f: TargetFacts): Decision | undefined };
+type ClassRule = RuleBase & { stage: 'class'; check(f: WriteFacts): Decision | undefined };
+type Rule = CallRule | CycleRule | TargetRule | ClassRule;
 
 /** A decision only when there is one to make: PASS from a fact means "nothing to say". */
 function unlessPass(d: Decision | null | undefined): Decision | undefined {
@@ -218,7 +219,7 @@ export const RULES: readonly Rule[] = [
         if (cliEffect(call.verb, call.args) === 'read') continue;
         return deny(
           'subagent-cli',
-          `Blocked \`${short(call.text)}\` ${bashWhere(b.facts)}: subagents never run the tdd-gate CLI's state-changing verbs (${call.verb ?? 'a verb that is not static'}); only the orchestrator moves the cycle. Read-only verbs (${READ_ONLY_VERBS.join(', ')}) are fine. Finish your task and report back in your tdd-result block.`,
+          `Blocked \`${short(call.text)}\` ${bashWhere(b.facts)}: subagents never run the tdd-gate CLI's state-changing verbs (${call.verb ?? 'a verb that is not static'}); only the orchestrator moves the cycle. Read-only verbs (${readOnlyVerbs().join(', ')}) are fine. Finish your task and report back in your tdd-result block.`,
         );
       }
       return undefined;

@@ -9,8 +9,8 @@ export const ROLES = ['planner', 'test-writer', 'test-validator', 'implementer',
 const STATUSES = ['ok', 'failed', 'blocked'] as const;
 const VERDICTS = ['PASS', 'CONCERNS', 'BLOCKER'] as const;
 export type Role = (typeof ROLES)[number];
-export type Status = (typeof STATUSES)[number];
-export type Verdict = (typeof VERDICTS)[number];
+type Status = (typeof STATUSES)[number];
+type Verdict = (typeof VERDICTS)[number];
 
 /** Roles whose claims are re-verified by re-running their `command`. */
 export const CODE_ROLES: readonly Role[] = ['test-writer', 'implementer', 'refactorer'];

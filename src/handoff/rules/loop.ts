@@ -7,7 +7,7 @@ import { GateError } from '../../state/rules/errors.js';
 /** The acceptance-criterion key when neither the block nor the invocation names one. */
 export const NO_AC = '-';
 
-export type Action = 'proceed' | 'retry' | 'halt';
+type Action = 'proceed' | 'retry' | 'halt';
 
 export interface Next {
   action: Action;
@@ -103,7 +103,7 @@ function recordPass(entry: AcLoop, r: TddResult, isTest: (f: string) => boolean)
   }
 }
 
-export interface Facts {
+interface Facts {
   now: string;
   /** Which reported paths are test files (the stack's test glob). */
   isTest: (rel: string) => boolean;

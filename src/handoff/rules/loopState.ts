@@ -7,7 +7,7 @@ import '../../state/schema/zod.js';
  */
 const STEP_STATUSES = ['pending', 'ok', 'failed', 'skipped'] as const;
 const AC_STATUSES = ['pending', 'failing', 'passing'] as const;
-export const MODES = ['A', 'B', 'C', 'D', 'E'] as const;
+const MODES = ['A', 'B', 'C', 'D', 'E'] as const;
 export type Mode = (typeof MODES)[number];
 
 const count = () => z.number().check(z.int(), z.minimum(0));
@@ -68,7 +68,6 @@ export type LoopState = z.infer<typeof loopStateSchema>;
 export type AcLoop = z.infer<typeof acLoopSchema>;
 export type Cycle = z.infer<typeof cycleSchema>;
 export type Limits = LoopState['limits'];
-export type Halt = z.infer<typeof haltSchema>;
 
 export function emptyLoop(limits: Partial<Limits> = {}): LoopState {
   return { limits: { ...DEFAULT_LIMITS, ...limits }, cycles_total: 0, current_ac: null, acs: {}, budgets: {}, halted: null, last: null };

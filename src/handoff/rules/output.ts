@@ -3,7 +3,7 @@
 // eslint-disable-next-line no-control-regex -- ANSI escape sequences are control characters
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g;
 
-export function stripAnsi(s: string): string {
+function stripAnsi(s: string): string {
   return s.replace(ANSI, '');
 }
 

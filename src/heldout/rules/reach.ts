@@ -49,7 +49,7 @@ export function pathReachesHeldout(f: HeldoutFacts, p: string, walks: boolean): 
 }
 
 /** Words that name the held-out tests or the way to their store, in any text a tool is given (lower case). */
-export function heldoutWords(f: HeldoutFacts): string[] {
+function heldoutWords(f: HeldoutFacts): string[] {
   // (not the bare word "heldout": a project or a folder may be called so)
   const words = new Set<string>(['tdd-gate-oracle-copy']);
   for (const rel of f.files) {
@@ -89,10 +89,10 @@ const GIT_DIR_WORDS = ['.git/', '--git-dir', '--git-common-dir', '--absolute-git
 const DECOMPRESS_WORDS = ['gzip', 'gunzip', 'zlib', 'inflate', 'decompress', 'zcat'];
 
 /** Programs that decompress or unpack files. */
-export const DECOMPRESSORS = new Set(['zcat', 'gunzip', 'gzcat', 'zless', 'zmore', 'zgrep', 'zegrep', 'zfgrep', 'zdiff', 'zcmp', 'unpigz', 'pigz', 'gzip', '7z', '7za', 'bsdtar', 'tar', 'busybox', 'uncompress', 'zstdcat', 'zipgrep']);
+const DECOMPRESSORS = new Set(['zcat', 'gunzip', 'gzcat', 'zless', 'zmore', 'zgrep', 'zegrep', 'zfgrep', 'zdiff', 'zcmp', 'unpigz', 'pigz', 'gzip', '7z', '7za', 'bsdtar', 'tar', 'busybox', 'uncompress', 'zstdcat', 'zipgrep']);
 
 /** Programs that copy or archive a whole folder (a copy of the store, read elsewhere). */
-export const TREE_COPIERS = new Set(['cp', 'rsync', 'tar', 'zip', 'cpio', 'scp', 'ditto', 'pax', 'bsdtar', 'find']);
+const TREE_COPIERS = new Set(['cp', 'rsync', 'tar', 'zip', 'cpio', 'scp', 'ditto', 'pax', 'bsdtar', 'find']);
 
 /**
  * The text of a shell command, or of a script or inline program it runs: names a held-out test, the

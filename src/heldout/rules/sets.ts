@@ -4,7 +4,7 @@
  */
 
 /** The file part of a test id (`<file or scope>::<name>`). */
-export function fileOfId(id: string): string {
+function fileOfId(id: string): string {
   const at = id.indexOf('::');
   return at === -1 ? id : id.slice(0, at);
 }
@@ -13,12 +13,6 @@ export function fileOfId(id: string): string {
 export function nameOfId(id: string): string {
   const at = id.indexOf('::');
   return at === -1 ? id : id.slice(at + 2);
-}
-
-/** Does the test id belong to one of the held-out files (by its file, or for runners that name a scope, by the file's stem)? */
-export function isHeldoutId(id: string, heldout: readonly string[], fileOf: (id: string) => string | null = fileOfId): boolean {
-  const file = fileOf(id);
-  return file !== null && heldout.includes(file);
 }
 
 /** `AC-1` in a test's id as a whole id (not the start of `AC-10`). */
@@ -34,7 +28,7 @@ function namesCriterion(text: string, id: string): boolean {
   }
 }
 
-export interface RedSetsInput {
+interface RedSetsInput {
   /** The tests that made RED valid (new or changed this cycle, failing on an assertion). */
   redTests: readonly string[];
   /** Which of them are held out. */
@@ -45,7 +39,7 @@ export interface RedSetsInput {
   heldoutFiles: readonly string[];
 }
 
-export type RedSetsVerdict = { ok: true; rule: 'per-scenario' | 'overall' } | { ok: false; rule: 'per-scenario' | 'overall'; reason: string };
+type RedSetsVerdict = { ok: true; rule: 'per-scenario' | 'overall' } | { ok: false; rule: 'per-scenario' | 'overall'; reason: string };
 
 /**
  * RED with two sets: both the visible and the held-out set fail for the right reason. When the
@@ -145,7 +139,7 @@ export function assertionOnly(message: string, hidden: readonly string[] = []): 
   return kept.length > 0 ? kept.join(' / ') : '(the assertion printed no message that can be shown)';
 }
 
-export interface HeldoutFailure {
+interface HeldoutFailure {
   /** The test's name (no file). */
   name: string;
   /** Its assertion message, as assertionOnly leaves it. */

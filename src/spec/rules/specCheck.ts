@@ -8,7 +8,7 @@ import { clip, type Criterion, type ParsedSpec, type SpecFormat } from './specPa
 
 type Severity = 'error' | 'warning';
 
-export interface Finding {
+interface Finding {
   severity: Severity;
   code: string;
   /** 1-based line in the SPEC, when the finding has one. */

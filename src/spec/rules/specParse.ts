@@ -7,7 +7,7 @@
 export type SpecFormat = 'scenario' | 'fr' | 'task-card';
 type StepKeyword = 'GIVEN' | 'WHEN' | 'THEN' | 'AND' | 'BUT';
 
-export interface Step {
+interface Step {
   keyword: StepKeyword;
   text: string;
   line: number;

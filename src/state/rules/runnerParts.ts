@@ -99,7 +99,7 @@ const STACK_KEYS = ['test_command', 'test_file_glob', 'test_config_glob', 'test_
 const PKG_KEYS = ['type', 'jest', 'vitest', 'mocha', 'ava', 'c8', 'nyc', 'tap', 'babel', 'imports', 'workspaces', 'packageManager'];
 
 /** Script names a command line runs through a package manager (`npm test`, `npm run x`, `yarn x`, `pnpm x`, `bun run x`). */
-export function scriptsRun(command: string): string[] {
+function scriptsRun(command: string): string[] {
   const out: string[] = [];
   const re = /\b(npm|pnpm|yarn|bun)(?:\s+--?[\w-]+(?:=\S+)?)*\s+(?:(run|run-script|rum|urn)\s+)?([\w:.@/-]+)/g;
   for (const m of command.matchAll(re)) {

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { MODES, PHASES, STATE_VERSION } from './stateKeys.js';
 import './zod.js';
 
-export { MODES, PHASES, STATE_VERSION };
+export { MODES };
 export type { ActivePhase, Mode, Phase } from './stateKeys.js';
 
 /**

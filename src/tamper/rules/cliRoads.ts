@@ -1,4 +1,5 @@
-import { cliEffect, READ_ONLY_VERBS } from '../../gate/rules/bash/cliCalls.js';
+import { cliEffect } from '../../gate/rules/bash/cliCalls.js';
+import { readOnlyVerbs } from '../../state/rules/verbs.js';
 import { ask, deny, type Decision } from '../../gate/rules/decision.js';
 
 /** A call of the CLI that the Bash analysis found in a command (src/core/bash/types.ts). */
@@ -10,7 +11,7 @@ export interface SeenCliCall {
   text: string;
 }
 
-export interface TicketRequest {
+interface TicketRequest {
   verb: string;
   args: string[];
   literal: boolean;
@@ -36,7 +37,7 @@ export function cliRoad(calls: readonly SeenCliCall[], agentType: string | undef
     return {
       decision: deny(
         'subagent-cli',
-        `Blocked \`${short(call.text)}\` (${agentType}): subagents never run the tdd-gate CLI's state-changing verbs (${call.verb ?? 'a verb that is not static'}); only the orchestrator moves the cycle. Read-only verbs (${READ_ONLY_VERBS.join(', ')}) are fine. Finish your task and report back in your tdd-result block.`,
+        `Blocked \`${short(call.text)}\` (${agentType}): subagents never run the tdd-gate CLI's state-changing verbs (${call.verb ?? 'a verb that is not static'}); only the orchestrator moves the cycle. Read-only verbs (${readOnlyVerbs().join(', ')}) are fine. Finish your task and report back in your tdd-result block.`,
       ),
       tickets: [],
     };

@@ -23,12 +23,14 @@ export interface ControlFacts {
   nested?: readonly string[];
 }
 
-export interface ControlEntry {
+interface ControlEntry {
   path: string;
   what: string;
+  /** A repository's git configuration: a change of ordinary keys only is accepted (src/tamper/rules/gitConfigDiff.ts). */
+  gitConfig?: true;
 }
 
-export interface ControlSet {
+interface ControlSet {
   /** Single files, present or not (a file created during the cycle is a change too). */
   files: ControlEntry[];
   /** Directories whose every file is control (recorded file by file, new files included). */
@@ -36,10 +38,10 @@ export interface ControlSet {
 }
 
 /** The shell start-up files the client's shell snapshot is built from. */
-export const SHELL_STARTUP = ['.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zprofile', '.zshenv'];
+const SHELL_STARTUP = ['.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zprofile', '.zshenv'];
 
 /** The files of the git dir's info/ that git reads (attributes, excludes, sparse checkout, grafts). */
-export const GIT_INFO_READ = ['attributes', 'exclude', 'sparse-checkout', 'grafts'];
+const GIT_INFO_READ = ['attributes', 'exclude', 'sparse-checkout', 'grafts'];
 
 function xdg(f: ControlFacts): string {
   return f.xdgConfigHome !== null && f.xdgConfigHome.startsWith('/') ? f.xdgConfigHome : `${f.home}/.config`;
@@ -52,7 +54,7 @@ function uniqueGitDirs(f: ControlFacts): string[] {
 export function controlSet(f: ControlFacts): ControlSet {
   const files: ControlEntry[] = [];
   const trees: ControlEntry[] = [];
-  const file = (path: string, what: string) => files.push({ path, what });
+  const file = (path: string, what: string, gitConfig = false) => files.push(gitConfig ? { path, what, gitConfig } : { path, what });
   const tree = (path: string, what: string) => trees.push({ path, what });
   // Claude Code's instruction channels (settings are watched by their guarded keys elsewhere).
   file(`${f.root}/CLAUDE.md`, 'the project instructions CLAUDE.md');
@@ -67,12 +69,12 @@ export function controlSet(f: ControlFacts): ControlSet {
   tree(`${f.home}/.claude/output-styles`, 'the output styles ~/.claude/output-styles');
   // git: what every git command reads and runs.
   for (const dir of uniqueGitDirs(f)) {
-    file(`${dir}/config`, `the git configuration ${dir}/config`);
+    file(`${dir}/config`, `the git configuration ${dir}/config`, true);
     tree(`${dir}/hooks`, `the git hooks ${dir}/hooks`);
     // info/: what git reads from it (`git gc` writes info/refs and info/packs for dumb servers: not control).
     for (const name of GIT_INFO_READ) file(`${dir}/info/${name}`, `the git info file ${dir}/info/${name}`);
   }
-  if (f.gitDir !== f.commonDir) file(`${f.gitDir}/config.worktree`, `the git configuration ${f.gitDir}/config.worktree`);
+  if (f.gitDir !== f.commonDir) file(`${f.gitDir}/config.worktree`, `the git configuration ${f.gitDir}/config.worktree`, true);
   file(`${f.home}/.gitconfig`, 'the global git configuration ~/.gitconfig');
   tree(`${xdg(f)}/git`, 'the git configuration and attributes in ~/.config/git');
   file(`${f.root}/.gitattributes`, 'the git attributes .gitattributes');

@@ -5,7 +5,7 @@
  * within the three lines above it, or in the first lines of its body. A `STUB:TDD` in a string, in
  * a variable name, or in a comment far from any function does not count. Pure.
  */
-export const STUB_MARKER = 'STUB:TDD';
+const STUB_MARKER = 'STUB:TDD';
 
 const COMMENT_OPENERS = ['//', '#', '/*', '--', ';', '(*', '{-', '%', "'"];
 

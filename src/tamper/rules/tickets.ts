@@ -22,7 +22,7 @@ export interface Ticket {
 }
 
 /** A ticket for a call whose arguments the hook could not read statically (`--plan "$P"`). */
-export const ANY_ARGS = 'any';
+const ANY_ARGS = 'any';
 
 /** Long enough for the person to answer the gate's question; a plain call starts at once. */
 const ASKED_MS = 15 * 60_000;
@@ -32,7 +32,7 @@ const PLAIN_MS = 2 * 60_000;
  * FNV-1a (32 bit) of the arguments, NUL-separated, in hex: a name, not a secret (a process that
  * can write the anchor store can write a ticket; the OS wall is the wall against that).
  */
-export function argsDigest(args: readonly string[]): string {
+function argsDigest(args: readonly string[]): string {
   let h = 0x811c9dc5;
   const text = args.join('\u0000');
   for (let i = 0; i < text.length; i++) {
@@ -43,7 +43,7 @@ export function argsDigest(args: readonly string[]): string {
 }
 
 /** The verb as part of a file name: `verify red` → `verify-red`. */
-export function verbSlug(verb: string): string {
+function verbSlug(verb: string): string {
   let out = '';
   for (const ch of verb) out += (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ? ch : '-';
   return out.slice(0, 40);

@@ -50,7 +50,7 @@ interface IdentityContext {
 }
 
 /** A runner-reported path as a root-relative one; null when it is outside the project. */
-export function toRel(reported: string, root: string): string | null {
+function toRel(reported: string, root: string): string | null {
   let norm = reported.replace(/\\/g, '/').replace(/^file:\/\//, '');
   if (path.isAbsolute(norm)) {
     const rel = path.relative(root, norm).split(path.sep).join('/');

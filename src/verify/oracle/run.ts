@@ -100,8 +100,12 @@ export async function runOracle(s: Context, stack: CompiledStack, state: CliStat
       throw err;
     }
   }
-  // cargo builds held-out tests into the store, not into the project's target/ (where their test binary could be run).
-  const heldCargo = Object.keys(held).length > 0 && /(^|[\s/;&|(])cargo(\s|$)/.test(command) && !(stack.config.test_env_allow ?? []).includes('CARGO_TARGET_DIR') ? { CARGO_TARGET_DIR: path.join(storeDirs(s.repo, s.io.env).primary, 'cargo-target') } : {};
+  // cargo builds held-out tests into the store, not into the project's target/ (where their test
+  // binary could be run). The store lies in the git directory, which the OS wall keeps read-only:
+  // the folder is made here and the run may write it (and nothing else of the store).
+  const heldTarget = Object.keys(held).length > 0 && /(^|[\s/;&|(])cargo(\s|$)/.test(command) && !(stack.config.test_env_allow ?? []).includes('CARGO_TARGET_DIR') ? path.join(storeDirs(s.repo, s.io.env).primary, 'cargo-target') : null;
+  if (heldTarget !== null) mkdirSync(heldTarget, { recursive: true, mode: 0o700 });
+  const heldCargo = heldTarget !== null ? { CARGO_TARGET_DIR: heldTarget } : {};
   const timeoutSeconds = stack.config.test_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
   let run: RunResult;
   let outcome: RunOutcome;
@@ -131,6 +135,7 @@ export async function runOracle(s: Context, stack: CompiledStack, state: CliStat
         py?.discard();
       },
       ...(prepared.wrap ? { wrap: prepared.wrap } : {}),
+      ...(heldTarget !== null ? { writable: [heldTarget] } : {}),
     });
     if (prepared.isolation === 'copy') {
       const moved = Object.entries(frozen).filter(([rel, h]) => hashFile(prepared.cwd, rel) !== h);

@@ -3,11 +3,11 @@ import { docExamplePart, rustDocExamples, rustTestRegions, testRegionPart } from
 import { sha256Hex } from '../../state/hash.js';
 
 // The extraction is one pure function in src/state/rules/runnerParts.ts, shared with the hook.
-export { reachedScripts, runnerPartTexts, scriptsRun } from '../../state/rules/runnerParts.js';
+export { reachedScripts, runnerPartTexts } from '../../state/rules/runnerParts.js';
 export { rustTestRegions };
 
 /** Each part frozen by digest; a part that is absent is frozen as absent. */
-export function runnerParts(read: (rel: string) => string | null, testCommand: string): Record<string, string> {
+function runnerParts(read: (rel: string) => string | null, testCommand: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(runnerPartTexts(read, testCommand))) out[k] = sha256Hex(v === null ? ABSENT_PART : v);
   return out;

@@ -20,7 +20,7 @@ export interface OriginContext {
 }
 
 /** One failing test as the rule sees it. */
-export interface FailingTest {
+interface FailingTest {
   /** The root-relative file that declares the test, when known. */
   file: string | null;
   /** The failure message. */
@@ -29,7 +29,7 @@ export interface FailingTest {
   trace?: string;
 }
 
-export interface Frame {
+interface Frame {
   rel: string;
   line: number;
 }

@@ -9,7 +9,7 @@
 import { sha256Hex } from '../../state/sha256.js';
 
 /** One package of the runner's installation as recorded: its name and the digest of its files. */
-export interface PackageRecord {
+interface PackageRecord {
   /** What the person knows it by: `vitest`, `expect`, `pytest`, `go testing`, `rust sysroot lib`. */
   name: string;
   /** sha256 over its files (packageDigest). */
@@ -33,7 +33,7 @@ export interface RunnerInstallation {
 export type FileManifest = Record<string, Record<string, string>>;
 
 /** The digest of one package: its files' names and digests, in order. */
-export function packageDigest(files: Record<string, string>): string {
+function packageDigest(files: Record<string, string>): string {
   return sha256Hex(
     Object.keys(files)
       .sort()
@@ -159,7 +159,7 @@ export function installationFrom(value: unknown): RunnerInstallation | null {
 // ---- node: what the runner is, and how node resolves a package ----
 
 /** Packages that run or judge JavaScript tests: the runners, their assertion libraries, and the transformers that load test files. */
-export const NODE_RUNNER_PACKAGES = [
+const NODE_RUNNER_PACKAGES = [
   'vitest',
   'jest',
   'mocha',

@@ -112,7 +112,7 @@ function byLabel(tests: readonly IdentifiedTest[], frozen: ReadonlySet<string>):
 const STUB_THROWS = /\bNotImplementedError\b|not (?:yet )?implemented|\bunimplemented\b/;
 
 /** A test as a refusal names it: its id, and what the runner called it this time when that differs. */
-export function shown(t: IdentifiedTest): string {
+function shown(t: IdentifiedTest): string {
   if (t.label === undefined || t.label === t.id) return t.id;
   const sep = t.label.indexOf('::');
   return `${t.id} (this run: "${sep === -1 ? t.label : t.label.slice(sep + 2)}")`;

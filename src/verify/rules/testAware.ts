@@ -8,9 +8,7 @@ import { at, tokenize, type Tok, type TokLang } from './tokens.js';
  */
 export type Construct = 'test-mode' | 'process-args' | 'call-stack' | 'matcher-protocol' | 'always-equal' | 'build-flag' | 'thread-name';
 
-export const CONSTRUCTS: readonly Construct[] = ['test-mode', 'process-args', 'call-stack', 'matcher-protocol', 'always-equal', 'build-flag', 'thread-name'];
-
-export interface Finding {
+interface Finding {
   construct: Construct;
   /** What the source does, for the reason the model sees. */
   what: string;
@@ -19,7 +17,7 @@ export interface Finding {
   key: string;
 }
 
-export interface ScanOptions {
+interface ScanOptions {
   /** A program's own entry (a script with a `#!` line, a JavaScript file under `bin/`, a Python `__main__.py`): it may read its arguments. */
   program?: boolean;
   /** Rust library code (not a binary's main, a build script, an example or a benchmark), or a Go package other than main. */

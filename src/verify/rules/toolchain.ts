@@ -34,7 +34,7 @@ export const TOOLCHAIN_VARS = ['GOROOT', 'GOPATH', 'GOMODCACHE', 'GOTOOLCHAIN', 
  * Variables of version managers and Python project tools: they pick the interpreter or the
  * environment, not how a runner behaves. Let through to the run (cleanEnv) and recorded when set.
  */
-export const MANAGER_VARS = [
+const MANAGER_VARS = [
   'VOLTA_HOME',
   'ASDF_DIR',
   'ASDF_DATA_DIR',

@@ -21,7 +21,7 @@ const WHY: Record<WallClass, { what: string; instead: string }> = {
   runner: { what: "the test runner's installation, frozen with the tests", instead: 'leave the installed runner as it is; if it must change, stop and ask the user' },
 };
 
-export interface WallStop {
+interface WallStop {
   /** The path as the output named it. */
   named: string;
   entry: WallPath;

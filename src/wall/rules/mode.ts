@@ -8,7 +8,7 @@
 
 export type OsWallSetting = 'auto' | 'on' | 'off';
 
-export interface WallModeFacts {
+interface WallModeFacts {
   /** stack.json `os_wall` (absent: auto). */
   stack: OsWallSetting | undefined;
   /** The person's choice for this worktree (`harden on` / `harden off`), or none. */
@@ -43,7 +43,7 @@ export function unavailableLine(problem: string): string {
  * bytes (108 with its NUL), so a temporary folder longer than 72 bytes makes every sandboxed
  * command fail ("failed to create bridge sockets"). Then the settings give the client a short one.
  */
-export const SOCKET_PATH_MAX = 107;
+const SOCKET_PATH_MAX = 107;
 const BRIDGE_NAME = '/claude-socks-0123456789abcdef.sock'.length;
 
 export function shortTmpFor(clientTmp: string): string | null {

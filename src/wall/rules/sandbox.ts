@@ -2,6 +2,7 @@ import type { Phase } from '../../state/schema/state.js';
 import { wallCandidates, wallDenyList, type WallClass, type WallPathFacts } from './controlPaths.js';
 import { shortTmpFor } from './mode.js';
 import { TDD_DIR } from '../../state/rules/tddDir.js';
+import { unsandboxedVerbs } from '../../state/rules/verbs.js';
 
 /**
  * Hardened mode: the `sandbox` and `permissions.deny` section tdd-gate keeps in the project's
@@ -57,7 +58,7 @@ export type SettingsSection = Omit<HardeningSection, 'sandbox'> & { sandbox?: Sa
  * `Read(…)` deny rules for held-out tests out of sight: the store's folders and the files' places in
  * the tree (they cover Read, Grep and Glob in the client; `//` starts an absolute path).
  */
-export function heldoutReadRules(heldout: { stores: readonly string[]; files: readonly string[] }): string[] {
+function heldoutReadRules(heldout: { stores: readonly string[]; files: readonly string[] }): string[] {
   return [...heldout.stores.map((d) => `Read(/${d}/**)`), ...heldout.files.map((f) => `Read(/${f})`)];
 }
 
@@ -93,7 +94,6 @@ export interface HardeningSection {
  * sandboxed: `harden status` proves the wall from inside it, and `harden off` cannot run from
  * inside it (the person turns the wall off outside Claude Code, or ends the cycle).
  */
-export const UNSANDBOXED_VERBS = ['init', 'advance', 'verify', 'freeze', 'revert', 'done', 'abort', 'result', 'handoff', 'context', 'log'] as const;
 
 /** Public registries of each stack: package installs keep working through the sandbox's proxy. */
 const REGISTRIES: Record<string, readonly string[]> = {
@@ -184,7 +184,7 @@ export function hardeningFor(f: HardeningFacts): HardeningSection | null {
       enabled: true,
       failIfUnavailable: true,
       allowUnsandboxedCommands: false,
-      excludedCommands: UNSANDBOXED_VERBS.map((verb) => `${f.cliCommand} ${verb} *`),
+      excludedCommands: unsandboxedVerbs().map((verb) => `${f.cliCommand} ${verb} *`),
       filesystem: {
         allowWrite: writableDirs(f),
         denyWrite: paths.map((p) => p.path),

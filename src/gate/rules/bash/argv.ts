@@ -65,10 +65,6 @@ export function has(argv: Argv, ...names: string[]): boolean {
   return names.some((n) => argv.flags.has(n));
 }
 
-export function text(a: Arg | undefined): string | null {
-  return a === undefined ? null : a.text;
-}
-
 /**
  * The single-letter options of a command line, reading each cluster up to a letter that takes
  * the rest of the word (`stop`: an in-place suffix) or a value (`valued`).

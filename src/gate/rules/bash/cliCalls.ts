@@ -1,26 +1,9 @@
 /** The tdd-gate CLI's verbs, seen from the Bash gate (docs/contracts.md, "CLI verbs"). */
+import { startsTwoWordVerb, verbEntry } from '../../../state/rules/verbs.js';
 import type { Arg } from './words.js';
 
-// The CLI's registry (src/cli/registry.ts) is the list of verbs; the hook cannot load it (it holds
-// every verb's code), so these tables are its Bash-gate view, held to it by
-// test/cli/verbLists.test.ts: a verb added, renamed or made read-only there fails that test.
-
-/** The first words of the verbs of two words (`verify red`, `spec check`). */
-const TWO_WORD = new Set(['advance', 'verify', 'stack', 'spec']);
-
-/** The verbs that change nothing (`mutates: false` in the registry): subagents may run them. */
-export const READ_ONLY_VERBS: readonly string[] = ['status', 'log', 'context', 'stack check', 'spec check', 'doctor', 'statusline'];
-const READ_ONLY = new Set(READ_ONLY_VERBS);
-
-/** Verbs that change state only with a flag, and that flag. */
-export const WRITES_ONLY_WITH: Readonly<Record<string, string>> = { 'stack detect': '--write' };
-
-/**
- * Verbs whose first operand chooses between reading and changing, and the operands that only read:
- * `harden status` reports the wall (and proves it from inside the sandbox, where no ticket can be
- * taken); `harden on|off|auto` change the worktree's choice.
- */
-export const READS_WITH_OPERAND: Readonly<Record<string, readonly string[]>> = { harden: ['status'] };
+// The verbs, read-only or not, confirmed or not, are the one table the CLI's registry is held to
+// (src/state/rules/verbs.ts; test/cli/verbLists.test.ts).
 
 /** The first operand after the verb's words (flags skipped), or null. */
 function operandAfter(verb: string, args: readonly string[]): string | null {
@@ -41,9 +24,6 @@ function operandAfter(verb: string, args: readonly string[]): string | null {
   return null;
 }
 
-/** Verbs that end a cycle or override its bounds: the person confirms them (with the flag, where one is named). */
-const CONFIRM: Readonly<Record<string, string | null>> = { abort: null, recover: null, result: '--resume', init: '--force' };
-
 /** The verb as written (`verify red`, `abort`); null when it is not static. */
 export function cliVerb(args: readonly Arg[]): string | null {
   const words: string[] = [];
@@ -54,7 +34,7 @@ export function cliVerb(args: readonly Arg[]): string | null {
       break;
     }
     words.push(a.text);
-    if (words.length === 2 || !TWO_WORD.has(words[0] as string)) break;
+    if (words.length === 2 || !startsTwoWordVerb(words[0] as string)) break;
   }
   return words.join(' ');
 }
@@ -69,17 +49,17 @@ export function cliEffect(verb: string | null, args: readonly string[]): CliEffe
   if (verb === null) return 'change';
   const has = (flag: string) => args.includes(flag);
   if (verb === '' || verb === 'help' || has('--help') || has('-h') || has('--version')) return 'read';
-  if (READ_ONLY.has(verb)) return 'read';
-  const flag = Object.hasOwn(WRITES_ONLY_WITH, verb) ? WRITES_ONLY_WITH[verb] : undefined;
-  if (flag !== undefined) return has(flag) ? 'change' : 'read';
-  const reading = Object.hasOwn(READS_WITH_OPERAND, verb) ? READS_WITH_OPERAND[verb] : undefined;
-  if (reading !== undefined) {
+  const entry = verbEntry(verb);
+  if (entry === undefined) return 'change';
+  if (!entry.mutates) return 'read';
+  if (entry.writesOnlyWith !== undefined) return has(entry.writesOnlyWith) ? 'change' : 'read';
+  // `harden status` reads (it proves the wall from inside the sandbox, where no ticket can be taken).
+  if (entry.readsWithOperand !== undefined) {
     const operand = operandAfter(verb, args);
-    if (operand !== null && reading.includes(operand)) return 'read';
+    if (operand !== null && entry.readsWithOperand.includes(operand)) return 'read';
   }
   // `result --resume` after a halt overrides the retry bounds: the person's call, like abort.
-  const confirmFlag = Object.hasOwn(CONFIRM, verb) ? CONFIRM[verb] : undefined;
-  if (confirmFlag !== undefined && (confirmFlag === null || has(confirmFlag))) return 'confirm';
+  if (entry.confirm !== undefined && (entry.confirm === null || has(entry.confirm))) return 'confirm';
   return 'change';
 }
 

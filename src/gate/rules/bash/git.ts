@@ -8,6 +8,7 @@ import type { Scope } from './scope.js';
 import type { Call, Sink } from './sink.js';
 import { patchInput } from './writers.js';
 import { escapeGlob, type Arg, type Output } from './words.js';
+import { safeKey, safeName } from '../../../tamper/rules/gitConfigDiff.js';
 
 /** Configuration keys whose value is a command git runs (through a shell) or a place it loads code from. */
 const COMMAND_KEYS = /^(?:core\.(?:fsmonitor|pager|editor|sshcommand|askpass|gitproxy)|sequence\.editor|diff\.external|diff\..+\.(?:textconv|command)|merge\..+\.driver|filter\..+\.(?:clean|smudge|process)|credential(?:\..+)?\.helper|gpg(?:\..+)?\.program|pager\..+|interactive\.difffilter|uploadpack\.packobjectshook|remote\..+\.(?:receivepack|uploadpack|vcs)|sendemail\..+cmd|mergetool\..+\.cmd|difftool\..+\.cmd|web\.browser|browser\..+\.cmd|man\..+\.cmd|alias\..+)$/i;
@@ -245,25 +246,57 @@ export function ghCommand(call: Call, sink: Sink): null {
   return null;
 }
 
-/** `git config [--global|--local|--file f] key value`: a write of the configuration; code-bearing keys are analysed. */
+/**
+ * `git config [--global|--local|--file f] key value`: a write of the configuration; code-bearing keys
+ * are analysed. A repository-local write of a key ordinary git work sets (`user.email`,
+ * `remote.<name>.url`, `branch.<name>.merge`: src/tamper/rules/gitConfigDiff.ts) is ordinary work;
+ * any other key, the user's or the system's configuration, a named file and the editor stay writes
+ * of the control set.
+ */
 function configCommand(rest: readonly Arg[], scope: Scope, sink: Sink): void {
   const argv = parseArgv(rest, ['-f', '--file', '--blob', '--type', '--default', '--comment', '-t']);
   const words = argv.operands.map((a) => a.text);
-  const reading = has(argv, '-l', '--list', '--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '--show-origin', '--show-scope', '-e', '--edit', '--help');
   const verb = words[0];
+  const target = (): Arg => {
+    const file = argv.values.get('-f') ?? argv.values.get('--file');
+    if (file) return file;
+    if (has(argv, '--global')) return { text: `${sink.ctx.home}/.gitconfig`, glob: false, raw: 'git config --global' };
+    return { text: `${sink.ctx.root}/.git/config`, glob: false, raw: 'git config' };
+  };
+  const how = () => (argv.values.has('-f') || argv.values.has('--file') ? 'git config --file' : has(argv, '--global') ? 'git config --global (the user configuration)' : 'git config (the repository configuration)');
+  // The editor rewrites the whole file with whatever it (or GIT_EDITOR) writes.
+  if (has(argv, '-e', '--edit') || verb === 'edit') {
+    if (has(argv, '--system')) sink.unknown('git config --system --edit rewrites the system configuration, which every git command reads');
+    else sink.write(scope, target(), `${how()} --edit`);
+    return;
+  }
+  const reading = has(argv, '-l', '--list', '--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '--show-origin', '--show-scope', '--help');
   let [, key, value] = words;
   if (!['set', 'unset', 'get', 'list', 'edit', 'rename-section', 'remove-section'].includes(verb ?? '')) [key, value] = words;
   else if (verb === 'get' || verb === 'list') return;
-  if (reading || key === undefined || (value === undefined && verb !== 'set' && verb !== 'unset' && !has(argv, '--unset', '--unset-all', '--add', '--replace-all'))) return;
+  const unset = verb === 'unset' || has(argv, '--unset', '--unset-all');
+  if (reading || key === undefined || (value === undefined && verb !== 'set' && !unset && !has(argv, '--add', '--replace-all'))) return;
   if (key === null) {
     sink.unknown('git config sets a key that is not statically known');
     return;
   }
   gitConfig(key, value ?? null, scope, sink);
-  const file = argv.values.get('-f') ?? argv.values.get('--file');
-  if (file) sink.write(scope, file, 'git config --file');
-  else if (has(argv, '--global')) sink.write(scope, { text: `${sink.ctx.home}/.gitconfig`, glob: false, raw: 'git config --global' }, 'git config --global (the user configuration)');
-  else if (!has(argv, '--system')) sink.write(scope, { text: `${sink.ctx.root}/.git/config`, glob: false, raw: 'git config' }, 'git config (the repository configuration)');
+  // GIT_CONFIG is a `--file` by the environment; GIT_DIR and GIT_COMMON_DIR move the repository's own file.
+  const moved = ['GIT_CONFIG', 'GIT_DIR', 'GIT_COMMON_DIR'].some((v) => scope.vars.has(v));
+  const local = !moved && !argv.values.has('-f') && !argv.values.has('--file') && !has(argv, '--global', '--system', '--blob');
+  const section = verb === 'rename-section' || verb === 'remove-section';
+  if (local && !section && ordinaryKey(key, unset ? undefined : (value ?? null))) return;
+  if (has(argv, '--system')) sink.unknown('git config --system writes the system configuration, which every git command reads');
+  else sink.write(scope, target(), how());
+}
+
+/** `key` split as git splits it (section and name lower-cased); `value` undefined for an unset (any value goes). */
+function ordinaryKey(key: string, value: string | null | undefined): boolean {
+  const first = key.indexOf('.');
+  const last = key.lastIndexOf('.');
+  if (first <= 0 || last === key.length - 1) return false;
+  const entry = { section: key.slice(0, first).toLowerCase(), subsection: first === last ? null : key.slice(first + 1, last), name: key.slice(last + 1).toLowerCase() };
+  return value === undefined ? safeName(entry) : safeKey({ ...entry, value });
 }
 
 /** `git ls-files src`, `git diff --name-only src`: every line is a path under the pathspecs. */

@@ -10,7 +10,7 @@ import type { Call } from './sink.js';
 import type { AnalyzeContext } from './types.js';
 
 /** How a known program can run code the analysis does not see. */
-export interface OptionModel {
+interface OptionModel {
   /**
    * Options that run a command or load code: exact spellings; long ones also match `--opt=…`,
    * two-letter short ones also with the value attached (`-Igzip`).

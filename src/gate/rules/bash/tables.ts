@@ -328,8 +328,6 @@ export function findListing(call: Parameters<Handler>[0], starts: readonly Arg[]
   return under(call, starts, names.length === 1 ? (names[0] ?? null) : null);
 }
 
-export { writeAll };
-
 /** Apply perl-rename expressions (`s/pat/rep/flags` only) to a path; null when one is not that simple. */
 function perlRename(rules: readonly Arg[], path: string): string | null {
   let out = path;

@@ -93,7 +93,7 @@ export interface BashAnalysis {
   unmodelled: BashUnmodelled[];
 }
 
-export interface BashUnmodelled {
+interface BashUnmodelled {
   /** The program, option or construct, as the command spells it. */
   program: string;
   /** What it does that the analysis cannot check, for the reason. */
