@@ -86,7 +86,7 @@ async function main() {
 
   function describeCall(call) {
     if (call.name === 'Bash') {
-      const command = rel(call.input.command).split('\n')[0].replace(/ <<'TDD_RESULT_EOF'$/u, " <<< (the child's final message)");
+      const command = rel(call.input.command).split('\n')[0];
       return `${command.startsWith('tdd-gate') ? 'cli  ' : 'bash '} ${command}`;
     }
     if (call.name === 'Edit') return `Edit  ${rel(call.input.file_path)}: ${JSON.stringify(call.input.old_string)} → ${JSON.stringify(call.input.new_string)}`;
@@ -114,7 +114,7 @@ async function main() {
     } else if (/ done --json$/u.test(command) && !res.is_error) {
       const evidence = /"evidence[^"]*":\s*"([^"]+)"/u.exec(res.content)?.[1] ?? '(see the output)';
       more(`${green('✓ done')} ${dim(`evidence record ${rel(evidence)}`)}`);
-    } else if (/ result - /u.test(command)) {
+    } else if (/ result \S/u.test(command)) {
       const action = lines[0] ?? '';
       const why = lines.find((l) => l.startsWith('detail: ')) ?? lines[2] ?? '';
       lead(action === 'proceed' ? green('✓') : yellow('↻'), `${action}${why ? ` — ${why.replace(/^detail: /u, '')}` : ''}`);

@@ -77,7 +77,12 @@ export function retryPrompt(resultOutput) {
  */
 export function demoScript(root, cli) {
   const bash = (command, description) => ({ tools: [{ name: 'Bash', input: { command, description } }] });
-  const result = (role, turn, ac = '') => (ctx) => bash(`${cli} result - --role ${role}${ac ? ` --ac ${ac}` : ''} <<'TDD_RESULT_EOF'\n${childAnswer(ctx, `toolu_e2e_main_${turn}_0`)}\nTDD_RESULT_EOF`, 'tdd-gate result');
+  // The skill's form: the child's final message, whole, into .tdd-result.md with the Write tool,
+  // then `result` on that file as a call of its own (it works with the OS wall up or not).
+  const result = (role, turn, ac = '') => [
+    (ctx) => ({ tools: [{ name: 'Write', input: { file_path: file('.tdd-result.md'), content: childAnswer(ctx, `toolu_e2e_main_${turn}_0`) } }] }),
+    bash(`${cli} result .tdd-result.md --role ${role}${ac ? ` --ac ${ac}` : ''}`, 'tdd-gate result'),
+  ];
   const file = (rel) => path.join(root, rel);
   const verdict = `The test pins the scenario with concrete values (1 + 2 = 3) and fails on its assertion against the stub.\n\n${block({ role: 'test-validator', status: 'ok', verdict: 'PASS' })}`;
   return {
@@ -85,25 +90,25 @@ export function demoScript(root, cli) {
       /* 0 */ { text: 'SPEC-001: 1 scenario → standard mode, a separate subagent for each role.', ...bash(`${cli} status`, 'tdd-gate status') },
       /* 1 */ bash(`${cli} init --spec specs/SPEC-001.md --mode standard`, 'tdd-gate init'),
       /* 2 */ { tools: [dispatch('planner', 'planner', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md.')] },
-      /* 3 */ result('planner', 2),
-      /* 4 */ bash(`${cli} advance red --plan .tdd/plans/SPEC-001.md`, 'tdd-gate advance red'),
-      /* 5 */ { tools: [dispatch('test-writer', 'test-writer', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md. Cover AC-1.')] },
-      /* 6 */ result('test-writer', 5),
-      /* 7 */ (ctx) => ({ tools: [dispatch('test-writer', 'test-writer-retry', retryPrompt(output(ctx, 6)))] }),
-      /* 8 */ result('test-writer', 7),
-      /* 9 */ bash(`${cli} verify red`, 'tdd-gate verify red'),
-      /* 10 */ { tools: [dispatch('test-validator', 'test-validator', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md.')] },
-      /* 11 */ result('test-validator', 10),
-      /* 12 */ (ctx) => ({ tools: [{ name: 'Write', input: { file_path: file('.tdd-verdict.md'), content: childAnswer(ctx, 'toolu_e2e_main_10_0') } }] }),
-      /* 13 */ bash(`${cli} freeze --verdict .tdd-verdict.md`, 'tdd-gate freeze'),
-      /* 14 */ bash('rm .tdd-verdict.md', 'Remove the saved verdict'),
-      /* 15 */ bash(`${cli} handoff red --ac AC-1`, 'tdd-gate handoff red'),
-      /* 16 */ bash(`${cli} context --role implementer --ac AC-1`, 'tdd-gate context'),
-      /* 17 */ (ctx) => ({ tools: [dispatch('implementer', 'implementer', `AC-1\n\n${output(ctx, 16)}`)] }),
-      /* 18 */ result('implementer', 17, 'AC-1'),
-      /* 19 */ bash(`${cli} verify green`, 'tdd-gate verify green'),
-      /* 20 */ bash(`${cli} done --json`, 'tdd-gate done'),
-      /* 21 */ { text: 'TDD cycle SPEC-001 done (mode standard): planner, test-writer, test-validator and implementer each did their own part.' },
+      /* 3, 4 */ ...result('planner', 2),
+      /* 5 */ bash(`${cli} advance red --plan .tdd/plans/SPEC-001.md`, 'tdd-gate advance red'),
+      /* 6 */ { tools: [dispatch('test-writer', 'test-writer', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md. Cover AC-1.')] },
+      /* 7, 8 */ ...result('test-writer', 6),
+      /* 9 */ (ctx) => ({ tools: [dispatch('test-writer', 'test-writer-retry', retryPrompt(output(ctx, 8)))] }),
+      /* 10, 11 */ ...result('test-writer', 9),
+      /* 12 */ bash(`${cli} verify red`, 'tdd-gate verify red'),
+      /* 13 */ { tools: [dispatch('test-validator', 'test-validator', 'SPEC: specs/SPEC-001.md. Plan: .tdd/plans/SPEC-001.md.')] },
+      /* 14, 15 */ ...result('test-validator', 13),
+      /* 16 */ (ctx) => ({ tools: [{ name: 'Write', input: { file_path: file('.tdd-verdict.md'), content: childAnswer(ctx, 'toolu_e2e_main_13_0') } }] }),
+      /* 17 */ bash(`${cli} freeze --verdict .tdd-verdict.md`, 'tdd-gate freeze'),
+      /* 18 */ bash('rm .tdd-verdict.md', 'Remove the saved verdict'),
+      /* 19 */ bash(`${cli} handoff red --ac AC-1`, 'tdd-gate handoff red'),
+      /* 20 */ bash(`${cli} context --role implementer --ac AC-1`, 'tdd-gate context'),
+      /* 21 */ (ctx) => ({ tools: [dispatch('implementer', 'implementer', `AC-1\n\n${output(ctx, 20)}`)] }),
+      /* 22, 23 */ ...result('implementer', 21, 'AC-1'),
+      /* 24 */ bash(`${cli} verify green`, 'tdd-gate verify green'),
+      /* 25 */ bash(`${cli} done --json`, 'tdd-gate done'),
+      /* 26 */ { text: 'TDD cycle SPEC-001 done (mode standard): planner, test-writer, test-validator and implementer each did their own part.' },
     ],
     planner: [
       { tools: [{ name: 'Read', input: { file_path: file('specs/SPEC-001.md') } }] },

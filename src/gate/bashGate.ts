@@ -31,7 +31,7 @@ export { heldoutBashCheck } from '../heldout/bashGate.js';
  * command runs (package.json scripts, shell and interpreter files, Makefiles) are read here and
  * handed to the analysis.
  */
-export function bashCall(cycle: ActiveCycle, event: BashEvent, env: NodeJS.ProcessEnv): BashCall {
+export function bashCall(cycle: ActiveCycle, event: BashEvent, env: NodeJS.ProcessEnv, kind: 'bash' | 'monitor' = 'bash'): BashCall {
   const analysis = analyzeBash(event.tool_input.command, {
     cwd: event.cwd,
     home: cycle.home,
@@ -41,7 +41,7 @@ export function bashCall(cycle: ActiveCycle, event: BashEvent, env: NodeJS.Proce
     exists: existsSync,
     allow: (cycle.stack.config.bash_allow ?? []).map(allowWords),
   });
-  return { analysis, facts: bashFacts(cycle, event) };
+  return { analysis, facts: bashFacts(cycle, event, kind) };
 }
 
 /** With no active cycle, a command that names the CLI: the CLI calls it makes (the analysis alone). */
@@ -107,14 +107,22 @@ function allowWords(entry: string): string[] {
  */
 const ASKING_MODES = new Set(['default', 'acceptEdits', 'plan']);
 
-export function bashFacts(cycle: ActiveCycle, event: BashEvent): BashFacts {
+/**
+ * The project's explicit opt-in (stack.json `"bash_allow": ["run_in_background"]`): the Bash tool's
+ * background flag is then not unmodelled by itself. The command is still analysed like any other;
+ * what it does after it returned is caught by the checks after every call (frozen files restored,
+ * records that go missing fail closed). A Monitor (no PostToolUse of its own) and a `&` job are not covered.
+ */
+export const BACKGROUND_ALLOW = 'run_in_background';
+
+export function bashFacts(cycle: ActiveCycle, event: BashEvent, kind: 'bash' | 'monitor' = 'bash'): BashFacts {
   const disk = diskOf(cycle);
   let memo: CycleFacts | null = null;
   const mode = event.permission_mode;
   return {
     osWall: osWallOn(cycle.repo),
     canAsk: mode === undefined || ASKING_MODES.has(mode),
-    background: (event.tool_input as { run_in_background?: unknown }).run_in_background === true,
+    background: (event.tool_input as { run_in_background?: unknown }).run_in_background === true && !(kind === 'bash' && (cycle.stack.config.bash_allow ?? []).some((e) => e.trim() === BACKGROUND_ALLOW)),
     cwd: event.cwd,
     agentType: event.agent_type,
     specId: cycle.state.spec_id,

@@ -175,7 +175,7 @@ function fileOrBashCall(event: PreToolUseEvent, env: NodeJS.ProcessEnv, bash: Ba
 function bashInCycle(cycle: ActiveCycle, event: BashEvent, env: NodeJS.ProcessEnv, bash: BashGate | null, common: Omit<CycleCall, 'kind'>, kind: 'bash' | 'monitor', seen?: SeenCliCall[]): CycleCall {
   const where = `(phase ${cycle.state.phase}, ${event.agent_type ?? 'main thread'})`;
   const call = once(() => {
-    const c = needBash(bash).bashCall(cycle, event, env);
+    const c = needBash(bash).bashCall(cycle, event, env, kind);
     seen?.push(...c.analysis.cliCalls);
     return c;
   });

@@ -2,7 +2,7 @@ import { cliEffect } from '../gate/rules/bash/cliCalls.js';
 import { anchorPaths } from '../state/anchorPaths.js';
 import { RefusalError } from '../state/rules/errors.js';
 import { findRepo } from '../state/repo.js';
-import { noTicketMessage, type Ticket } from './rules/tickets.js';
+import { noTicketMessage, readOnlyTicketsMessage, type Ticket } from './rules/tickets.js';
 import { takeTicket } from './tickets.js';
 
 /** The ticket this run of the CLI took (one verb per process). */
@@ -27,6 +27,7 @@ export function authoriseVerb(verbName: string, argv: readonly string[], cwd: st
   const repo = findRepoOrNull(cwd);
   if (repo === null) return; // the verb refuses on its own: there is nothing to change
   const ticket = takeTicket(anchorPaths(repo, env).home, verbName, argv);
+  if (ticket === 'read-only') throw new RefusalError(readOnlyTicketsMessage(verbName));
   if (ticket !== null) {
     taken = ticket;
     return;

@@ -42,9 +42,11 @@ export function issueTickets(anchorHome: string, calls: readonly TicketCall[], n
 
 /**
  * The CLI: take one ticket that authorises `verb` with `args` now, or null. Taking is a rename to a
- * name of this process first, so two runs cannot both take one ticket.
+ * name of this process first, so two runs cannot both take one ticket. 'read-only' when a candidate
+ * was there but the store refused the rename (the call ran inside the OS wall, which keeps the
+ * anchor store read-only): nothing was taken, and the refusal can say where the call ran.
  */
-export function takeTicket(anchorHome: string, verb: string, args: readonly string[], now = Date.now()): Ticket | null {
+export function takeTicket(anchorHome: string, verb: string, args: readonly string[], now = Date.now()): Ticket | 'read-only' | null {
   const dir = dirOf(anchorHome);
   let names: string[];
   try {
@@ -53,13 +55,16 @@ export function takeTicket(anchorHome: string, verb: string, args: readonly stri
     return null;
   }
   const prefixes = ticketPrefixes(verb, args);
+  let readOnly = false;
   for (const name of names) {
     if (!name.endsWith('.json') || !prefixes.some((p) => name.startsWith(p))) continue;
     const claimed = childPath(dir, `${name}.taken-${process.pid}`);
     try {
       renameSync(childPath(dir, name), claimed);
-    } catch {
-      continue; // taken by another run meanwhile
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') readOnly = true;
+      continue; // taken by another run meanwhile, or a store this process cannot change
     }
     let t: unknown = null;
     try {
@@ -70,7 +75,7 @@ export function takeTicket(anchorHome: string, verb: string, args: readonly stri
     remove(claimed);
     if (ticketFits(t, verb, args, now)) return t;
   }
-  return null;
+  return readOnly ? 'read-only' : null;
 }
 
 /** Expired and half-taken tickets go. */

@@ -69,6 +69,12 @@ describe('the Bash gate reads every verb of the table', () => {
     expect(cliEffect(name, ['--help'])).toBe('read');
   });
 
+  it('`harden status` only reads (it proves the wall from inside the sandbox, where no ticket can be taken); on, off and auto change', () => {
+    expect(NAMES).toContain('harden');
+    for (const argv of [['harden', 'status'], ['harden', 'status', '--json'], ['harden', '--json', 'status']]) expect(cliEffect('harden', argv), argv.join(' ')).toBe('read');
+    for (const argv of [['harden', 'on'], ['harden', 'off'], ['harden', 'auto'], ['harden'], ['harden', 'on', 'status'], ['status', 'harden', 'on']]) expect(cliEffect('harden', argv), argv.join(' ')).toBe('change');
+  });
+
   it('a verb the table does not have is a change (fail closed)', () => {
     expect(cliEffect('frobnicate', [])).toBe('change');
     expect(cliEffect('spec', [])).toBe('change');

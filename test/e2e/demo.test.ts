@@ -44,15 +44,17 @@ describeE2E('demo', (bin) => {
       'verdict PASS',
       'tdd-gate: tdd-red → tdd-green',
       'agent tdd-gate:implementer',
-      '✗ denied by tdd-gate',
-      'tdd-gate rule [tests-frozen]: Blocked write to test file',
-      'tdd-gate [frozen-restored]',
       'tdd-gate: GREEN',
       '✓ done evidence record .tdd/evidence/SPEC-001-',
       'The frozen test is unchanged',
     ]) {
       expect(flat, r.out).toContain(text);
     }
+    // The implementer's two cheats are stopped: the Edit by the gate, or, where the client applies
+    // the OS wall's deny rules for the file tools before the hook (newer clients), by those rules;
+    // the helper script's write restored after the call, or refused by the wall itself.
+    expect(flat, r.out).toMatch(/✗ denied by tdd-gate tdd-gate rule \[tests-frozen\]: Blocked write to test file|Edit {2}tests\/add\.test\.js: [^\n]*? ✗ <tool_use_error>File is in a directory that is denied by your permission settings/u);
+    expect(flat, r.out).toMatch(/tdd-gate \[frozen-restored\]|tdd-gate \[os-wall\]: the OS wall [^\n]*? stopped a write: `tests\/add\.test\.js` is a test frozen for this cycle/u);
     // One line per step, in order, each naming the role at work when it changes: the test is
     // written by the test-writer and the code by the implementer, never by the orchestrator.
     const steps = r.out.split('\n').flatMap((l) => {

@@ -57,11 +57,14 @@ async function frozenTestWrite(bin: string, PATH: string): Promise<{ r: SessionR
 }
 
 describeE2E('fail closed', (bin) => {
-  it('node missing from PATH: the write is blocked with the hook command’s own message', async () => {
+  // The Read passes through the hook too (held-out tests), so it is the first call blocked; the
+  // client then refuses the Write on its own (the file was never read), and nothing is written.
+  it('node missing from PATH: the first gated call (the Read) is blocked with the hook command’s own message, and the write is not performed', async () => {
     const { r, after } = await frozenTestWrite(bin, pathWithoutNode());
-    const res = resultOf(r, 1);
-    expect(res.is_error).toBe(true);
-    expect(res.content).toContain('tdd-gate: node is not on PATH, so the TDD gate cannot run and this call is blocked.');
+    const read = resultOf(r, 0);
+    expect(read.is_error).toBe(true);
+    expect(read.content).toContain('tdd-gate: node is not on PATH, so the TDD gate cannot run and this call is blocked.');
+    expect(resultOf(r, 1).is_error).toBe(true);
     expect(after).toBe(FROZEN);
   }, E2E_TIMEOUT);
 

@@ -1,7 +1,6 @@
 // Hardened mode inside the real client: Claude Code's own Bash sandbox (bubblewrap) keeps what the
 // phase protects read-only, for the writes the static check cannot see; ordinary work goes on;
 // `done` gives the person's settings back byte for byte.
-import { execFileSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { noWallCase, WALL } from '../hardened/wall.js';
@@ -62,10 +61,9 @@ describeE2E('hardened mode', (bin) => {
     const home = throwawayHome();
     const repo = redProject(home);
     mkdirSync(repo.path('tmp'));
-    // A package to install from a local tarball (no registry needed): npm writes its cache and node_modules.
+    // A package to install from a local folder whose package.json names an ordinary package (no registry needed): npm writes node_modules.
     repo.write('vendor/dep/package.json', '{"name":"dep","version":"1.0.0","type":"module","main":"index.js"}\n');
     repo.write('vendor/dep/index.js', 'export default 42;\n');
-    execFileSync('npm', ['pack', '--silent', '--pack-destination', repo.path('vendor')], { cwd: repo.path('vendor/dep'), env: { ...process.env, HOME: home }, stdio: 'ignore' });
     linkSync(repo.path('test/add.test.js'), repo.path('tmp/alias.js'));
     ok(runCli(repo.root, ['freeze', '--verdict', 'verdict.md'], { HOME: home, PATH: USER_PATH }));
     expect(readState(repo).phase).toBe('tdd-green');
@@ -81,7 +79,8 @@ describeE2E('hardened mode', (bin) => {
           { tools: [{ name: 'Bash', input: { command: 'echo cheat > tmp/alias.js; cat tmp/alias.js', description: 'Write through the old link' } }] },
           { tools: [{ name: 'Bash', input: { command: "printf 'export function add(a, b) { return a + b; }\\n' > src/add.js && node --test 2>&1 | grep -E '^# (pass|fail)' && mkdir -p build && cp src/add.js build/ && git add src && git commit -qm green && git log --oneline | head -1", description: 'Implement, test, build, commit' } }] },
           { tools: [{ name: 'Bash', input: { command: `${CLI} harden status`, description: 'Is the wall up?' } }] },
-          { tools: [{ name: 'Bash', input: { command: "npm install --no-audit --no-fund --loglevel=error ./vendor/dep-1.0.0.tgz && node -e \"import('dep').then((m) => console.log('DEP', m.default))\"", description: 'Install a package' } }] },
+          { tools: [{ name: 'Bash', input: { command: "npm install --no-audit --no-fund --loglevel=error ./vendor/dep && node -e \"import('dep').then((m) => console.log('DEP', m.default))\"", description: 'Install a package' } }] },
+          { tools: [{ name: 'Bash', input: { command: `${CLI} harden off`, description: 'Wall down?' } }] },
           { tools: [{ name: 'Bash', input: { command: `${CLI} verify green && rm -rf .tdd`, description: 'Verify and clean' } }] },
           { tools: [{ name: 'Bash', input: { command: `${CLI} verify green`, description: 'Verify green' } }] },
           { tools: [{ name: 'Bash', input: { command: `${CLI} done`, description: 'Finish' } }] },
@@ -102,10 +101,14 @@ describeE2E('hardened mode', (bin) => {
     expect(text(r, 4)).toMatch(/[0-9a-f]{7} green/);
     expect(text(r, 5)).toMatch(/it is UP \(a write to \.tdd\/ from this Bash call was refused by the OS\)/);
     expect(text(r, 6)).toMatch(/DEP 42/);
+    // `harden off` runs inside the wall, where the hook's ticket cannot be taken: refused, and the
+    // refusal says where it ran (the person turns the wall off from a terminal).
     expect(resultOf(r, 7).is_error).toBe(true);
-    expect(text(r, 7)).toMatch(/tdd-gate rule \[hardened-cli-call\]: hardened mode: the tdd-gate CLI runs outside the Bash sandbox only as one plain call/);
-    expect(resultOf(r, 8).is_error, text(r, 8)).toBe(false);
-    expect(text(r, 9)).toMatch(/restored \(byte for byte\)/);
+    expect(text(r, 7)).toMatch(/`tdd-gate harden` ran inside Claude Code's Bash sandbox \(the OS wall\).*`harden on\|off\|auto` during a cycle are the person's/);
+    expect(resultOf(r, 8).is_error).toBe(true);
+    expect(text(r, 8)).toMatch(/tdd-gate rule \[hardened-cli-call\]: hardened mode: the tdd-gate CLI runs outside the Bash sandbox only as one plain call/);
+    expect(resultOf(r, 9).is_error, text(r, 9)).toBe(false);
+    expect(text(r, 10)).toMatch(/restored \(byte for byte\)/);
 
     expect(readFileSync(repo.path('test/add.test.js'), 'utf8')).toBe(TEST);
     expect(existsSync(repo.path('.claude/settings.json'))).toBe(false);

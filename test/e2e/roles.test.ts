@@ -58,13 +58,13 @@ describeE2E('roles', (bin) => {
     const freeze = resultOf(r, 1, 0, 'writer');
     expect(denied(freeze)).toMatch(/^tdd-gate rule \[subagent-cli\]: Blocked `node .*freeze --verdict .tdd\/verdict.md`/u);
     expect(freeze.content).toContain("subagents never run the tdd-gate CLI's state-changing verbs (freeze)");
-    expect(freeze.content).toContain('agent tdd-gate:test-writer');
+    expect(freeze.content).toContain('(tdd-gate:test-writer): subagents never run');
     // implementer in RED: the role rule, though the stub carries the marker.
     const stub = resultOf(r, 0, 0, 'impl');
     expect(denied(stub)).toMatch(/^tdd-gate rule \[role\]: Blocked write to source file .*src\/add\.ts \(phase tdd-red, mode standard, agent tdd-gate:implementer\): in standard mode only tdd-gate:test-writer writes tests and sources in tdd-red\./u);
     expect(existsSync(repo.path('src/add.ts'))).toBe(false);
     const advance = resultOf(r, 1, 0, 'impl');
-    expect(denied(advance)).toMatch(/^tdd-gate rule \[subagent-cli\]: .*\(phase tdd-red, mode standard, agent tdd-gate:implementer\)/u);
+    expect(denied(advance)).toMatch(/^tdd-gate rule \[subagent-cli\]: Blocked `node .*advance .*` \(tdd-gate:implementer\): subagents never run the tdd-gate CLI's state-changing verbs \(advance refactor\)/u);
     // The orchestrator: the role rule names whom to dispatch.
     const own = resultOf(r, 2);
     expect(denied(own)).toMatch(/^tdd-gate rule \[role\]: .*As the orchestrator, dispatch the tdd-gate:test-writer subagent/u);

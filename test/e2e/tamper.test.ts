@@ -60,14 +60,46 @@ describeE2E('tamper', (bin) => {
     expect(readFileSync(l.repo.path('notes.md'), 'utf8')).toBe('hello\n');
   }, E2E_TIMEOUT);
 
-  it('a background command that changes a frozen test after it returned is caught and reverted', async () => {
+  // Started in the background, a writer acts after its own PostToolUse has run; its target is put
+  // together at run time, so the static check has nothing to deny but the background itself. Then
+  // it leaves a mark, which the next command waits for: however slow the machine, the write has
+  // happened by then.
+  const LATER = `import { writeFileSync } from 'node:fs';\nconst target = ${runtimePath('test/add.test.js')};\nsetTimeout(() => {\n  writeFileSync(target, 'weakened\\n');\n  writeFileSync('tools/later.done', '');\n}, 1500);\n`;
+
+  // Without the OS wall a background call is refused before it runs (ADR 010): it would act after
+  // the gate checked it. The gate asks (the client's permission mode lets an ask reach a person);
+  // in `-p` mode nobody can answer, so the client refuses the call and nothing runs.
+  it('without the OS wall a background command is refused before it runs', async () => {
     const home = throwawayHome();
     const l = lab({ home, data: false });
     toGreen(l);
-    // Started in the background, it writes after its own PostToolUse has run; its target is put
-    // together at run time, so the static check has nothing to deny. Then it leaves a mark, which
-    // the next command waits for: however slow the machine, the write has happened by then.
-    l.repo.write('tools/later.mjs', `import { writeFileSync } from 'node:fs';\nconst target = ${runtimePath('test/add.test.js')};\nsetTimeout(() => {\n  writeFileSync(target, 'weakened\\n');\n  writeFileSync('tools/later.done', '');\n}, 1500);\n`);
+    l.repo.write('tools/later.mjs', LATER);
+    const r = await session(bin, l.repo, {
+      home,
+      script: {
+        main: [
+          { tools: [{ name: 'Bash', input: { command: 'node tools/later.mjs', description: 'Start the generator', run_in_background: true } }] },
+          { tools: [{ name: 'Bash', input: { command: 'sleep 3; ls tools', description: 'List' } }] },
+          { text: 'Done.' },
+        ],
+      },
+      partial: ['main'],
+    });
+    expect(resultOf(r, 0).is_error).toBe(true);
+    expect(resultOf(r, 0).content).toMatch(/tdd-gate rule \[bash-unmodelled\]: .*`run_in_background` runs the command in the background/s);
+    expect(resultOf(r, 0).content).toContain('"bash_allow": ["run_in_background"]');
+    expect(resultOf(r, 1).content).not.toContain('later.done');
+    expect(readFileSync(l.repo.path('test/add.test.js'), 'utf8')).toBe(ADD_TEST);
+  }, E2E_TIMEOUT);
+
+  // A project that relies on background commands allows them (stack.json bash_allow, before the
+  // cycle): the writer then runs, and the frozen test it changes after it returned is caught and
+  // reverted by the checks after the next call.
+  it('a background command the project allows, that changes a frozen test after it returned, is caught and reverted', async () => {
+    const home = throwawayHome();
+    const l = lab({ home, data: false, stack: { bash_allow: ['run_in_background'] } });
+    toGreen(l);
+    l.repo.write('tools/later.mjs', LATER);
     const r = await session(bin, l.repo, {
       home,
       script: {

@@ -1,8 +1,7 @@
 // The OS wall by default, inside the real client: no `harden on`, a cycle's `init` switches Claude
 // Code's Bash sandbox on. In GREEN a program the Bash analysis does not model cannot touch the
 // state, the anchor, ~/.bashrc or a frozen test; the model learns from the gate which rule stopped
-// it; `npm install` of a local package works; no placeholder is left in the project.
-import { execFileSync } from 'node:child_process';
+// it; `npm install` of a local package folder works; no placeholder is left in the project.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
@@ -61,7 +60,6 @@ describeE2E('the OS wall by default', (bin) => {
     writeVerdict(repo);
     repo.write('vendor/dep/package.json', '{"name":"dep","version":"1.0.0","type":"module","main":"index.js"}\n');
     repo.write('vendor/dep/index.js', 'export default 42;\n');
-    execFileSync('npm', ['pack', '--silent', '--pack-destination', repo.path('vendor')], { cwd: repo.path('vendor/dep'), env: { ...process.env, HOME: home }, stdio: 'ignore' });
     ok(cli('freeze', '--verdict', 'verdict.md'));
     expect(readState(repo).phase).toBe('tdd-green');
     const before = readdirSync(repo.root).sort();
@@ -77,7 +75,7 @@ describeE2E('the OS wall by default', (bin) => {
           { tools: [{ name: 'Bash', input: { command: 'perl tools/w.pl', description: 'Run the tool' } }] },
           { tools: [{ name: 'Bash', input: { command: `perl -MPOSIX -e 'for my $f (glob(".t" . "dd/state-*")) { open(my $h, ">>", $f) or print "cannot $f: ", strerror(errno()), "\\n" }'`, description: 'Touch the state' } }] },
           { tools: [{ name: 'Bash', input: { command: "printf 'export function add(a, b) { return a + b; }\\n' > src/add.js && node --test 2>&1 | grep -E '^# (pass|fail)' && git add src && git commit -qm green && git log --oneline | head -1", description: 'Implement, test, commit' } }] },
-          { tools: [{ name: 'Bash', input: { command: "npm install --no-audit --no-fund --loglevel=error ./vendor/dep-1.0.0.tgz && node -e \"import('dep').then((m) => console.log('DEP', m.default))\"", description: 'Install a package' } }] },
+          { tools: [{ name: 'Bash', input: { command: "npm install --no-audit --no-fund --loglevel=error ./vendor/dep && node -e \"import('dep').then((m) => console.log('DEP', m.default))\"", description: 'Install a package' } }] },
           { text: 'Done.' },
         ],
       },

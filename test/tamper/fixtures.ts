@@ -31,10 +31,10 @@ export interface Lab {
   o(extra?: Partial<EventOverrides>): EventOverrides;
 }
 
-export function lab(opts: { data?: boolean; home?: string } = {}): Lab {
+export function lab(opts: { data?: boolean; home?: string; stack?: Record<string, unknown> } = {}): Lab {
   // The walls behind the OS wall, on their own: where no sandbox runs (or a project opts out), the
   // tamper check and the static check are the last word (the OS wall's own tests: test/wall).
-  const repo = project('node-test', {}, { os_wall: 'off' });
+  const repo = project('node-test', {}, { os_wall: 'off', ...opts.stack });
   const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-lab-')));
   onTestFinished(() => rmSync(base, { recursive: true, force: true }));
   const home = opts.home ?? path.join(base, 'home');

@@ -10,6 +10,12 @@ export interface VerbEntry {
   mutates: boolean;
   /** A verb that changes state only with this flag (read-only without it). */
   writesOnlyWith?: string;
+  /**
+   * Operands that make the verb read-only (its first operand after the verb's words): `harden
+   * status` reports the wall, and proves it from inside the sandbox, where no ticket can be taken;
+   * `harden on|off|auto` change the worktree's choice.
+   */
+  readsWithOperand?: readonly string[];
   /** The person confirms it (it ends a cycle or overrides its bounds): always (null), or with this flag. */
   confirm?: string | null;
   /**
@@ -38,7 +44,7 @@ export const VERB_TABLE = {
   context: { mutates: false, wall: 'out' },
   log: { mutates: false, wall: 'out' },
   'spec check': { mutates: false, wall: 'in' },
-  harden: { mutates: true, wall: 'in' },
+  harden: { mutates: true, readsWithOperand: ['status'], wall: 'in' },
   recover: { mutates: true, confirm: null, wall: 'in' },
   doctor: { mutates: false, wall: 'in' },
   statusline: { mutates: false, wall: 'in' },

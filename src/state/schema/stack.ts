@@ -60,7 +60,7 @@ export const stackSchema = z.strictObject({
   ),
   bash_allow: doc(
     z.optional(z.array(nonEmpty())),
-    'Programs a Bash command may start during a cycle although the gate does not model them, each a program name or a program and its first arguments ("cmake", "make test", "./gradlew"); without the OS wall anything else unmodelled asks the user.',
+    'Programs a Bash command may start during a cycle although the gate does not model them, each a program name or a program and its first arguments ("cmake", "make test", "./gradlew"), or "run_in_background" for the Bash tool\'s background flag; without the OS wall anything else unmodelled asks the user.',
   ),
 });
 

@@ -82,6 +82,15 @@ export function ticketName(t: Ticket, nonce: string): string {
 }
 
 /** The CLI's refusal when a state-changing verb ran inside Claude Code with no ticket. */
+/** The hook's ticket was there, but this run could not take it: it ran inside the OS wall (Claude Code's Bash sandbox). */
+export function readOnlyTicketsMessage(verb: string): string {
+  return (
+    `\`tdd-gate ${verb}\` ran inside Claude Code's Bash sandbox (the OS wall), which keeps tdd-gate's records read-only, so nothing changed. ` +
+    'The CLI changes the cycle only as one plain Bash call of its own, exactly as the /tdd skill shows it (`node "<plugin>/dist/cli.mjs" <verb> …`, nothing piped, chained or redirected into it). ' +
+    (verb === 'harden' ? '`harden status` works from inside the wall; `harden on|off|auto` during a cycle are the person\'s, from a terminal outside Claude Code.' : 'Run it that way, or ask the person.')
+  );
+}
+
 export function noTicketMessage(verb: string): string {
   return (
     `\`tdd-gate ${verb}\` ran inside Claude Code, but not as a Bash call that the tdd-gate hook saw and allowed for this verb ` +

@@ -5,6 +5,25 @@ import type { Arg } from './words.js';
 // The verbs, read-only or not, confirmed or not, are the one table the CLI's registry is held to
 // (src/state/rules/verbs.ts; test/cli/verbLists.test.ts).
 
+/** The first operand after the verb's words (flags skipped), or null. */
+function operandAfter(verb: string, args: readonly string[]): string | null {
+  const words = verb.split(' ');
+  let i = 0;
+  let matched = 0;
+  for (; i < args.length && matched < words.length; i++) {
+    const a = args[i] as string;
+    if (a.startsWith('-')) continue;
+    if (a !== words[matched]) return null;
+    matched++;
+  }
+  if (matched < words.length) return null;
+  for (; i < args.length; i++) {
+    const a = args[i] as string;
+    if (!a.startsWith('-')) return a;
+  }
+  return null;
+}
+
 /** The verb as written (`verify red`, `abort`); null when it is not static. */
 export function cliVerb(args: readonly Arg[]): string | null {
   const words: string[] = [];
@@ -34,6 +53,11 @@ export function cliEffect(verb: string | null, args: readonly string[]): CliEffe
   if (entry === undefined) return 'change';
   if (!entry.mutates) return 'read';
   if (entry.writesOnlyWith !== undefined) return has(entry.writesOnlyWith) ? 'change' : 'read';
+  // `harden status` reads (it proves the wall from inside the sandbox, where no ticket can be taken).
+  if (entry.readsWithOperand !== undefined) {
+    const operand = operandAfter(verb, args);
+    if (operand !== null && entry.readsWithOperand.includes(operand)) return 'read';
+  }
   // `result --resume` after a halt overrides the retry bounds: the person's call, like abort.
   if (entry.confirm !== undefined && (entry.confirm === null || has(entry.confirm))) return 'confirm';
   return 'change';
