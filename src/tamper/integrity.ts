@@ -116,9 +116,12 @@ export function checkIntegrity(paths: AnchorPaths, anchor: AnchorRecord | null, 
 
 type Seen = (key: string, st: Stats | null) => boolean;
 
-/** A plain file with nothing in it: no configuration file does anything when empty. */
+/**
+ * A placeholder: a plain file with nothing in it, or a device node (the client's sandbox mounts the
+ * null device over a denied path that does not exist). No configuration does anything from either.
+ */
 function isEmptyFile(st: Stats): boolean {
-  return st.isFile() && st.size === 0;
+  return (st.isFile() && st.size === 0) || st.isCharacterDevice();
 }
 type Remember = (key: string, st: Stats | null) => void;
 
