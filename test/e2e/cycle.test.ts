@@ -142,7 +142,9 @@ describeE2E('cycle', (bin) => {
     // The commands the script ran are the skill's, as the model saw them.
     const skill = lastUserText(r, 'main', 0);
     expect(skill).toContain(`${cli} init --spec <path> --mode <mode>`);
-    expect(skill).toContain(`${cli} result - --role implementer --ac AC-1 <<'TDD_RESULT_EOF'`);
+    // The skill hands results over in a file (one form with the OS wall up or not); this script,
+    // with the wall off, uses the standard-input form the CLI still takes.
+    expect(skill).toContain(`${cli} result .tdd-result.md --role implementer --ac AC-1`);
     expect(skill).toContain('`run_in_background: false`');
     // Every step went through (a refusal or a deny is an error result naming the reason).
     for (let turn = 0; turn < 25; turn++) {
