@@ -74,9 +74,11 @@ describeE2E('fail closed', (bin) => {
   let crash: { r: SessionResult; after: string } | null = null;
   it('the hook process crashes (node exits 1): the hook command turns it into exit 2', async () => {
     crash = await frozenTestWrite(bin, pathWithFakeNode('echo "node: simulated crash" >&2\nexit 1'));
+    // The Read is gated too: older clients then refuse the unread Write themselves, newer ones send
+    // it to the hook as well. Every call the hook saw ended in exit 2.
     const pre = crash.r.hooks.filter((h) => h.event === 'PreToolUse');
-    expect(pre).toHaveLength(1);
-    expect(pre[0]!.exitCode).toBe(2);
+    expect(pre.length).toBeGreaterThanOrEqual(1);
+    for (const h of pre) expect(h.exitCode).toBe(2);
   }, E2E_TIMEOUT);
   it('… and the write is blocked (fail closed)', () => {
     expect(crash).not.toBeNull();
@@ -90,7 +92,7 @@ describeE2E('fail closed', (bin) => {
   let hang: { r: SessionResult; after: string } | null = null;
   it('the hook process hangs past the timeout: the client ran the hook', async () => {
     hang = await frozenTestWrite(bin, pathWithFakeNode('exec sleep 60'));
-    expect(hang.r.hooks.filter((h) => h.event === 'PreToolUse')).toHaveLength(1);
+    expect(hang.r.hooks.filter((h) => h.event === 'PreToolUse').length).toBeGreaterThanOrEqual(1);
   }, E2E_TIMEOUT);
   it('… and the write is blocked (fail closed)', () => {
     expect(hang).not.toBeNull();
