@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { analyzeBash } from './rules/bash/analyze.js';
 import { cliEffect } from './rules/bash/cliCalls.js';
-import { parseShell, type Command, type PipelineNode, type Statement, type Word, type AndOr } from './rules/bash/parser.js';
+import { literalWord as literal, parseShell, type Command, type PipelineNode, type Statement, type AndOr } from './rules/bash/parser.js';
 import { scriptReader } from './scriptFacts.js';
 
 /** Programs that only read files or print (in the forms let through below). */
@@ -15,17 +15,6 @@ const READERS = new Set([
 const GIT_READS = new Set(['status', 'diff', 'log', 'show', 'rev-parse', 'ls-files', 'blame', 'shortlog', 'describe', 'cat-file', 'ls-tree', 'grep']);
 /** find's actions that run or write something. */
 const FIND_ACTIONS = /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/;
-
-/** A word with no expansion of any kind: its text is what the program gets. */
-function literal(w: Word | undefined): string | null {
-  if (w === undefined) return null;
-  for (const p of w.parts ?? []) {
-    if (p.type === 'Literal' || p.type === 'SingleQuoted') continue;
-    if (p.type === 'DoubleQuoted' && p.parts.every((c) => c.type === 'Literal')) continue;
-    return null;
-  }
-  return w.value;
-}
 
 /** The plugin's own CLI, where the running hook's bundle and CLAUDE_PLUGIN_ROOT put it. */
 function isPluginCli(file: string, cwd: string, env: NodeJS.ProcessEnv): boolean {

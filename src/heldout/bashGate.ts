@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseShell, type Command, type Word } from '../gate/rules/bash/parser.js';
+import { literalWord as literal, parseShell, type Command } from '../gate/rules/bash/parser.js';
 import type { Decision } from '../gate/rules/decision.js';
 import { canonicalize } from '../state/canonicalPath.js';
 import { readOrNull } from '../state/readOrNull.js';
@@ -11,16 +11,6 @@ import { callReaches, shellTextReaches, type HeldoutFacts, type ShellCall } from
 /** Interpreters whose script argument (or inline code) is read for what it reaches. */
 const INTERPRETERS = new Set(['python', 'python3', 'python2', 'node', 'nodejs', 'deno', 'bun', 'perl', 'ruby', 'php', 'sh', 'bash', 'zsh', 'dash', 'ksh', 'lua', 'Rscript', 'tsx', 'ts-node']);
 const MAX_SCRIPT = 256 * 1024;
-
-function literal(w: Word | undefined): string | null {
-  if (w === undefined) return null;
-  for (const p of w.parts ?? []) {
-    if (p.type === 'Literal' || p.type === 'SingleQuoted') continue;
-    if (p.type === 'DoubleQuoted' && p.parts.every((c) => c.type === 'Literal')) continue;
-    return null;
-  }
-  return w.value;
-}
 
 /** Every simple command in the parsed script, nested ones (substitutions, subshells, loops, functions) included. */
 function commandsIn(node: unknown, out: Command[], depth = 0): void {

@@ -3,7 +3,7 @@
  * so swapping the parser means re-implementing this file and the node shapes it exposes.
  */
 import { parse } from 'unbash';
-import type { ParsedScript } from 'unbash';
+import type { ParsedScript, Word } from 'unbash';
 
 export type {
   ArithmeticExpression,
@@ -22,4 +22,15 @@ export type {
 
 export function parseShell(source: string): ParsedScript {
   return parse(source);
+}
+
+/** A word with no expansion of any kind: its text is what the program gets (null otherwise). */
+export function literalWord(w: Word | undefined): string | null {
+  if (w === undefined) return null;
+  for (const p of w.parts ?? []) {
+    if (p.type === 'Literal' || p.type === 'SingleQuoted') continue;
+    if (p.type === 'DoubleQuoted' && p.parts.every((c) => c.type === 'Literal')) continue;
+    return null;
+  }
+  return w.value;
 }
