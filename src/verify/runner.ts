@@ -1,3 +1,4 @@
+import { newSealKey, openSeal } from './evidence/seal.js';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
@@ -35,7 +36,7 @@ export interface RunResult {
   log: string;
   durationMs: number;
   /** The runner's machine-readable report, when the command was instrumented and wrote one; `side`, a second one of the instrumentation's own. */
-  report: { kind: string; text: string | null; side?: string | null; canary?: string | null };
+  report: { kind: string; text: string | null; side?: string | null; canary?: string | null; sealProblem?: string };
 }
 
 /** Head + ring-buffer tail of a byte stream, with a digest of all of it. */
@@ -117,6 +118,11 @@ interface Instrumentation {
   canary?: string;
   /** A JavaScript module the run loads by path (mocha's reporter): written like the Python module; each `token` in the command becomes its quoted path. */
   jsModule?: { name: string; source: string; token: string };
+  /**
+   * The gate's reporter seals the report (evidence/seal.ts): the run's key goes to `keyFile`, and
+   * the `main` report (or the `side` one) is opened with it; what is not sealed is not evidence.
+   */
+  seal?: { keyFile: string; report: 'main' | 'side' };
 }
 
 /**
@@ -266,6 +272,9 @@ async function runPlanned(opts: RunOptions, plan: Instrumentation, pyDir: string
   const command = composed.command;
   const env = { ...composed.env, ...plan.env };
 
+  const sealKey = plan.seal ? newSealKey() : null;
+  if (plan.seal && sealKey !== null) writeFileSync(plan.seal.keyFile, sealKey, { mode: 0o600, flag: 'wx' });
+
   const capture = new BoundedCapture();
   const wrapped = opts.wrap ? opts.wrap(command) : null;
   // One pipe for both streams where the shell allows it: a runner's progress on stderr and its
@@ -311,6 +320,7 @@ async function runPlanned(opts: RunOptions, plan: Instrumentation, pyDir: string
       rmSync(reportFile, { force: true });
       rmSync(`${reportFile}.cache`, { recursive: true, force: true });
       if (plan.canary) rmSync(plan.canary, { force: true });
+      if (plan.seal) rmSync(plan.seal.keyFile, { force: true });
     },
   });
   const stopProgress = startProgress(opts.progress, opts.label, opts.command);
@@ -357,6 +367,20 @@ async function runPlanned(opts: RunOptions, plan: Instrumentation, pyDir: string
     // a runner's scratch beside its report (jest's cache directory)
     rmSync(`${reportFile}.cache`, { recursive: true, force: true });
   }
+  let sealProblem: string | undefined;
+  if (plan.seal && sealKey !== null) {
+    // The reporter deletes the key as it loads; one left means it never did.
+    rmSync(plan.seal.keyFile, { force: true });
+    const opened = openSeal(plan.seal.report === 'main' ? reportText : sideText, sealKey);
+    if (opened.ok) {
+      if (plan.seal.report === 'main') reportText = opened.body;
+      else sideText = opened.body;
+    } else {
+      sealProblem = opened.problem;
+      if (plan.seal.report === 'main') reportText = null;
+      else sideText = null;
+    }
+  }
   return {
     command: opts.command,
     executed: plan.command,
@@ -369,6 +393,6 @@ async function runPlanned(opts: RunOptions, plan: Instrumentation, pyDir: string
     outputSha256: sha256,
     log: logRel,
     durationMs: Date.now() - started.getTime(),
-    report: { kind: plan.kind, text: reportText, ...(plan.sideReport ? { side: sideText } : {}), ...(plan.canary ? { canary: canaryText } : {}) },
+    report: { kind: plan.kind, text: reportText, ...(plan.sideReport ? { side: sideText } : {}), ...(plan.canary ? { canary: canaryText } : {}), ...(sealProblem !== undefined ? { sealProblem } : {}) },
   };
 }

@@ -128,7 +128,8 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
   // pytest: what the gate's own plugin saw, when the run loaded it and the junit report was read.
   const observed = run.report.side !== undefined && facts.source === 'junit-xml' ? { observed: parsePytestOutcomes(run.report.side) } : {};
   const canary = run.report.canary !== undefined ? { canary: { kind: run.report.kind, lines: parseCanary(run.report.canary) } } : {};
-  return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary, ...(unasserted.length > 0 ? { unasserted } : {}), ...observed, ...canary };
+  const sealed = run.report.sealProblem !== undefined ? { sealProblem: run.report.sealProblem } : {};
+  return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary, ...(unasserted.length > 0 ? { unasserted } : {}), ...observed, ...canary, ...sealed };
 }
 
 /** One run of the test command (or a narrowed form of it) in the work tree: RED, through judgeRun.ts. */

@@ -20,6 +20,8 @@ export interface RunOutcome {
   canary?: { kind: string; lines: CanaryLine[] };
   /** pytest: each test's outcome as the gate's own plugin saw it (null: the plugin never started); absent when it was not loaded. */
   observed?: ReadonlyMap<string, TestStatus> | null;
+  /** Why the gate's sealed report is not evidence (evidence/seal.ts); absent when it held or the run had none. */
+  sealProblem?: string;
 }
 
 export interface Verdict {
@@ -256,6 +258,7 @@ export function judgeGreen(o: RunOutcome, command: string, frozen: FrozenTests |
   const refuse = (reason: string): Verdict => ({ valid: false, reason, counts, failingFiles: [], ...(map ? { tests: map } : {}) });
   const broken = brokenRun(o, command);
   if (broken) return refuse(broken);
+  if (o.sealProblem !== undefined) return refuse(`${o.sealProblem}; remove what ends the test process or writes where the runner's report goes, and verify again`);
   if (o.facts.unfinished) return refuse(`${o.facts.unfinished}; then verify again`);
   if (o.exitCode !== 0) {
     const loadErr = o.facts.loadErrorFiles.length > 0 ? `${o.facts.loadErrorFiles.slice(0, 3).join(', ')} failed to load` : '';
