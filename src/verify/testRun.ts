@@ -10,7 +10,7 @@ import { parseGoJson } from './evidence/goJson.js';
 import { identify, isNewOrChanged } from './evidence/identity.js';
 import { instrumentCommand, type Instrumented } from './evidence/instrument.js';
 import { judgeRed, parseCoverage, type FrozenTests, type RunOutcome, type Verdict } from './rules/judge.js';
-import { parseJestJson, parseJunitXml, type RunFacts } from './evidence/report.js';
+import { parseJunitXml, sealedJestFacts, type RunFacts } from './evidence/report.js';
 import { textCounts, textFacts } from './evidence/textReport.js';
 import { parseMochaReport, unreachedMocha } from './evidence/mocha.js';
 import { NODE_TEST_SOURCE, nodeTestSummary, npmrcNodeOptions, parseNodeTestReport } from './evidence/nodeTest.js';
@@ -37,8 +37,11 @@ function factsOf(run: RunResult): RunFacts {
   if (run.report.kind === 'mocha-unreached') return unreachedMocha();
   const text = textFacts(run.output);
   let report: RunFacts | null = null;
-  if (run.report.text !== null) {
-    if (run.report.kind === 'vitest-json' || run.report.kind === 'jest-json') report = parseJestJson(run.report.text, run.report.kind);
+  // vitest and jest through the gate's sealed reporter: its report or nothing, never the printed text.
+  if (run.report.kind === 'vitest-json' || run.report.kind === 'jest-json') {
+    report = sealedJestFacts(run.report.text, run.report.kind, run.report.sealProblem);
+    if (report.unfinished !== undefined) return report;
+  } else if (run.report.text !== null) {
     if (run.report.kind === 'junit-xml') report = parseJunitXml(run.report.text, run.report.kind);
     if (run.report.kind === 'node-test') report = parseNodeTestReport(run.report.text);
   }

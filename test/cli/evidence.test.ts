@@ -137,7 +137,8 @@ describe('helpers', () => {
     ['npm test', 'none'],
     ['cargo test', 'cargo'],
     ['npx vitest run && echo hi', 'none'],
-    ['npx vitest run --reporter=dot', 'none'],
+    // a command's own reporter stays, and the gate's goes beside it
+    ['npx vitest run --reporter=dot', 'vitest-json'],
   ])('instrumentCommand(%s) → %s', (cmd, kind) => {
     expect(instrumentCommand(cmd, '/tmp/r.json').kind).toBe(kind);
   });
@@ -147,18 +148,19 @@ describe('report flags through a package manager', () => {
   const scripts: Record<string, string> = { test: 'vitest run', unit: 'jest --ci', jestplain: 'jest', py: 'python -m pytest -q', both: 'tsc && vitest run', dot: 'vitest run --reporter=dot', nt: 'node --test' };
   const script = (name: string) => scripts[name] ?? null;
   it.each([
-    ['npm test', "npm test -- --reporter=default --reporter=json --outputFile.json='/r/x'", 'vitest-json'],
-    ['npm test --silent', "npm test --silent -- --reporter=default --reporter=json --outputFile.json='/r/x'", 'vitest-json'],
-    ['npm t', "npm t -- --reporter=default --reporter=json --outputFile.json='/r/x'", 'vitest-json'],
-    ['npm run unit', "npm run unit -- --testLocationInResults --json --outputFile='/r/x' --no-cache --cacheDirectory='/r/x.cache'", 'jest-json'],
-    ['yarn unit', "yarn unit --testLocationInResults --json --outputFile='/r/x' --no-cache --cacheDirectory='/r/x.cache'", 'jest-json'],
-    ['npm run jestplain', "npm run jestplain -- --ci --testLocationInResults --json --outputFile='/r/x' --no-cache --cacheDirectory='/r/x.cache'", 'jest-json'],
+    ['npm test', 'npm test -- --reporter=default --reporter=T', 'vitest-json'],
+    ['npm test --silent', 'npm test --silent -- --reporter=default --reporter=T', 'vitest-json'],
+    ['npm t', 'npm t -- --reporter=default --reporter=T', 'vitest-json'],
+    ['npm run unit', "npm run unit -- --testLocationInResults --reporters=default --reporters=T --no-cache --cacheDirectory='/r/x.cache'", 'jest-json'],
+    ['yarn unit', "yarn unit --testLocationInResults --reporters=default --reporters=T --no-cache --cacheDirectory='/r/x.cache'", 'jest-json'],
+    ['npm run jestplain', "npm run jestplain -- --ci --testLocationInResults --reporters=default --reporters=T --no-cache --cacheDirectory='/r/x.cache'", 'jest-json'],
     ['pnpm run py', "pnpm run py -p tdd_gate_pytest_outcomes --junitxml='/r/x'", 'junit-xml'],
     ['npm run both', 'npm run both', 'none'],
-    ['npm run dot', 'npm run dot', 'none'],
+    ['npm run dot', 'npm run dot -- --reporter=T', 'vitest-json'],
     ['npm run missing', 'npm run missing', 'none'],
   ])('%s', (cmd, want, kind) => {
-    expect(instrumentCommand(cmd, '/r/x', script)).toMatchObject({ command: want, kind });
+    const plan = instrumentCommand(cmd, '/r/x', script);
+    expect(plan).toMatchObject({ command: want.replace('=T', `=${plan.jsModule?.token ?? 'T'}`), kind });
   });
 });
 

@@ -50,7 +50,7 @@ describe('instrumentCommand for mocha', () => {
     ['npm run compound', 'npm run compound', 'mocha-unreached'],
     ['npm run nested', 'npm run nested', 'mocha-unreached'],
     ['npx mocha && echo done', 'npx mocha && echo done', 'mocha-unreached'],
-    ['npx jest --reporters=dot', 'npx jest --reporters=dot', 'none'],
+    ['npx jest --reporters=dot', "npx jest --reporters=dot --ci --testLocationInResults --reporters=T --no-cache --cacheDirectory='/r/x.cache'", 'jest-json'],
     ['node --test test/mocha', 'node --test test/mocha', 'node-test'],
   ])('%s', (cmd, want, kind) => {
     const plan = instrumentCommand(cmd, '/r/x', script);

@@ -3,8 +3,13 @@ import { importPreloadSupported, jsCanaryOption, pyCanarySource } from '../canar
 import { MOCHA_REPORTER_NAME, mochaCommand, mochaReporterSource, reachesMocha } from './mocha.js';
 import { nodeTestOptions, nodeTestReporterSupported } from './nodeTest.js';
 import { PYTEST_PLUGIN_MODULE, pytestPluginSource } from './pytestOutcomes.js';
+import { JEST_REPORTER_NAME, jestReporterSource } from './jestReporter.js';
+import { VITEST_REPORTER_NAME, vitestReporterSource } from './vitestReporter.js';
 
-/** vitest/jest/junit/node:test reports go to a file; go's JSON events replace the text on stdout. */
+/**
+ * vitest/jest (the gate's sealed reporters, jest's JSON shape), junit and node:test reports go to a
+ * file; go's JSON events replace the text on stdout.
+ */
 type ReportKind = 'vitest-json' | 'jest-json' | 'junit-xml' | 'go-json' | 'node-test' | 'mocha' | 'mocha-unreached' | 'cargo' | 'none';
 
 /** The command to run, the report it writes, and (node:test) what to add to NODE_OPTIONS for it. */
@@ -25,6 +30,8 @@ export interface Instrumented {
   jsModule?: { name: string; source: string; token: string };
   /** Where each test process's check of the assertion machinery writes its line (src/verify/canary.ts). */
   canary?: string;
+  /** The gate's reporter seals the report (evidence/seal.ts): the run's key file, and which report it seals. */
+  seal?: { keyFile: string; report: 'main' | 'side' };
 }
 
 /** Shell syntax after which appending arguments would reach another command. */
@@ -61,6 +68,64 @@ function withCanary(plan: Instrumented, out: string): Instrumented {
   return plan;
 }
 
+/** A token for the reporter file's path in a command: made of random bytes, it cannot occur in one. */
+function moduleToken(runner: string): string {
+  return `@tdd-gate-${runner}-reporter-${randomBytes(12).toString('hex')}@`;
+}
+
+/** Flags added at the end of a command's own, before a `--` that ends the runner's options. */
+function appendFlags(command: string, flags: string): string {
+  const dashes = /\s--(?=\s|$)/.exec(command);
+  if (dashes) return `${command.slice(0, dashes.index)} ${flags}${command.slice(dashes.index)}`;
+  return `${command} ${flags}`;
+}
+
+/**
+ * vitest through the gate's sealed reporter (vitestReporter.ts): `--reporter=<file>` after what the
+ * command says, and `--reporter=default` before it when the command names no reporter of its own
+ * (vitest's reporters on the command line replace its configuration's, so a person still reads the
+ * default one's). null when the command is not a vitest call.
+ */
+export function vitestCommand(command: string, reportFile: string): Instrumented | null {
+  if (!/(^|[\s/])vitest(\.mjs)?(\s|$)/.test(command)) return null;
+  const token = moduleToken('vitest');
+  const own = /(^|\s)--reporter(?:s)?(?=[=\s])/.test(command);
+  return {
+    command: appendFlags(command, `${own ? '' : '--reporter=default '}--reporter=${token}`),
+    kind: 'vitest-json',
+    jsModule: { name: VITEST_REPORTER_NAME, source: vitestReporterSource(`${reportFile}.key`, reportFile), token },
+    seal: { keyFile: `${reportFile}.key`, report: 'main' },
+  };
+}
+
+/**
+ * jest through the gate's sealed reporter (jestReporter.ts): `--reporters=<file>` after what the
+ * command says, and `--reporters=default` before it when the command names no reporter of its own
+ * (jest's `--reporters` on the command line replace its configuration's). null when the command is
+ * not a jest call.
+ */
+export function jestCommand(command: string, reportFile: string): Instrumented | null {
+  if (!/(^|[\s/])jest(\.js)?(\s|$)/.test(command)) return null;
+  const token = moduleToken('jest');
+  // --ci: a verification run writes no snapshot (a new one would record whatever the code returns).
+  const ci = /(^|\s)--ci\b/.test(command) ? '' : '--ci ';
+  // --testLocationInResults: each test's line and column, to know it by its declaration.
+  const loc = /--testLocationInResults\b/.test(command) ? '' : '--testLocationInResults ';
+  const own = /(^|\s)--reporters(?=[=\s])/.test(command);
+  // --no-cache: jest's transform cache lives outside the project (the temp dir), where anyone can
+  // rewrite the cached code of a frozen test; the tests run from their bytes, not from the cache.
+  // A cache directory of the run's own: jest still writes its file map there, and the shared
+  // default (<tmp>/jest_<uid>) may belong to another user, or to root when the oracle's user
+  // namespace makes this user uid 0. The runner removes it with the report.
+  const flags = `${ci}${loc}${own ? '' : '--reporters=default '}--reporters=${token} --no-cache --cacheDirectory=${quote(`${reportFile}.cache`)}`;
+  return {
+    command: appendFlags(command, flags),
+    kind: 'jest-json',
+    jsModule: { name: JEST_REPORTER_NAME, source: jestReporterSource(`${reportFile}.key`, reportFile), token },
+    seal: { keyFile: `${reportFile}.key`, report: 'main' },
+  };
+}
+
 function instrumentPlain(command: string, reportFile: string, script?: (name: string) => string | null): Instrumented {
   const plain = { command, kind: 'none' as const };
   if (process.platform === 'win32') return plain;
@@ -91,21 +156,10 @@ function instrumentPlain(command: string, reportFile: string, script?: (name: st
   const token = `@tdd-gate-mocha-reporter-${randomBytes(12).toString('hex')}@`;
   const mocha = mochaCommand(command, token);
   if (mocha !== null) return { command: mocha, kind: 'mocha', jsModule: { name: MOCHA_REPORTER_NAME, source: mochaReporterSource(reportFile), token } };
-  if (/(^|[\s/])vitest(\.mjs)?(\s|$)/.test(command) && !/--reporter|--outputFile/.test(command)) {
-    return { command: `${command} --reporter=default --reporter=json --outputFile.json=${f}`, kind: 'vitest-json' };
-  }
-  if (/(^|[\s/])jest(\.js)?(\s|$)/.test(command) && !/--json|--outputFile|--reporters/.test(command)) {
-    // --no-cache: jest's transform cache lives outside the project (the temp dir), where anyone can
-    // rewrite the cached code of a frozen test; the tests run from their bytes, not from the cache.
-    // A cache directory of the run's own: jest still writes its file map there, and the shared
-    // default (<tmp>/jest_<uid>) may belong to another user, or to root when the oracle's user
-    // namespace makes this user uid 0. The runner removes it with the report.
-    // --ci: a verification run writes no snapshot (a new one would record whatever the code returns).
-    const ci = /(^|\s)--ci\b/.test(command) ? '' : ' --ci';
-    // --testLocationInResults: each test's line and column, to know it by its declaration.
-    const loc = /--testLocationInResults\b/.test(command) ? '' : ' --testLocationInResults';
-    return { command: `${command}${ci}${loc} --json --outputFile=${f} --no-cache --cacheDirectory=${quote(`${reportFile}.cache`)}`, kind: 'jest-json' };
-  }
+  const vitest = vitestCommand(command, reportFile);
+  if (vitest !== null) return vitest;
+  const jest = jestCommand(command, reportFile);
+  if (jest !== null) return jest;
   if (/(^|[\s/])(pytest|py\.test)(\s|$)|-m\s+pytest(\s|$)/.test(command) && !/--junit-?xml/.test(command)) {
     // The gate's own plugin records what each test phase raised, to hold the junit report to.
     // (An interpreter started with -I or -E ignores PYTHONPATH: the report is read alone.)

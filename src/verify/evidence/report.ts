@@ -140,6 +140,26 @@ export function parseJestJson(text: string, source: string): RunFacts | null {
   return facts;
 }
 
+/**
+ * vitest and jest through the gate's sealed reporter (vitestReporter.ts, jestReporter.ts): the one
+ * body it recorded, jest's JSON shape, read by `parseJestJson`. Nothing else is read for a verdict:
+ * a report whose seal did not hold (`sealProblem`), or that holds no result the parser reads, is a
+ * run without counts or tests, `unfinished` with why, whatever the output says.
+ */
+export function sealedJestFacts(text: string | null, source: string, sealProblem?: string): RunFacts {
+  const none = (why: string): RunFacts => ({ counts: null, failingFiles: [], loadErrorFiles: [], messages: [], source, tests: [], unfinished: why });
+  if (sealProblem !== undefined) return none(sealProblem);
+  if (text === null || text.trim() === '') return none('the gate’s reporter saw the run begin and end but recorded no result');
+  let error: unknown = null;
+  try {
+    error = (JSON.parse(text) as { tddGateError?: unknown } | null)?.tddGateError ?? null;
+  } catch {
+    error = null;
+  }
+  if (typeof error === 'string') return none(`the gate’s reporter could not record the run’s result: ${error}`);
+  return parseJestJson(text, source) ?? none('the gate’s reporter recorded a result that cannot be read as the runner’s report');
+}
+
 function attr(tag: string, name: string): string | null {
   const m = new RegExp(`\\s${name}="([^"]*)"`).exec(tag);
   return m?.[1] ?? null;
