@@ -75,12 +75,13 @@ describe('cheats against a real jest project (`npm test`, script `jest`) in GREE
     repo.write('tools/preload.js', jestLiar({ summary: true }));
     refused(/frozen files changed: tools\/preload\.js/);
     repo.write('tools/preload.js', PRELOAD);
-    // a source the preload loads rewrites the report (its summary line untouched): report and text disagree
+    // a source the preload loads rewrites jest's --json report
     // (its command line read plainly is refused at the source: process.argv.find is how a source tells the runner apart)
     repo.write('src/boot.js', jestLiar({ flag: "['--output', 'File='].join('')" }));
     refused(/src\/boot\.js:3 reads the program’s own name or arguments .*\[process-args\]/);
+    // spelled so the scan does not see it, it finds no report of jest's to rewrite: the gate's reporter, sealed, says what ran
     repo.write('src/boot.js', jestLiar({ flag: "['--output', 'File='].join('')" }).replace('process.argv', "process[['ar', 'gv'].join('')]"));
-    refused(/the runner's report \(2 passed, 0 failed\) and its printed summary \(1 passed, 1 failed\) disagree/);
+    refused(/1 of 2 tests fail|1 tests fail although the command exited 0/);
     // spelled plainly, the report option is the runner's business: the hook denies it, verify refuses it
     expect(runHookBundle(ev.write(implementer, repo.path('src/boot.js'), jestLiar()))).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/reads the test runner’s report options/) as unknown });
     repo.write('src/boot.js', jestLiar());

@@ -71,7 +71,7 @@ function finish(results) {
   seal.record(body);
   seal.end(stringify({ success: !!(results && results.success), interrupted: !!(results && results.wasInterrupted) }));
 }
-const INERT = freeze({});
+const INERT = freeze({ onRunComplete() {}, getLastError() { return undefined; } });
 /** jest makes it with \`new\`: the first one made is the run's; any later one does nothing. */
 function TddGateJestReporter() {
   if (claimed) return INERT;

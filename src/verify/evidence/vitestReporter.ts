@@ -129,7 +129,7 @@ function finish(files, errors, reason) {
   seal.record(body);
   seal.end(stringify({ unhandledErrors: isArray(errors) ? errors.length : 0, reason: reason === undefined ? null : str(reason) }));
 }
-const INERT = Object.freeze({});
+const INERT = Object.freeze({ onFinished() {}, onTestRunEnd() {} });
 /** vitest makes it with \`new\`: the first one made is the run's; any later one does nothing. */
 export default function TddGateVitestReporter() {
   if (claimed) return INERT;
