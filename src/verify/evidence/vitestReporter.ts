@@ -32,6 +32,7 @@ const env = process.env;
 const stringify = JSON.stringify;
 const isArray = Array.isArray;
 const StringOf = String;
+const freeze = Object.freeze;
 const pid = process.pid;
 const seal = tddGateSeal(fs, crypto);
 // Only vitest's main process reports; a worker that loads this module reads no key.
@@ -129,12 +130,12 @@ function finish(files, errors, reason) {
   seal.record(body);
   seal.end(stringify({ unhandledErrors: isArray(errors) ? errors.length : 0, reason: reason === undefined ? null : str(reason) }));
 }
-const INERT = Object.freeze({ onFinished() {}, onTestRunEnd() {} });
+const INERT = freeze({ onFinished() {}, onTestRunEnd() {} });
 /** vitest makes it with \`new\`: the first one made is the run's; any later one does nothing. */
 export default function TddGateVitestReporter() {
   if (claimed) return INERT;
   claimed = true;
-  return Object.freeze({
+  return freeze({
     onFinished(files, errors) { finish(files, errors); },
     onTestRunEnd(modules, errors, reason) {
       const files = [];
