@@ -13,6 +13,7 @@ import { judgeRed, parseCoverage, type FrozenTests, type RunOutcome, type Verdic
 import { parseJestJson, parseJunitXml, type RunFacts } from './evidence/report.js';
 import { textCounts, textFacts } from './evidence/textReport.js';
 import { parseMochaReport, unreachedMocha } from './evidence/mocha.js';
+import { parseCargoRun } from './evidence/cargo.js';
 import { NODE_TEST_SOURCE, nodeTestSummary, npmrcNodeOptions, parseNodeTestReport } from './evidence/nodeTest.js';
 import { cleanEnv } from './oracle/cleanEnv.js';
 import type { Context } from '../state/context.js';
@@ -35,6 +36,8 @@ function factsOf(run: RunResult): RunFacts {
   // mocha through the gate's reporter: its report or nothing, never the printed text.
   if (run.report.kind === 'mocha') return parseMochaReport(run.report.text);
   if (run.report.kind === 'mocha-unreached') return unreachedMocha();
+  // cargo through the gate's runner: libtest's own logs, never the printed results.
+  if (run.report.kind === 'cargo') return parseCargoRun(run.report.text, run.output);
   const text = textFacts(run.output);
   let report: RunFacts | null = null;
   if (run.report.text !== null) {
