@@ -202,9 +202,11 @@ export function crateRoot(depInfo: string | null): string | null {
   return first?.[1] ? first[1].replace(/\\(.)/g, '$1') : null;
 }
 
-function shortBinary(binary: string): string {
-  const i = binary.lastIndexOf('/target/');
-  return i === -1 ? binary : binary.slice(i + 1);
+/** A binary as a person knows it: the crate root it was built from, and its file's name. */
+function shortBinary(binary: string, depInfo: string | null = null): string {
+  const base = binary.slice(binary.lastIndexOf('/') + 1);
+  const root = crateRoot(depInfo);
+  return root === null ? base : `${base} (${root})`;
 }
 
 /** The target's name, from its binary's (`…/deps/add_more-1a2b3c` → `add_more`). */
@@ -224,7 +226,7 @@ function customHarness(rec: BinaryRecord): boolean {
 
 /** Why one binary's record is not a whole libtest run, or null when it is. */
 export function binaryProblem(rec: BinaryRecord): string | null {
-  const name = shortBinary(rec.binary);
+  const name = shortBinary(rec.binary, rec.depInfo);
   const list = parseLibtestList(rec.list);
   if (rec.exit === null) return `the test binary ${name} never finished (the run stopped while it ran)`;
   if (rec.exit !== 0 && rec.exit !== 101) {
@@ -284,7 +286,7 @@ export function parseCargoRun(report: string | null, output: string): RunFacts {
       const passed = rec.exit === 0;
       tests.push({ file, name: targetName(rec.binary), status: passed ? 'passed' : 'failed', message: passed ? '' : printed.split('\n').slice(-20).join('\n').trim() || `exited ${String(rec.exit)}` });
       if (!passed && file !== null) failingFiles.add(file);
-      if (rec.exit === null) problems.push(`the test binary ${shortBinary(rec.binary)} never finished (the run stopped while it ran)`);
+      if (rec.exit === null) problems.push(`the test binary ${shortBinary(rec.binary, rec.depInfo)} never finished (the run stopped while it ran)`);
       continue;
     }
     const list = parseLibtestList(rec.list) ?? [];
