@@ -32,7 +32,7 @@ import type { Counts, RunFacts, TestCase, TestStatus } from './report.js';
  * process of its own whose output the harness captures. Doc tests are read from the text rustdoc
  * prints, with every test binary's own output cut out of it first.
  */
-export const CARGO_SOURCE = 'cargo-log';
+export const CARGO_SOURCE = 'cargo';
 
 /** The runner script's file name in its folder. */
 export const CARGO_RUNNER_NAME = 'tdd-gate-cargo-runner.sh';

@@ -68,16 +68,21 @@ function withCanary(plan: Instrumented, out: string): Instrumented {
  * in through the environment); `--no-fail-fast` so every test binary runs, in a plain command.
  */
 function cargoPlan(command: string, reportFile: string): Instrumented | null {
-  const cargo = /(^|\s)cargo\s+(?:\+\S+\s+)?test(?=\s|$)/.exec(command);
+  const cargo = /(^|\s)cargo\s+(?:\+\S+\s+)?t(?:est)?(?=\s|$)/.exec(command);
   if (!cargo) return null;
-  const token = `@tdd-gate-cargo-runner-${randomBytes(12).toString('hex')}@`;
-  const triples = [hostTriple(), ...commandTargets(command)].filter((t): t is string => t !== null);
-  const runner = { kind: 'cargo' as const, jsModule: { name: CARGO_RUNNER_NAME, source: cargoRunnerSource(reportFile), token }, env: cargoRunnerEnv(token, triples) };
-  if (COMPOUND.test(command) || /--no-fail-fast/.test(command)) return { command, ...runner };
+  const runner = cargoRunner(command, reportFile);
+  if (COMPOUND.test(command) || /--no-fail-fast/.test(command)) return runner;
   const at = cargo.index + cargo[0].length;
   // Quiet output (`-q`, libtest's terse format) prints dots, not the doc tests' names: it goes.
   const loud = command.slice(at).replace(/\s(?:-q|--quiet|--format[= ]terse)(?=\s|$)/g, '');
-  return { command: `${command.slice(0, at)} --no-fail-fast${loud}`, ...runner };
+  return { ...runner, command: `${command.slice(0, at)} --no-fail-fast${loud}` };
+}
+
+/** The command as it is, every test binary of the cargo it runs (however it reaches cargo) through the gate's runner. */
+export function cargoRunner(command: string, reportFile: string): Instrumented {
+  const token = `@tdd-gate-cargo-runner-${randomBytes(12).toString('hex')}@`;
+  const triples = [hostTriple(), ...commandTargets(command)].filter((t): t is string => t !== null);
+  return { command, kind: 'cargo', jsModule: { name: CARGO_RUNNER_NAME, source: cargoRunnerSource(reportFile), token }, env: cargoRunnerEnv(token, triples) };
 }
 
 function instrumentPlain(command: string, reportFile: string, script?: (name: string) => string | null): Instrumented {
