@@ -72,6 +72,20 @@ describe.skipIf(!hasCargo || !unix)("cargo test judged from libtest's own log", 
     expect(readState(repo).phase).toBe('done');
   });
 
+  it('through make: the runner reaches the cargo a Makefile runs; fake lines then a clean end are refused there too', { timeout: 600_000 }, () => {
+    const repo = testRepo({ stack: { ...CARGO_STACK, test_command: 'make test' }, files: { '.gitignore': 'target\n', Makefile: 'test:\n\tcargo test --offline --no-fail-fast\n', 'Cargo.toml': CARGO_TOML, 'src/lib.rs': LIB, 'src/add.rs': STUB } });
+    startRed(repo);
+    repo.write('tests/add.rs', ADD_TEST);
+    redToGreen(repo);
+    repo.write('src/add.rs', cheat('    let _ = std::os::unix::process::CommandExt::exec(&mut std::process::Command::new("true"));\n'));
+    const r = cli(repo, 'verify', 'green');
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/add-[0-9a-f]+ \(tests\/add\.rs\) exited \(status 0\) before the test harness reported/);
+    repo.write('src/add.rs', REAL);
+    const green = JSON.parse(ok(cli(repo, 'verify', 'green', '--json')).stdout) as { tests: Record<string, string> };
+    expect(green.tests).toMatchObject({ 'tests/add.rs::adds': 'passed', 'src/lib.rs::tests::one_is_one': 'passed' });
+  });
+
   it('a workspace of two members from the root: unit, integration and doc tests by identity, to done', { timeout: 600_000 }, () => {
     const crate = (name: string) => `[package]\nname = "${name}"\nversion = "0.1.0"\nedition = "2024"\n`;
     const repo = testRepo({
