@@ -54,6 +54,8 @@ case $b in
   exec "$b" "$@"
   ;;
 esac
+# A listing asked of the binary itself (cargo nextest lists tests so) runs as asked: no test runs in it.
+for a in "$@"; do case $a in --list|--help|-h) exec "$b" "$@";; esac; done
 d=$r.cache
 mkdir -p "$d" || exit 97
 f=$(mktemp "$d/b.XXXXXXXX") || exit 97
@@ -111,19 +113,22 @@ export interface LogResult {
 /**
  * libtest's `--logfile`: `<result> <name>` per test as it ends, `ok`, `failed`, `failed: <why>`
  * (spread over lines that start with a space when `why` has several), `ignored`, `ignored: <why>`.
- * Test names hold no spaces (module paths), so a record's name is its last word. A line that
- * starts no known record is not libtest's, and the record it belongs to is a failure.
+ * A record ends with its test's name: the longest of `names` (what the binary listed) it ends
+ * with, else its last word (libtest's names are module paths, without spaces). A line that starts
+ * no known record is not libtest's, and the record it belongs to is a failure.
  */
-export function parseLibtestLog(lines: readonly string[]): Map<string, LogResult> {
+export function parseLibtestLog(lines: readonly string[], names: readonly string[] = []): Map<string, LogResult> {
+  const spaced = names.filter((n) => /\s/.test(n)).sort((a, b) => b.length - a.length);
   const out = new Map<string, LogResult>();
   let record: string[] = [];
   const close = () => {
     if (record.length === 0) return;
     const text = record.join('\n');
     record = [];
-    const name = /(\S+)\s*$/.exec(text)?.[1];
+    const trimmed = text.trimEnd();
+    const name = spaced.find((n) => trimmed.endsWith(` ${n}`)) ?? /(\S+)$/.exec(trimmed)?.[1];
     if (name === undefined) return;
-    const head = text.slice(0, text.length - name.length).trim();
+    const head = trimmed.slice(0, trimmed.length - name.length).trim();
     const status: TestStatus = /^ok$/.test(head) ? 'passed' : /^ignored(?::|$)/.test(head) ? 'skipped' : 'failed';
     // A test named twice in one log: a failure stays one.
     if (out.get(name)?.status === 'failed') return;
@@ -147,7 +152,7 @@ export function parseLibtestList(lines: readonly string[]): string[] | null {
   const names: string[] = [];
   let trailer = false;
   for (const line of lines) {
-    const m = /^(\S+): (?:test|bench)$/.exec(line);
+    const m = /^(\S.*): (?:test|bench)$/.exec(line);
     if (m?.[1]) names.push(m[1]);
     else if (/^\d+ tests?, \d+ benchmarks?$/.test(line)) trailer = true;
   }
@@ -221,7 +226,7 @@ export function targetName(binary: string): string {
  * look so still leaves its frozen tests unreported.)
  */
 function customHarness(rec: BinaryRecord): boolean {
-  return parseLibtestList(rec.list) === null && rec.log.length === 0 && !rec.list.some((l) => /^\S+: (?:test|bench)$/.test(l));
+  return parseLibtestList(rec.list) === null && rec.log.length === 0 && !rec.list.some((l) => /^\S.*: (?:test|bench)$/.test(l));
 }
 
 /** Why one binary's record is not a whole libtest run, or null when it is. */
@@ -234,7 +239,7 @@ export function binaryProblem(rec: BinaryRecord): string | null {
     return `the test binary ${name} ended with status ${rec.exit}${sig}, not as the test harness ends (0, or 101 when a test failed)`;
   }
   if (rec.listExit !== 0 || list === null) return `the test binary ${name} did not list its tests (\`--list\`) as the test harness does`;
-  const log = parseLibtestLog(rec.log);
+  const log = parseLibtestLog(rec.log, list);
   const missing = list.filter((n) => !log.has(n));
   if (missing.length > 0) {
     const shown = missing.slice(0, 3).join(', ') + (missing.length > 3 ? ` and ${missing.length - 3} more` : '');
@@ -290,7 +295,7 @@ export function parseCargoRun(report: string | null, output: string): RunFacts {
       continue;
     }
     const list = parseLibtestList(rec.list) ?? [];
-    const log = parseLibtestLog(rec.log);
+    const log = parseLibtestLog(rec.log, list);
     const problem = binaryProblem(rec);
     if (problem !== null) problems.push(problem);
     // Each failing test's message, from this binary's own output.

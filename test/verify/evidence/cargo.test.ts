@@ -30,6 +30,10 @@ describe("libtest's log (--logfile)", () => {
   ] as const)('%s', (_what, lines, want) => {
     expect(Object.fromEntries([...parseLibtestLog(lines)].map(([k, v]) => [k, v.status]))).toEqual(want);
   });
+  it('a custom harness’s names with spaces, by what the binary listed', () => {
+    const log = parseLibtestLog(['ok parses a number', 'failed: boom adds two numbers', 'ignored x'], ['parses a number', 'adds two numbers', 'two numbers', 'x']);
+    expect(Object.fromEntries([...log].map(([k, v]) => [k, v.status]))).toEqual({ 'parses a number': 'passed', 'adds two numbers': 'failed', x: 'skipped' });
+  });
 });
 
 describe("libtest's list (--list)", () => {
@@ -37,6 +41,7 @@ describe("libtest's list (--list)", () => {
     ['tests and benches', ['a::b: test', 'c: bench', '', '1 test, 1 benchmark'], ['a::b', 'c']],
     ['no test at all', ['0 tests, 0 benchmarks'], []],
     ['no trailer: not libtest', ['a::b: test'], null],
+    ['names with spaces (a custom harness)', ['parses a number: test', '', '1 test, 0 benchmarks'], ['parses a number']],
     ['a custom main', ['hello'], null],
   ] as const)('%s', (_what, lines, want) => {
     expect(parseLibtestList(lines)).toEqual(want);
