@@ -62,6 +62,7 @@ f=$(mktemp "$d/b.XXXXXXXX") || exit 97
 k=\${f##*/}
 rec() { awk -v p="$1 $k" '{ print p " " $0 }'; }
 printf 'B %s %s\\n' "$k" "$b" >>"$r"
+printf 'P %s %s\\n' "$k" "\${CARGO_PKG_NAME:-}" >>"$r"
 if [ -f "$b.d" ]; then sed -n 1p "$b.d" | rec D >>"$r"; fi
 "$b" --list "$@" >"$f.list" 2>/dev/null
 printf 'LE %s %s\\n' "$k" "$?" >>"$r"
@@ -162,6 +163,8 @@ export function parseLibtestList(lines: readonly string[]): string[] | null {
 /** One test binary as the runner recorded it. */
 export interface BinaryRecord {
   binary: string;
+  /** The package cargo ran it for (`CARGO_PKG_NAME`, which cargo gives the runner). */
+  pkg: string | null;
   /** dep-info's first line (`<binary>.d: <crate root> …`), if the binary had one. */
   depInfo: string | null;
   listExit: number | null;
@@ -177,18 +180,19 @@ export function parseRunnerReport(text: string): BinaryRecord[] {
   const byKey = new Map<string, BinaryRecord>();
   const order: BinaryRecord[] = [];
   for (const line of text.split('\n')) {
-    const m = /^(B|D|LE|L|R|O|E) (\S+)(?: (.*))?$/.exec(line);
+    const m = /^(B|P|D|LE|L|R|O|E) (\S+)(?: (.*))?$/.exec(line);
     if (!m) continue;
     const [, tag, key, rest = ''] = m as unknown as [string, string, string, string | undefined];
     if (tag === 'B') {
-      const rec: BinaryRecord = { binary: rest, depInfo: null, listExit: null, list: [], log: [], output: [], exit: null };
+      const rec: BinaryRecord = { binary: rest, pkg: null, depInfo: null, listExit: null, list: [], log: [], output: [], exit: null };
       byKey.set(key, rec);
       order.push(rec);
       continue;
     }
     const rec = byKey.get(key);
     if (!rec) continue;
-    if (tag === 'D') rec.depInfo = rest;
+    if (tag === 'P') rec.pkg = rest === '' ? null : rest;
+    else if (tag === 'D') rec.depInfo = rest;
     else if (tag === 'LE') rec.listExit = /^\d+$/.test(rest) ? Number(rest) : null;
     else if (tag === 'L') rec.list.push(rest);
     else if (tag === 'R') rec.log.push(rest);
@@ -212,6 +216,14 @@ function shortBinary(binary: string, depInfo: string | null = null): string {
   const base = binary.slice(binary.lastIndexOf('/') + 1);
   const root = crateRoot(depInfo);
   return root === null ? base : `${base} (${root})`;
+}
+
+/**
+ * The crate whose binary ran a test (dep-info names files from the folder cargo runs rustc in: the
+ * workspace's root, which is the repository's only when the workspace is at its root).
+ */
+function crateOf(rec: BinaryRecord): { crate?: string } {
+  return rec.pkg === null ? {} : { crate: rec.pkg.replace(/-/g, '_') };
 }
 
 /** The target's name, from its binary's (`…/deps/add_more-1a2b3c` → `add_more`). */
@@ -241,6 +253,9 @@ export function binaryProblem(rec: BinaryRecord): string | null {
   if (rec.listExit !== 0 || list === null) return `the test binary ${name} did not list its tests (\`--list\`) as the test harness does`;
   const log = parseLibtestLog(rec.log, list);
   const missing = list.filter((n) => !log.has(n));
+  if (missing.length > 0 && rec.log.length === 0 && rec.output.some((l) => /unrecognized option.*logfile/i.test(l))) {
+    return `the test binary ${name} does not take libtest's --logfile, which tdd-gate reads each test's result from: this toolchain's test harness dropped it; run the cycle with a toolchain that has it`;
+  }
   if (missing.length > 0) {
     const shown = missing.slice(0, 3).join(', ') + (missing.length > 3 ? ` and ${missing.length - 3} more` : '');
     return `the test binary ${name} exited (status ${rec.exit}) before the test harness reported ${missing.length} of its ${list.length} tests (${shown}): a process that exits, aborts or is killed while the tests run looks like this, whatever it printed`;
@@ -289,7 +304,7 @@ export function parseCargoRun(report: string | null, output: string): RunFacts {
     if (customHarness(rec)) {
       // A target with `harness = false` (frozen in Cargo.toml#runner): its own main is its one test, judged by how it exits, as cargo judges it.
       const passed = rec.exit === 0;
-      tests.push({ file, name: targetName(rec.binary), status: passed ? 'passed' : 'failed', message: passed ? '' : printed.split('\n').slice(-20).join('\n').trim() || `exited ${String(rec.exit)}` });
+      tests.push({ ...crateOf(rec), file, name: targetName(rec.binary), status: passed ? 'passed' : 'failed', message: passed ? '' : printed.split('\n').slice(-20).join('\n').trim() || `exited ${String(rec.exit)}` });
       if (!passed && file !== null) failingFiles.add(file);
       if (rec.exit === null) problems.push(`the test binary ${shortBinary(rec.binary, rec.depInfo)} never finished (the run stopped while it ran)`);
       continue;
@@ -305,7 +320,7 @@ export function parseCargoRun(report: string | null, output: string): RunFacts {
       const got = log.get(name);
       const status: TestStatus = got?.status ?? 'failed';
       const message = status !== 'failed' ? '' : got === undefined ? 'the test binary ended before the test harness reported this test' : (messages.get(name) ?? (got.detail === 'failed' ? '' : got.detail));
-      tests.push({ file, name, status, message });
+      tests.push({ file, name, status, message, ...crateOf(rec) });
       if (status === 'failed' && file !== null) failingFiles.add(file);
     }
   }

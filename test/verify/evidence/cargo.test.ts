@@ -4,7 +4,7 @@ import { binaryProblem, cargoRunnerEnv, commandTargets, crateRoot, parseCargoRun
 const LIST = ['tests::adds: test', 'tests::fails: test', 'tests::ign: test', '', '3 tests, 0 benchmarks'];
 
 function rec(over: Partial<BinaryRecord> = {}): BinaryRecord {
-  return { binary: '/p/target/debug/deps/calc-0123456789abcdef', depInfo: '/p/target/debug/deps/calc-0123456789abcdef.d: src/lib.rs src/add.rs', listExit: 0, list: LIST, log: ['ok tests::adds', 'failed tests::fails', 'ignored tests::ign'], output: [], exit: 101, ...over };
+  return { binary: '/p/target/debug/deps/calc-0123456789abcdef', pkg: 'calc', depInfo: '/p/target/debug/deps/calc-0123456789abcdef.d: src/lib.rs src/add.rs', listExit: 0, list: LIST, log: ['ok tests::adds', 'failed tests::fails', 'ignored tests::ign'], output: [], exit: 101, ...over };
 }
 
 /** The runner's report for records, as the script writes it. */
@@ -12,7 +12,7 @@ function report(...records: BinaryRecord[]): string {
   return records
     .map((r, i) => {
       const k = `b.${i}`;
-      return [`B ${k} ${r.binary}`, ...(r.depInfo ? [`D ${k} ${r.depInfo}`] : []), `LE ${k} ${String(r.listExit)}`, ...r.list.map((l) => `L ${k} ${l}`), ...r.log.map((l) => `R ${k} ${l}`), ...r.output.map((l) => `O ${k} ${l}`), ...(r.exit === null ? [] : [`E ${k} ${r.exit}`])].join('\n');
+      return [`B ${k} ${r.binary}`, ...(r.pkg ? [`P ${k} ${r.pkg}`] : []), ...(r.depInfo ? [`D ${k} ${r.depInfo}`] : []), `LE ${k} ${String(r.listExit)}`, ...r.list.map((l) => `L ${k} ${l}`), ...r.log.map((l) => `R ${k} ${l}`), ...r.output.map((l) => `O ${k} ${l}`), ...(r.exit === null ? [] : [`E ${k} ${r.exit}`])].join('\n');
     })
     .join('\n');
 }
@@ -57,6 +57,7 @@ describe('a binary accounted for', () => {
     ['aborted (panic = "abort")', { log: [], exit: 134 }, /status 134 \(killed by signal 6/],
     ['never ended', { exit: null }, /never finished/],
     ['no list', { listExit: 1, list: [] }, /did not list its tests/],
+    ['a harness without --logfile', { log: [], output: ["error: Unrecognized option: 'logfile'"] }, /does not take libtest's --logfile/],
     ['exit 0 with a failure in the log', { exit: 0 }, /exited 0 although its harness log says a test failed/],
     ['exit 101 with every test passed', { log: ['ok tests::adds', 'ok tests::fails', 'ignored tests::ign'] }, /exited 101 although its harness log says every test passed/],
   ] as const)('%s', (_what, over, want) => {
@@ -108,6 +109,7 @@ describe('a cargo run, from the runner report and the output', () => {
     const output = `   Compiling calc\n     Running unittests src/lib.rs (target/debug/deps/calc-0123456789abcdef)\n${printed.join('\n')}\n   Doc-tests calc\n\nrunning 1 test\ntest src/lib.rs - add (line 3) ... ok\n\ntest result: ok. 1 passed; 0 failed\n`;
     const facts = parseCargoRun(report(rec({ output: printed })), output);
     expect(facts.unfinished).toBeUndefined();
+    expect(facts.tests?.[0]?.crate).toBe('calc');
     expect(facts.tests?.map((t) => [t.file, t.name, t.status])).toEqual([
       ['src/lib.rs', 'tests::adds', 'passed'],
       ['src/lib.rs', 'tests::fails', 'failed'],
@@ -142,7 +144,7 @@ describe('a cargo run, from the runner report and the output', () => {
 
   it('a harness = false target is one test, judged by its exit', () => {
     const custom = { binary: '/p/target/debug/deps/check-0123456789abcdef', depInfo: 'x.d: tests/check.rs', list: ['hello from main'], log: [] };
-    expect(parseCargoRun(report(rec({ ...custom, exit: 0 })), '').tests).toEqual([{ file: 'tests/check.rs', name: 'check', status: 'passed', message: '' }]);
+    expect(parseCargoRun(report(rec({ ...custom, pkg: 'my-calc', exit: 0 })), '').tests).toEqual([{ crate: 'my_calc', file: 'tests/check.rs', name: 'check', status: 'passed', message: '' }]);
     expect(parseCargoRun(report(rec({ ...custom, exit: 1, output: ['boom'] })), '').tests?.[0]).toMatchObject({ status: 'failed', message: 'boom' });
   });
 });

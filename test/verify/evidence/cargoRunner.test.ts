@@ -37,7 +37,7 @@ ${end}
 function run(bin: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; report: string } {
   const report = path.join(dir, `report-${Math.random().toString(36).slice(2)}`);
   writeFileSync(script, cargoRunnerSource(report));
-  const r = spawnSync('sh', [script, bin, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, ...env } });
+  const r = spawnSync('sh', [script, bin, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, CARGO_PKG_NAME: 'calc-lib', ...env } });
   let text = '';
   try {
     text = readFileSync(report, 'utf8');
@@ -68,7 +68,7 @@ describe.skipIf(!unix)("the runner script, on stand-ins for cargo's test binarie
   it('passes what the binary printed on, and keeps it for the messages', () => {
     const r = run(binary('printer', 'ok tests::a\\nok tests::b\\n', 'exit 0', 'hello from the tests'));
     expect(r.stdout).toContain('hello from the tests');
-    expect(parseCargoRun(r.report, r.stdout)).toMatchObject({ counts: { total: 2, passed: 2, failed: 0 }, tests: [{ file: 'tests/printer.rs', name: 'tests::a' }, { name: 'tests::b' }] });
+    expect(parseCargoRun(r.report, r.stdout)).toMatchObject({ counts: { total: 2, passed: 2, failed: 0 }, tests: [{ file: 'tests/printer.rs', name: 'tests::a', crate: 'calc_lib' }, { name: 'tests::b' }] });
   });
 
   it('a listing asked of the binary runs as asked, with no record (cargo nextest lists so)', () => {
