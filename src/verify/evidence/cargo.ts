@@ -92,6 +92,19 @@ export function hostTriple(): string | null {
   return hostMemo;
 }
 
+/**
+ * The usual host triples of this platform, set beside rustc's answer: a variable for a target that
+ * is not built is never read, and one that is keeps the runner when rustc cannot be asked.
+ */
+export function platformTriples(platform: string = process.platform, arch: string = process.arch): string[] {
+  const cpu = arch === 'x64' ? 'x86_64' : arch === 'arm64' ? 'aarch64' : null;
+  if (cpu === null) return [];
+  if (platform === 'linux') return [`${cpu}-unknown-linux-gnu`, `${cpu}-unknown-linux-musl`];
+  if (platform === 'darwin') return [`${cpu}-apple-darwin`];
+  if (platform === 'freebsd') return [`${cpu}-unknown-freebsd`];
+  return [];
+}
+
 /** The targets a cargo command builds for: its `--target` values (several may be given), else none (the host's). */
 export function commandTargets(command: string): string[] {
   return [...command.matchAll(/(?:^|\s)--target(?:=|\s+)(['"]?)([\w.-]+)\1(?=\s|$)/g)].map((m) => m[2] ?? '').filter(Boolean);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { importPreloadSupported, jsCanaryOption, pyCanarySource } from '../canary.js';
-import { CARGO_RUNNER_NAME, cargoRunnerEnv, cargoRunnerSource, commandTargets, hostTriple } from './cargo.js';
+import { CARGO_RUNNER_NAME, cargoRunnerEnv, cargoRunnerSource, commandTargets, hostTriple, platformTriples } from './cargo.js';
 import { MOCHA_REPORTER_NAME, mochaCommand, mochaReporterSource, reachesMocha } from './mocha.js';
 import { nodeTestOptions, nodeTestReporterSupported } from './nodeTest.js';
 import { PYTEST_PLUGIN_MODULE, pytestPluginSource } from './pytestOutcomes.js';
@@ -81,7 +81,7 @@ function cargoPlan(command: string, reportFile: string): Instrumented | null {
 /** The command as it is, every test binary of the cargo it runs (however it reaches cargo) through the gate's runner. */
 export function cargoRunner(command: string, reportFile: string): Instrumented {
   const token = `@tdd-gate-cargo-runner-${randomBytes(12).toString('hex')}@`;
-  const triples = [hostTriple(), ...commandTargets(command)].filter((t): t is string => t !== null);
+  const triples = [hostTriple(), ...platformTriples(), ...commandTargets(command)].filter((t): t is string => t !== null);
   return { command, kind: 'cargo', jsModule: { name: CARGO_RUNNER_NAME, source: cargoRunnerSource(reportFile), token }, env: cargoRunnerEnv(token, triples) };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { binaryProblem, cargoRunnerEnv, commandTargets, crateRoot, parseCargoRun, parseLibtestList, parseLibtestLog, parseRunnerReport, targetName, withoutBlocks, type BinaryRecord } from '../../../src/verify/evidence/cargo.js';
+import { binaryProblem, platformTriples, cargoRunnerEnv, commandTargets, crateRoot, parseCargoRun, parseLibtestList, parseLibtestLog, parseRunnerReport, targetName, withoutBlocks, type BinaryRecord } from '../../../src/verify/evidence/cargo.js';
 
 const LIST = ['tests::adds: test', 'tests::fails: test', 'tests::ign: test', '', '3 tests, 0 benchmarks'];
 
@@ -95,6 +95,11 @@ describe('the runner report', () => {
     });
     expect(commandTargets('cargo test --target wasm32-wasip1 --target=x86_64-unknown-linux-musl -- --target nope')).toEqual(['wasm32-wasip1', 'x86_64-unknown-linux-musl', 'nope']);
   });
+  it.each([
+    ['linux', 'x64', ['x86_64-unknown-linux-gnu', 'x86_64-unknown-linux-musl']],
+    ['darwin', 'arm64', ['aarch64-apple-darwin']],
+    ['linux', 'riscv64', []],
+  ])('the usual host triples of %s on %s', (platform, arch, want) => expect(platformTriples(platform, arch)).toEqual(want));
   it('cuts out what each binary printed, in order', () => {
     expect(withoutBlocks('a\nB1\nb\nB2\nc', ['B1', 'B2'])).toEqual({ text: 'a\n\nb\n\nc', missing: 0 });
     expect(withoutBlocks('a\nB1', ['B1', 'B9'])).toEqual({ text: 'a\n', missing: 1 });
