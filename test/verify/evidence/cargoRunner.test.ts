@@ -71,6 +71,15 @@ describe.skipIf(!unix)("the runner script, on stand-ins for cargo's test binarie
     expect(parseCargoRun(r.report, r.stdout)).toMatchObject({ counts: { total: 2, passed: 2, failed: 0 }, tests: [{ file: 'tests/printer.rs', name: 'tests::a', crate: 'calc_lib' }, { name: 'tests::b' }] });
   });
 
+  it('the binary does not see the variable that names the runner', () => {
+    const r = run(binary('env_reader', 'ok tests::a\\nok tests::b\\n', 'exit 0', 'x'), [], { CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER: 'sh /the/runner', KEEP_ME: '1' });
+    void r;
+    const file = path.join(deps, 'env_dump-0123456789abcdef');
+    writeFileSync(file, '#!/bin/sh\nfor a in "$@"; do [ "$a" = --list ] && { printf \'0 tests, 0 benchmarks\\n\'; exit 0; }; done\nenv | grep -E "^(CARGO_TARGET|KEEP_ME)" | sort\n');
+    chmodSync(file, 0o755);
+    expect(run(file, [], { CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER: 'sh /the/runner', KEEP_ME: '1' }).stdout).toBe('KEEP_ME=1\n');
+  });
+
   it('a listing asked of the binary runs as asked, with no record (cargo nextest lists so)', () => {
     const r = run(binary('lister', '', 'exit 0'), ['--list', '--format', 'terse']);
     expect(r.stdout).toMatch(/^tests::a: test$/m);
