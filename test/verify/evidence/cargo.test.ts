@@ -103,6 +103,8 @@ describe('the runner report', () => {
   it('cuts out what each binary printed, in order', () => {
     expect(withoutBlocks('a\nB1\nb\nB2\nc', ['B1', 'B2'])).toEqual({ text: 'a\n\nb\n\nc', missing: 0 });
     expect(withoutBlocks('a\nB1', ['B1', 'B9'])).toEqual({ text: 'a\n', missing: 1 });
+    // a block cut in its middle: every line it printed goes, wherever it stands
+    expect(withoutBlocks('x\nfake ok\n[… omitted …]\nreal\nfake ok\n', ['x\nfake ok\nmore', 'y'])).toEqual({ text: '[… omitted …]\nreal\n', missing: 2 });
   });
 });
 
