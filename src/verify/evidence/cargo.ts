@@ -163,7 +163,10 @@ export function parseLibtestLog(lines: readonly string[], names: readonly string
   return out;
 }
 
-/** libtest's `--list`: `<name>: test` (or `: bench`) lines, then `N tests, M benchmarks`; null when it did not end so. */
+/**
+ * libtest's `--list`: `<name>: test` (or `: bench`) lines, then `N tests, M benchmarks` (older
+ * harnesses print no count); null when it lists nothing as libtest does.
+ */
 export function parseLibtestList(lines: readonly string[]): string[] | null {
   const names: string[] = [];
   let trailer = false;
@@ -172,7 +175,7 @@ export function parseLibtestList(lines: readonly string[]): string[] | null {
     if (m?.[1]) names.push(m[1]);
     else if (/^\d+ tests?, \d+ benchmarks?$/.test(line)) trailer = true;
   }
-  return trailer ? names : null;
+  return trailer || names.length > 0 ? names : null;
 }
 
 /** One test binary as the runner recorded it. */

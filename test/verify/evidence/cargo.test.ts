@@ -40,7 +40,8 @@ describe("libtest's list (--list)", () => {
   it.each([
     ['tests and benches', ['a::b: test', 'c: bench', '', '1 test, 1 benchmark'], ['a::b', 'c']],
     ['no test at all', ['0 tests, 0 benchmarks'], []],
-    ['no trailer: not libtest', ['a::b: test'], null],
+    ['no count (an older harness)', ['a::b: test'], ['a::b']],
+    ['no test and no count: not libtest', [''], null],
     ['names with spaces (a custom harness)', ['parses a number: test', '', '1 test, 0 benchmarks'], ['parses a number']],
     ['a custom main', ['hello'], null],
   ] as const)('%s', (_what, lines, want) => {
