@@ -47,6 +47,8 @@ export function cargoRunnerSource(out: string): string {
 r=${shQuote(out)}
 b=$1
 shift
+# Every program run here runs without the variables that name this script (and so the report).
+for v in $(env | sed -n 's/^\\(CARGO_TARGET_[A-Z0-9_]*_RUNNER\\)=.*/\\1/p'); do unset "$v"; done
 case $b in
 */deps/*) ;;
 *)
@@ -56,8 +58,6 @@ case $b in
 esac
 # A listing asked of the binary itself (cargo nextest lists tests so) runs as asked: no test runs in it.
 for a in "$@"; do case $a in --list|--help|-h) exec "$b" "$@";; esac; done
-# The binary runs without the variables that name this script (and so the report).
-for v in $(env | sed -n 's/^\\(CARGO_TARGET_[A-Z0-9_]*_RUNNER\\)=.*/\\1/p'); do unset "$v"; done
 d=$r.cache
 mkdir -p "$d" || exit 97
 f=$(mktemp "$d/b.XXXXXXXX") || exit 97

@@ -89,9 +89,9 @@ describe.skipIf(!unix)("the runner script, on stand-ins for cargo's test binarie
   it("rustdoc's doctest programs (outside deps/) run as they are, the merged binary told its own path", () => {
     const doc = path.join(dir, 'rustdoctest', 'rust_out');
     mkdirSync(path.dirname(doc), { recursive: true });
-    writeFileSync(doc, '#!/bin/sh\necho "bin=$RUSTDOC_DOCTEST_BIN_PATH args=$*"\n');
+    writeFileSync(doc, '#!/bin/sh\necho "bin=$RUSTDOC_DOCTEST_BIN_PATH args=$*${CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER:-}"\n');
     chmodSync(doc, 0o755);
-    expect(run(doc, ['x'])).toMatchObject({ status: 0, stdout: `bin=${doc} args=x\n`, report: '' });
+    expect(run(doc, ['x'], { CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER: 'sh /the/runner' })).toMatchObject({ status: 0, stdout: `bin=${doc} args=x\n`, report: '' });
     expect(run(doc, [], { RUSTDOC_DOCTEST_BIN_PATH: '/given' }).stdout).toBe('bin=/given args=\n');
   });
 });
