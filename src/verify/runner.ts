@@ -116,7 +116,7 @@ interface Instrumentation {
   sideReport?: string;
   /** Where the assertion-machinery canary of each test process writes its line (src/verify/canary.ts). */
   canary?: string;
-  /** A JavaScript module the run loads by path (mocha's reporter): written like the Python module; each `token` in the command becomes its quoted path. */
+  /** A module the run loads by path (mocha's reporter, cargo's runner): written like the Python module; each `token` in the command becomes its quoted path, in `env`'s values its bare path. */
   jsModule?: { name: string; source: string; token: string };
   /**
    * The gate's reporter seals the report (evidence/seal.ts): the run's key goes to `keyFile`, and
@@ -252,7 +252,7 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
       const mod = plan.jsModule;
       jsModule = writeModule(mod, 'tdd-gate-js-', mod.name);
       const file = path.join(jsModule.dir, mod.name);
-      plan = { ...plan, command: plan.command.split(mod.token).join(`'${file.replace(/'/g, `'\\''`)}'`) };
+      plan = { ...plan, command: plan.command.split(mod.token).join(`'${file.replace(/'/g, `'\\''`)}'`), ...(plan.env ? { env: Object.fromEntries(Object.entries(plan.env).map(([k, v]) => [k, v.split(mod.token).join(file)])) } : {}) };
     }
     return await runPlanned(opts, plan, pyModule?.dir ?? null, started, base, runsDir, reportFile, cleanup);
   } finally {

@@ -8,11 +8,12 @@ import type { CliState, Receipt, ReceiptKind } from '../state/schema/cliState.js
 import { baselineText } from './baseline.js';
 import { parseGoJson } from './evidence/goJson.js';
 import { identify, isNewOrChanged } from './evidence/identity.js';
-import { instrumentCommand, type Instrumented } from './evidence/instrument.js';
+import { cargoRunner, instrumentCommand, type Instrumented } from './evidence/instrument.js';
 import { judgeRed, parseCoverage, type FrozenTests, type RunOutcome, type Verdict } from './rules/judge.js';
 import { parseJunitXml, sealedJestFacts, type RunFacts } from './evidence/report.js';
 import { textCounts, textFacts } from './evidence/textReport.js';
 import { parseMochaReport, unreachedMocha } from './evidence/mocha.js';
+import { parseCargoRun } from './evidence/cargo.js';
 import { NODE_TEST_SOURCE, nodeTestSummary, npmrcNodeOptions, parseNodeTestReport } from './evidence/nodeTest.js';
 import { cleanEnv } from './oracle/cleanEnv.js';
 import type { Context } from '../state/context.js';
@@ -30,12 +31,24 @@ import { cacheDirs, openPyCache, projectScope, usesPython, type PyCacheRun } fro
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 
+const UNREACHED_CARGO = "the output shows cargo test's results, but no test binary ran through tdd-gate's runner, which reads the test harness's own log; run the tests with cargo test from test_command, directly or through a script, and not through a program that clears the environment";
+
 /** The runner's report when it wrote one we can read, else what the text says. */
 function factsOf(run: RunResult): RunFacts {
   // mocha through the gate's reporter: its report or nothing, never the printed text.
   if (run.report.kind === 'mocha') return parseMochaReport(run.report.text);
   if (run.report.kind === 'mocha-unreached') return unreachedMocha();
+  // cargo through the gate's runner: libtest's own logs, never the printed results.
+  if (run.report.kind === 'cargo') {
+    const cargo = parseCargoRun(run.report.text, run.output);
+    if (cargo.counts !== null || cargo.unfinished !== undefined) return cargo;
+    // No test binary ran (a compile error, or a command of a cargo project that runs no cargo test): its text.
+    const text = textFacts(run.output);
+    return text.source === 'cargo' ? { ...cargo, unfinished: UNREACHED_CARGO } : text;
+  }
   const text = textFacts(run.output);
+  // cargo's results in text no runner of the gate's saw: printed by anything, never evidence.
+  if (run.report.kind === 'none' && text.source === 'cargo' && process.platform !== 'win32') return { ...text, counts: null, tests: null, unfinished: UNREACHED_CARGO };
   let report: RunFacts | null = null;
   // vitest and jest through the gate's sealed reporter: its report or nothing, never the printed text.
   if (run.report.kind === 'vitest-json' || run.report.kind === 'jest-json') {
@@ -61,6 +74,9 @@ export function instrumentFor(root: string): (command: string, reportFile: strin
         return null;
       }
     });
+    // A command that may reach cargo some other way (`make test`, a script, a crate in a subfolder):
+    // the runner goes in through the environment; a run that starts no test binary reads as before.
+    if (plan.kind === 'none' && process.platform !== 'win32') return cargoRunner(command, reportFile);
     // npm replaces NODE_OPTIONS with the project's `node-options`: the reporter rides along there too.
     const npmrc = plan.nodeOptions ? npmrcNodeOptions(readText(root, '.npmrc')) : null;
     return npmrc === null || !plan.nodeOptions ? plan : { ...plan, env: { npm_config_node_options: `${npmrc} ${plan.nodeOptions}`.trim() } };

@@ -322,7 +322,18 @@ describe('cargo test as projects spell it', () => {
     ['cargo test -- -q --test-threads=1', 'cargo test --no-fail-fast -- --test-threads=1'],
     ['cargo test -- --format terse', 'cargo test --no-fail-fast --'],
   ])('%s runs as %s (quiet output names no test)', (command, want) => {
-    expect(instrumentCommand(command, '/r.json')).toEqual({ command: want, kind: 'cargo' });
+    const plan = instrumentCommand(command, '/r.json');
+    expect(plan).toMatchObject({ command: want, kind: 'cargo', jsModule: { source: expect.stringContaining("r='/r.json'") as unknown } });
+    // every test binary runs through the gate's runner, named in the environment (cargo does not fingerprint it)
+    if (hasCargo) expect(Object.entries(plan.env ?? {})).toContainEqual([expect.stringMatching(/^CARGO_TARGET_\w+_RUNNER$/), `sh ${plan.jsModule?.token ?? '?'}`]);
+  });
+  it.each([
+    ['cargo test --offline && cargo clippy', 'cargo test --offline && cargo clippy'],
+    ['cargo test --no-fail-fast --target x86_64-unknown-linux-musl', 'cargo test --no-fail-fast --target x86_64-unknown-linux-musl'],
+  ])('%s: the runner goes in through the environment, the command stays', (command, want) => {
+    const plan = instrumentCommand(command, '/r.json');
+    expect(plan).toMatchObject({ command: want, kind: 'cargo' });
+    if (command.includes('musl')) expect(plan.env).toHaveProperty('CARGO_TARGET_X86_64_UNKNOWN_LINUX_MUSL_RUNNER');
   });
 });
 

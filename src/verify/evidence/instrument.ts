@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { importPreloadSupported, jsCanaryOption, pyCanarySource } from '../canary.js';
+import { CARGO_RUNNER_NAME, cargoRunnerEnv, cargoRunnerSource, commandTargets, hostTriple, platformTriples } from './cargo.js';
 import { MOCHA_REPORTER_NAME, mochaCommand, mochaReporterSource, reachesMocha } from './mocha.js';
 import { nodeTestOptions, nodeTestReporterSupported } from './nodeTest.js';
 import { PYTEST_PLUGIN_MODULE, pytestPluginSource } from './pytestOutcomes.js';
@@ -24,8 +25,9 @@ export interface Instrumented {
   /** A second report the instrumentation writes beside the runner's (pytest's outcomes as the gate's plugin saw them). */
   sideReport?: string;
   /**
-   * A JavaScript module the run loads by its path (mocha's reporter): written to a fresh read-only
-   * directory outside the project; every `token` in `command` becomes the file's quoted path.
+   * A JavaScript module the run loads by its path (mocha's reporter; cargo's runner, a shell
+   * script): written to a fresh read-only directory outside the project; every `token` in `command`
+   * becomes the file's quoted path, and in `env`'s values its bare path.
    */
   jsModule?: { name: string; source: string; token: string };
   /** Where each test process's check of the assertion machinery writes its line (src/verify/canary.ts). */
@@ -126,6 +128,28 @@ export function jestCommand(command: string, reportFile: string): Instrumented |
   };
 }
 
+/**
+ * cargo test through the gate's runner (cargo.ts), wherever the command runs it (the runner goes
+ * in through the environment); `--no-fail-fast` so every test binary runs, in a plain command.
+ */
+function cargoPlan(command: string, reportFile: string): Instrumented | null {
+  const cargo = /(^|\s)cargo\s+(?:\+\S+\s+)?t(?:est)?(?=\s|$)/.exec(command);
+  if (!cargo) return null;
+  const runner = cargoRunner(command, reportFile);
+  if (COMPOUND.test(command) || /--no-fail-fast/.test(command)) return runner;
+  const at = cargo.index + cargo[0].length;
+  // Quiet output (`-q`, libtest's terse format) prints dots, not the doc tests' names: it goes.
+  const loud = command.slice(at).replace(/\s(?:-q|--quiet|--format[= ]terse)(?=\s|$)/g, '');
+  return { ...runner, command: `${command.slice(0, at)} --no-fail-fast${loud}` };
+}
+
+/** The command as it is, every test binary of the cargo it runs (however it reaches cargo) through the gate's runner. */
+export function cargoRunner(command: string, reportFile: string): Instrumented {
+  const token = `@tdd-gate-cargo-runner-${randomBytes(12).toString('hex')}@`;
+  const triples = [hostTriple(), ...platformTriples(), ...commandTargets(command)].filter((t): t is string => t !== null);
+  return { command, kind: 'cargo', jsModule: { name: CARGO_RUNNER_NAME, source: cargoRunnerSource(reportFile), token }, env: cargoRunnerEnv(token, triples) };
+}
+
 function instrumentPlain(command: string, reportFile: string, script?: (name: string) => string | null): Instrumented {
   const plain = { command, kind: 'none' as const };
   if (process.platform === 'win32') return plain;
@@ -133,6 +157,8 @@ function instrumentPlain(command: string, reportFile: string, script?: (name: st
   // project's node is taken to be the one running tdd-gate).
   const nodeOptions = nodeTestReporterSupported(process.versions.node) ? nodeTestOptions(command, reportFile, script) : null;
   if (nodeOptions !== null) return { command, kind: 'node-test', nodeOptions };
+  const cargo = cargoPlan(command, reportFile);
+  if (cargo !== null) return cargo;
   if (COMPOUND.test(command)) return plain;
   const f = quote(reportFile);
   // `npm test` (or `npm run x`, `yarn x`, `pnpm x`) whose script is a plain call of vitest, jest or
@@ -171,14 +197,6 @@ function instrumentPlain(command: string, reportFile: string, script?: (name: st
       pythonModule: { name: PYTEST_PLUGIN_MODULE, source: pytestPluginSource(side) },
       sideReport: side,
     };
-  }
-  // cargo stops at the first failing test binary unless told not to: every test must run.
-  const cargo = /(^|\s)cargo\s+(?:\+\S+\s+)?test(?=\s|$)/.exec(command);
-  if (cargo && !/--no-fail-fast/.test(command)) {
-    const at = cargo.index + cargo[0].length;
-    // Quiet output (`-q`, libtest's terse format) prints dots, not test names: it goes.
-    const loud = command.slice(at).replace(/\s(?:-q|--quiet|--format[= ]terse)(?=\s|$)/g, '');
-    return { command: `${command.slice(0, at)} --no-fail-fast${loud}`, kind: 'cargo' };
   }
   const go = /(^|\s)go\s+test(?=\s|$)/.exec(command);
   if (go && !/\s-json(\s|$)/.test(command)) {
