@@ -175,8 +175,9 @@ export function jsRunnerReach(toks: readonly Tok[], add: Add): void {
         const body = closeOf(toks, i + 1);
         if (!at(toks, body, '{') && !at(toks, body, ':')) add('runner-state', i, 2, `registers the hook \`${t.v}\` with the test runner`);
       }
-      if (jsRunnerName(t.v)) add('runner-state', i, 1, `reaches \`${t.v}\``);
-    } else if (t.k === 's' && !at(toks, i - 1, '+')) {
+    }
+    if (t.k === 'w' && jsRunnerName(t.v)) add('runner-state', i, 1, `reaches \`${t.v}\``);
+    else if (t.k === 's' && !at(toks, i - 1, '+')) {
       const s = str(i);
       if (s !== null && jsRunnerName(s.v)) add('runner-state', i, s.end - i, `names \`${s.v}\``);
     }
