@@ -1,4 +1,4 @@
-import { at, constString, type Tok } from './tokens.js';
+import { at, constString, tokenize, type Tok } from './tokens.js';
 
 /**
  * A source that reaches into the test runner or the assertion machinery itself (pure; read from
@@ -137,7 +137,7 @@ export function jsRunnerReach(toks: readonly Tok[], add: Add): void {
       else if (t.v === 'from' && toks[i + 1]?.k === 's' && !typeOnly(toks, i)) specifier(i, i + 1, 'imports');
       else if (at(toks, i, 'import', '(')) specifier(i, i + 2, 'imports');
       else if (requires.has(t.v) && at(toks, i + 1, '(')) specifier(i, i + 2, 'requires');
-      else if (at(toks, i, 'require', '.', 'resolve', '(') || at(toks, i, 'module', '.', 'require', '(')) specifier(i, i + 4, 'resolves');
+      else if (at(toks, i, 'require', '.', 'resolve', '(')) specifier(i, i + 4, 'resolves');
       else if (at(toks, i, 'import', '.', 'meta', '.', 'resolve', '(')) specifier(i, i + 6, 'resolves');
       else if (at(toks, i, 'createRequire', '(')) {
         let depth = 0;
@@ -168,19 +168,56 @@ export function jsRunnerReach(toks: readonly Tok[], add: Add): void {
         const s = str(i + 4);
         if (s !== null && (JS_SYMBOLS.has(s.v) || jsRunnerName(s.v) || s.v.startsWith('VITEST_'))) add('runner-state', i, s.end - i + 1, `reaches the runner's state symbol \`${s.v}\``);
       }
-      // expect.extend / expect.getState: the matchers and the assertion counts of the running test
-      if (t.v === 'expect' && (at(toks, i + 1, '.') || at(toks, i + 1, '?.')) && EXPECT_STATE.has(toks[i + 2]?.v ?? '') && !declared.has('expect')) add('runner-state', i, 3, `calls \`expect.${(toks[i + 2] as Tok).v}\``);
+      // the runner's expect or jest object, lent to every module as a global: expect.extend and
+      // expect.getState (the matchers, the running test's assertion counts), expect.anything()
+      // (equal to anything), jest.fn …
+      if ((t.v === 'expect' || t.v === 'jest') && (at(toks, i + 1, '.') || at(toks, i + 1, '?.')) && toks[i + 2]?.k === 'w' && !declared.has(t.v)) add('runner-state', i, 3, `${t.v === 'expect' && EXPECT_STATE.has((toks[i + 2] as Tok).v) ? 'calls' : 'reaches'} the runner's global \`${t.v}.${(toks[i + 2] as Tok).v}\``);
+      // code handed to the evaluator as literal text: read as code
+      if (EVALUATORS.has(t.v) && at(toks, i + 1, '(')) evaluated(toks, i, 'js', str, add);
       // a hook registered with the runner by a source
       if (JS_HOOKS.has(t.v) && at(toks, i + 1, '(') && !declared.has(t.v) && !at(toks, i - 1, 'function') && !at(toks, i - 1, 'async')) {
         const body = closeOf(toks, i + 1);
         if (!at(toks, body, '{') && !at(toks, body, ':')) add('runner-state', i, 2, `registers the hook \`${t.v}\` with the test runner`);
       }
     }
+    if (t.k === 'w' && prevDot && t.v === 'require' && at(toks, i + 1, '(')) specifier(i, i + 2, 'requires'); // module.require, process.mainModule.require
+    if (t.k === 'w' && prevDot && EVALUATORS.has(t.v) && at(toks, i + 1, '(')) evaluated(toks, i, 'js', str, add); // vm.runInThisContext
     if (t.k === 'w' && jsRunnerName(t.v)) add('runner-state', i, 1, `reaches \`${t.v}\``);
     else if (t.k === 's' && !at(toks, i - 1, '+')) {
       const s = str(i);
       if (s !== null && jsRunnerName(s.v)) add('runner-state', i, s.end - i, `names \`${s.v}\``);
     }
+  }
+}
+
+/** Functions that run a string as code. */
+const EVALUATORS = new Set(['eval', 'Function', 'runInThisContext', 'runInNewContext', 'runInContext', 'compileFunction', 'Script']);
+const PY_EVALUATORS = new Set(['eval', 'exec', 'compile']);
+
+/**
+ * A call at `i` of an evaluator: each argument that is literal text is read as code of the same
+ * language, and what it does is found at the call (`eval("require('vi' + 'test')")`).
+ */
+function evaluated(toks: readonly Tok[], i: number, lang: 'js' | 'py', str: (j: number) => { v: string; end: number } | null, add: Add): void {
+  const end = closeOf(toks, i + 1) - 1;
+  let j = i + 2;
+  while (j < end) {
+    const s = str(j);
+    if (s !== null) {
+      const inner = tokenize(s.v, lang);
+      const found: string[] = [];
+      const note: Add = (c, _k, _n, detail) => {
+        found.push(`${c}\u0000${detail}`);
+      };
+      if (lang === 'js') jsRunnerReach(inner, note);
+      else pyRunnerReach(s.v, inner, note);
+      const [c, detail] = (found[0] ?? '').split('\u0000') as [Reach | '', string];
+      if (c !== '') {
+        add(c, i, s.end - i, `runs code from a string that ${detail}`);
+        return;
+      }
+      j = s.end;
+    } else j++;
   }
 }
 
@@ -249,6 +286,15 @@ export function pyRunnerReach(text: string, toks: readonly Tok[], addAll: Add): 
     }
     return { name, end: j };
   };
+  /** A reference to the builtins module at `i` (a name, `__import__('builtins')`, `sys.modules['builtins']`): the index after it, or -1. */
+  const builtinsAt = (i: number): number => {
+    const t = toks[i];
+    if (t === undefined || t.k !== 'w' || at(toks, i - 1, '.')) return -1;
+    if (builtins.has(t.v) || t.v === '__builtins__') return i + 1;
+    const arg = at(toks, i, '__import__', '(') || at(toks, i, 'import_module', '(') ? i + 2 : at(toks, i, 'importlib', '.', 'import_module', '(') ? i + 4 : at(toks, i, 'sys', '.', 'modules', '[') ? i + 4 : -1;
+    const s = arg === -1 ? null : str(arg);
+    return s !== null && (s.v === 'builtins' || s.v === '__builtin__') && (at(toks, s.end, ')') || at(toks, s.end, ']')) ? s.end + 1 : -1;
+  };
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i] as Tok;
     // a pytest plugin's hooks written by a source: pluggy's markers for the "pytest" project
@@ -276,23 +322,28 @@ export function pyRunnerReach(text: string, toks: readonly Tok[], addAll: Add): 
       if (at(toks, d.end, 'import') && pyRunnerModule(d.name)) add('runner-state', i, d.end - i, `imports from \`${d.name}\``);
       continue;
     }
+    // the assertion error rebound for every module: builtins.AssertionError = …, setattr(builtins, 'AssertionError', …),
+    // __builtins__['AssertionError'] = …, vars(builtins)[…] = …, with builtins reached by name too (__import__('builtins'))
+    const ref = builtinsAt(i);
+    if (ref !== -1) {
+      if (at(toks, ref, '.', 'AssertionError', '=')) add('assert-shadow', i, ref - i + 3, 'rebinds `AssertionError` in the builtins');
+      const item = at(toks, ref, '[') ? ref + 1 : at(toks, ref, '.', '__dict__', '[') ? ref + 3 : -1;
+      const s = item === -1 ? null : str(item);
+      if (s !== null && s.v === 'AssertionError' && at(toks, s.end, ']', '=')) add('assert-shadow', i, s.end - i + 2, 'rebinds `AssertionError` in the builtins');
+    }
+    if (at(toks, i, 'setattr', '(') || at(toks, i, 'vars', '(')) {
+      const r = builtinsAt(i + 2);
+      const name = r === -1 ? null : at(toks, r, ',') ? str(r + 1) : at(toks, r, ')', '[') ? str(r + 2) : null;
+      if (name !== null && name.v === 'AssertionError') add('assert-shadow', i, name.end - i, `rebinds \`AssertionError\` in the builtins through ${t.v}`);
+    }
     // a module reached by its name as text: __import__('pytest'), import_module('_py' + 'test'), sys.modules['pytest']
-    const byName = at(toks, i, '__import__', '(') ? i + 2 : at(toks, i, 'import_module', '(') ? i + 2 : at(toks, i, 'importlib', '.', 'import_module', '(') ? i + 4 : at(toks, i, 'sys', '.', 'modules', '[') ? i + 4 : at(toks, i, 'sys', '.', 'modules', '.', 'get', '(') ? i + 6 : at(toks, i, 'find_spec', '(') ? i + 2 : -1;
+    const byName = at(toks, i, '__import__', '(') ? i + 2 : at(toks, i, 'import_module', '(') ? i + 2 : at(toks, i, 'importlib', '.', 'import_module', '(') ? i + 4 : at(toks, i, 'sys', '.', 'modules', '[') ? i + 4 : at(toks, i, 'sys', '.', 'modules', '.', 'get', '(') ? i + 6 : at(toks, i, 'find_spec', '(') ? i + 2 : at(toks, i, 'run_module', '(') ? i + 2 : at(toks, i, 'runpy', '.', 'run_module', '(') ? i + 4 : -1;
     if (byName !== -1) {
       const s = str(byName);
       if (s !== null && pyRunnerModule(s.v)) add('runner-state', i, s.end - i, `reaches the module \`${s.v}\` by its name`);
       continue;
     }
-    // the assertion error rebound for every module: builtins.AssertionError = …, setattr(builtins, 'AssertionError', …), __builtins__['AssertionError'] = …
-    if (builtins.has(t.v) && at(toks, i + 1, '.', 'AssertionError', '=')) add('assert-shadow', i, 4, `rebinds \`${t.v}.AssertionError\``);
-    else if (at(toks, i, 'setattr', '(', '$w', ',') && builtins.has((toks[i + 2] as Tok).v)) {
-      const s = str(i + 4);
-      if (s !== null && s.v === 'AssertionError') add('assert-shadow', i, s.end - i, 'rebinds `builtins.AssertionError` through setattr');
-    } else if ((t.v === '__builtins__' && at(toks, i + 1, '[')) || (builtins.has(t.v) && at(toks, i + 1, '.', '__dict__', '['))) {
-      const open = at(toks, i + 1, '[') ? i + 2 : i + 4;
-      const s = str(open);
-      if (s !== null && s.v === 'AssertionError' && at(toks, s.end, ']', '=')) add('assert-shadow', i, s.end - i + 2, 'rebinds `AssertionError` in the builtins');
-    }
+    if (PY_EVALUATORS.has(t.v) && at(toks, i + 1, '(')) evaluated(toks, i, 'py', str, add);
   }
 }
 
@@ -358,7 +409,8 @@ export function rsRunnerReach(toks: readonly Tok[], add: Add): void {
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i] as Tok;
     if (t.k !== 'w') continue;
-    if (at(toks, i, 'macro_rules', '!', '$w') && RS_ASSERT_MACROS.has((toks[i + 2] as Tok).v)) add('assert-shadow', i, 3, `defines \`macro_rules! ${(toks[i + 2] as Tok).v}\`, the name of a standard macro the tests call`);
+    const name = at(toks, i + 2, 'r', '#', '$w') ? i + 4 : i + 2; // a raw identifier, r#assert_eq
+    if (at(toks, i, 'macro_rules', '!', '$w') && RS_ASSERT_MACROS.has((toks[name] as Tok).v)) add('assert-shadow', i, name - i + 1, `defines \`macro_rules! ${(toks[name] as Tok).v}\`, the name of a standard macro the tests call`);
     else if (at(toks, i, 'extern', 'crate', 'test') && !featureGated(toks, i)) add('runner-state', i, 3, 'uses the test harness’s own crate (`extern crate test`)');
     else if (at(toks, i, 'extern', 'crate', '$w') && RS_ASSERT_CRATES.has((toks[i + 2] as Tok).v) && macroUse(toks, i)) add('assert-shadow', i, 3, `brings \`${(toks[i + 2] as Tok).v}\`'s assertion macros into every module (\`#[macro_use]\`)`);
     else if (at(toks, i, 'proc_macro', ']')) {
