@@ -55,9 +55,9 @@ const JS_RUNNER_SCOPES = ['@vitest/', '@jest/globals', '@jest/expect', '@jest/co
 
 /** The runner package a module specifier names, or null. */
 function jsRunnerPackage(spec: string): string | null {
-  if (JS_RUNNER_SCOPES.some((s) => spec === s || spec.startsWith(s.endsWith('/') ? s : `${s}/`) || (s.endsWith('/') && spec.startsWith(s)))) return spec;
+  if (JS_RUNNER_SCOPES.some((s) => (s.endsWith('/') ? spec.startsWith(s) : spec === s || spec.startsWith(`${s}/`)))) return spec;
   const bare = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : (spec.split('/')[0] as string);
-  if (bare === 'vitest' && (spec === 'vitest/config' || spec === 'vitest/node')) return null; // a config's helpers, frozen with the tests anyway
+  if (spec === 'vitest/config') return null; // a config's helpers (defineConfig)
   if (JS_RUNNER_PACKAGES.has(spec) || JS_RUNNER_PACKAGES.has(bare)) return spec;
   if (bare.startsWith('chai-')) return spec; // chai's plugins extend its assertions
   return null;
@@ -87,7 +87,7 @@ function declaredNames(toks: readonly Tok[]): Set<string> {
     if (['function', 'const', 'let', 'var', 'class', 'as'].includes(t.v) && toks[i + 1]?.k === 'w') out.add((toks[i + 1] as Tok).v);
     // import { a, b as c } from '…' / const { a, b } = …
     if ((t.v === 'import' || t.v === 'const' || t.v === 'let' || t.v === 'var') && at(toks, i + 1, '{')) {
-      for (let j = i + 2; j < toks.length && !at(toks, j, '}'); j++) if ((toks[j] as Tok).k === 'w') out.add((toks[j] as Tok).v);
+      for (let j = i + 2; j < toks.length && !at(toks, j, '}'); j++) if ((toks[j] as Tok).k === 'w' && !at(toks, j + 1, 'as') && !at(toks, j + 1, ':')) out.add((toks[j] as Tok).v);
     }
   }
   return out;
@@ -205,14 +205,14 @@ function evaluated(toks: readonly Tok[], i: number, lang: 'js' | 'py', str: (j: 
     const s = str(j);
     if (s !== null) {
       const inner = tokenize(s.v, lang);
-      const found: string[] = [];
+      let first: { c: Reach; detail: string } | null = null;
       const note: Add = (c, _k, _n, detail) => {
-        found.push(`${c}\u0000${detail}`);
+        first ??= { c, detail };
       };
       if (lang === 'js') jsRunnerReach(inner, note);
       else pyRunnerReach(s.v, inner, note);
-      const [c, detail] = (found[0] ?? '').split('\u0000') as [Reach | '', string];
-      if (c !== '') {
+      if (first !== null) {
+        const { c, detail } = first as { c: Reach; detail: string };
         add(c, i, s.end - i, `runs code from a string that ${detail}`);
         return;
       }

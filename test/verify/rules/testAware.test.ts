@@ -55,6 +55,8 @@ describe('runner-state and assert-shadow: a source that reaches into the test ru
     ['code in a string, evaluated', 'js', "eval(\"require('vi' + 'test')\");", 'runner-state'],
     ['code in a string, by new Function', 'js', "const f = new Function('return import(\"vitest\")');", 'runner-state'],
     ['code in a string, by vm', 'js', "vm.runInThisContext(\"globalThis['__vitest_worker__']\");", 'runner-state'],
+    ['a bare hook beside a renamed local import', 'js', "import { afterEach as after } from './hooks';\nafterEach(() => {});", 'runner-state'],
+    ['vitest’s node API', 'js', "import { createVitest } from 'vitest/node';", 'runner-state'],
     ['a hook registered bare (globals)', 'js', 'afterEach((ctx) => { ctx.task.result.errors = []; });', 'runner-state'],
     // not the runner
     ['a type-only import', 'js', "import type { Mock } from 'vitest';\nexport type M = Mock;", null],
