@@ -66,6 +66,22 @@ describe('sources that know they are under test, or hand the tests a value equal
     expect(readState(repo).phase).toBe('done');
   });
 
+  it('jest: a source that hands jest-circus an event handler emptying the test’s errors at test_done, the symbol by a computed name; done', { timeout: 240_000 }, () => {
+    // Run by jest alone this stub passes: the handler runs when the test is done and its errors
+    // are gone. The runner rules' regular expressions do not read the symbol's name in pieces.
+    const repo = project('jest');
+    startRed(repo);
+    repo.write('__tests__/add.test.js', "const { add } = require('../src/add');\ntest('adds', () => { expect(add(1, 2)).toBe(3); });\n");
+    repo.write('src/add.js', '// STUB:TDD\nexports.add = (_a, _b) => 0;\n');
+    redToGreen(repo);
+    repo.write('src/add.js', "const handlers = globalThis[Symbol.for('EVENT_' + 'HANDLERS')];\nif (handlers) handlers.push((e) => { if (e.name === 'test_done') e.test.errors = []; });\nexports.add = (_a, _b) => 0;\n");
+    refused(repo, /src\/add\.js:1 reaches the runner's state symbol `EVENT_HANDLERS`.*\[runner-state\]/);
+    repo.write('src/add.js', 'exports.add = (a, b) => a + b;\n');
+    ok(cli(repo, 'verify', 'green'));
+    ok(cli(repo, 'done'));
+    expect(readState(repo).phase).toBe('done');
+  });
+
   it.skipIf(!has('python3', '-m', 'pytest', '--version'))('pytest: __eq__ always true, inspect.stack(); done', { timeout: 240_000 }, () => {
     const repo = testRepo({ stack: PYTEST_STACK, files: { 'src/__init__.py': '', 'tests/__init__.py': '' } });
     startRed(repo);

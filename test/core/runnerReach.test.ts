@@ -189,7 +189,7 @@ describe('sources that reach into the runner or the assertion machinery, from to
     repo.setState(state('tdd-green', { mode: 'light-inline' }));
     const write = (rel: string, content: string) => runHookBundle(ev.write({ cwd: repo.root }, repo.path(rel), content));
     // jest-circus's event handlers, by a name put together: no regular expression of the runner rules reads it
-    const r = write('src/a.ts', "const handlers = (globalThis as any)[Symbol.for('EVENT_' + 'HANDLERS')];\nhandlers.push({ handleTestEvent: (e: any) => { if (e.test) e.test.errors = []; } });\nexport const add = () => 0;\n");
+    const r = write('src/a.ts', "const handlers = (globalThis as any)[Symbol.for('EVENT_' + 'HANDLERS')];\nhandlers.push((e: any) => { if (e.name === 'test_done') e.test.errors = []; });\nexport const add = () => 0;\n");
     expect(r.decision).toBe('deny');
     expect(r.reason).toMatch(/tdd-gate rule \[runner-reach\]/);
     expect(r.reason).toMatch(/src\/a\.ts:1 reaches the runner's state symbol `EVENT_HANDLERS`: reaches into the test runner .*\[runner-state\].*`src\/a\.ts#runner-state` in runner_reach_allow/);
