@@ -122,7 +122,16 @@ export function jsRunnerReach(toks: readonly Tok[], add: Add): void {
   const str = (i: number) => constString(toks, i, 'js', held);
   // names bound to a require function: const r = createRequire(import.meta.url)
   const requires = new Set(['require']);
-  for (let i = 0; i < toks.length; i++) if (at(toks, i, '$w', '=', 'createRequire', '(') || at(toks, i, '$w', '=', 'module', '.', 'createRequire', '(')) requires.add((toks[i] as Tok).v);
+  for (let i = 0; i < toks.length; i++) {
+    if (!at(toks, i, '$w', '=')) continue;
+    // const r = createRequire(…) / module.createRequire(…) / Module.createRequire(…)
+    for (let j = i + 2; j < Math.min(toks.length, i + 6) && (toks[j] as Tok).line === (toks[i] as Tok).line; j++) {
+      if (at(toks, j, 'createRequire', '(')) {
+        requires.add((toks[i] as Tok).v);
+        break;
+      }
+    }
+  }
   const specifier = (i: number, j: number, how: string) => {
     const s = str(j);
     const pkg = s === null ? null : jsRunnerPackage(s.v);
@@ -139,15 +148,6 @@ export function jsRunnerReach(toks: readonly Tok[], add: Add): void {
       else if (requires.has(t.v) && at(toks, i + 1, '(')) specifier(i, i + 2, 'requires');
       else if (at(toks, i, 'require', '.', 'resolve', '(')) specifier(i, i + 4, 'resolves');
       else if (at(toks, i, 'import', '.', 'meta', '.', 'resolve', '(')) specifier(i, i + 6, 'resolves');
-      else if (at(toks, i, 'createRequire', '(')) {
-        let depth = 0;
-        let j = i + 1;
-        for (; j < toks.length; j++) {
-          if (at(toks, j, '(')) depth++;
-          else if (at(toks, j, ')') && --depth === 0) break;
-        }
-        if (at(toks, j + 1, '(')) specifier(i, j + 2, 'requires');
-      }
       // the global object's runner names: globalThis.expect, global['__vitest_worker__'], Reflect.get(globalThis, 'jest')
       if (GLOBAL_OBJECTS.has(t.v) && (at(toks, i + 1, '.') || at(toks, i + 1, '?.')) && toks[i + 2]?.k === 'w') {
         const name = (toks[i + 2] as Tok).v;
@@ -181,6 +181,11 @@ export function jsRunnerReach(toks: readonly Tok[], add: Add): void {
       }
     }
     if (t.k === 'w' && prevDot && t.v === 'require' && at(toks, i + 1, '(')) specifier(i, i + 2, 'requires'); // module.require, process.mainModule.require
+    if (at(toks, i, 'createRequire', '(')) {
+      // createRequire(import.meta.url)('vitest')
+      const after = closeOf(toks, i + 1);
+      if (at(toks, after, '(')) specifier(i, after + 1, 'requires');
+    }
     if (t.k === 'w' && prevDot && EVALUATORS.has(t.v) && at(toks, i + 1, '(')) evaluated(toks, i, 'js', str, add); // vm.runInThisContext
     if (t.k === 'w' && jsRunnerName(t.v)) add('runner-state', i, 1, `reaches \`${t.v}\``);
     else if (t.k === 's' && !at(toks, i - 1, '+')) {

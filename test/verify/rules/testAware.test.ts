@@ -28,6 +28,8 @@ describe('runner-state and assert-shadow: a source that reaches into the test ru
     ['re-exported', 'js', "export { expect } from 'vitest';", 'runner-state'],
     ['a side-effect import', 'js', "import 'vitest';", 'runner-state'],
     ['require.resolve of the runner', 'js', "const where = require.resolve('jest-circus');", 'runner-state'],
+    ['createRequire called at once, through Module', 'js', "import Module from 'node:module';\nconst v = Module.createRequire(import.meta.url)('vi' + 'test');", 'runner-state'],
+    ['a require bound through module.createRequire', 'js', "import module from 'node:module';\nconst req = module.createRequire(import.meta.url);\nreq('mocha');", 'runner-state'],
     ['createRequire', 'js', "import { createRequire } from 'node:module';\nconst r = createRequire(import.meta.url);\nconst v = r('vitest');", 'runner-state'],
     // computed spellings of the specifier
     ['a dynamic import of pieces', 'js', "const { afterEach } = await import('vi' + 'test');", 'runner-state'],
