@@ -43,6 +43,45 @@ describe('sources that know they are under test, or hand the tests a value equal
     expect(readState(repo).phase).toBe('done');
   });
 
+  it('vitest: a source that registers an afterEach clearing the test’s failure (imported, or by a computed name), the worker’s state; done', { timeout: 240_000 }, () => {
+    // Without the reach rules (the file allowed whole, as a test helper would be) this stub is
+    // GREEN: the hook runs after the test failed, sets its state to pass and empties its errors,
+    // and the runner reports a pass. So the source itself has to be refused.
+    const repo = project('vitest');
+    startRed(repo);
+    repo.write('tests/add.test.ts', "import { expect, test } from 'vitest';\nimport { add } from '../src/add.js';\ntest('adds', () => { expect(add(1, 2)).toBe(3); });\n");
+    repo.write('src/add.ts', '// STUB:TDD\nexport function add(_a: number, _b: number): number { return 0; }\n');
+    redToGreen(repo);
+    const clear = "afterEach((ctx: any) => { const r = ctx.task.result; if (r) { r.state = 'pass'; r.errors = []; } });\n";
+    const stub = 'export function add(_a: number, _b: number): number { return 0; }\n';
+    repo.write('src/add.ts', `import { afterEach } from 'vitest';\n${clear}${stub}`);
+    refused(repo, /src\/add\.ts:1 imports (the test framework|`vitest`)/);
+    repo.write('src/add.ts', `const { afterEach } = await import('vi' + 'test');\n${clear}${stub}`);
+    refused(repo, /src\/add\.ts:1 imports `vitest`: reaches into the test runner .*\[runner-state\].*`src\/add\.ts#runner-state` in runner_reach_allow/);
+    repo.write('src/add.ts', `const worker = (globalThis as any)['__vi' + 'test_worker__'];\nexport function add(_a: number, _b: number): number { worker.current.result = { state: 'pass', errors: [] }; return 0; }\n`);
+    refused(repo, /src\/add\.ts:1 names `__vitest_worker__`.*\[runner-state\]/);
+    repo.write('src/add.ts', 'export function add(a: number, b: number): number { return a + b; }\n');
+    ok(cli(repo, 'verify', 'green'));
+    ok(cli(repo, 'done'));
+    expect(readState(repo).phase).toBe('done');
+  });
+
+  it('jest: a source that hands jest-circus an event handler emptying the test’s errors at test_done, the symbol by a computed name; done', { timeout: 240_000 }, () => {
+    // Run by jest alone this stub passes: the handler runs when the test is done and its errors
+    // are gone. The runner rules' regular expressions do not read the symbol's name in pieces.
+    const repo = project('jest');
+    startRed(repo);
+    repo.write('__tests__/add.test.js', "const { add } = require('../src/add');\ntest('adds', () => { expect(add(1, 2)).toBe(3); });\n");
+    repo.write('src/add.js', '// STUB:TDD\nexports.add = (_a, _b) => 0;\n');
+    redToGreen(repo);
+    repo.write('src/add.js', "const handlers = globalThis[Symbol.for('EVENT_' + 'HANDLERS')];\nif (handlers) handlers.push((e) => { if (e.name === 'test_done') e.test.errors = []; });\nexports.add = (_a, _b) => 0;\n");
+    refused(repo, /src\/add\.js:1 reaches the runner's state symbol `EVENT_HANDLERS`.*\[runner-state\]/);
+    repo.write('src/add.js', 'exports.add = (a, b) => a + b;\n');
+    ok(cli(repo, 'verify', 'green'));
+    ok(cli(repo, 'done'));
+    expect(readState(repo).phase).toBe('done');
+  });
+
   it.skipIf(!has('python3', '-m', 'pytest', '--version'))('pytest: __eq__ always true, inspect.stack(); done', { timeout: 240_000 }, () => {
     const repo = testRepo({ stack: PYTEST_STACK, files: { 'src/__init__.py': '', 'tests/__init__.py': '' } });
     startRed(repo);
@@ -53,6 +92,9 @@ describe('sources that know they are under test, or hand the tests a value equal
     refused(repo, /src\/calc\.py:2 defines an equality that is always true .*\[always-equal\]/);
     repo.write('src/calc.py', 'import inspect\n\n\ndef add(a, b):\n    return 3 if any("test_" in f.function for f in inspect.stack()) else 0\n');
     refused(repo, /\[call-stack\]/);
+    // unittest.mock.ANY compares equal to anything: `assert add(1, 2) == 3` holds
+    repo.write('src/calc.py', 'from unittest.mock import ANY\n\n\ndef add(a, b):\n    return ANY\n');
+    refused(repo, /src\/calc\.py:1 imports from `unittest\.mock`: reaches into the test runner .*\[runner-state\]/);
     repo.write('src/calc.py', 'def add(a, b):\n    return a + b\n');
     ok(cli(repo, 'verify', 'green'));
     ok(cli(repo, 'done'));

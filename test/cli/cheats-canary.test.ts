@@ -68,7 +68,9 @@ describe('the assertion machinery, checked in every test process', () => {
   });
 
   it.skipIf(!hasPytest)('pytest: unittest’s assertEqual rebound through a computed name is refused by the canary; the real add reaches done', { timeout: 240_000 }, () => {
-    const repo = testRepo({ stack: PYTEST_STACK, files: { 'src/__init__.py': '', 'tests/__init__.py': '' } });
+    // The static reading refuses the source's `import unittest` itself ([runner-state]); allowed
+    // here, so that the run-time check is what meets the rebinding.
+    const repo = testRepo({ stack: { ...PYTEST_STACK, runner_reach_allow: 'src/calc.py#runner-state' }, files: { 'src/__init__.py': '', 'tests/__init__.py': '' } });
     startRed(repo);
     repo.write('tests/test_calc.py', 'import unittest\nfrom src.calc import add\n\nclass TestAdd(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(1, 2), 3)\n');
     repo.write('src/calc.py', '# STUB:TDD\ndef add(a, b):\n    return 0\n');

@@ -42,7 +42,9 @@ ${STUB.replace('# STUB:TDD\n', '')}`;
 
 describe.skipIf(!hasPytest)('cheats against a real pytest project in GREEN', () => {
   it('RED is per test; each way around a failing frozen test is refused; the real implementation reaches done', { timeout: 240_000 }, () => {
-    const repo = testRepo({ stack: PYTEST_STACK, files: { 'pyproject.toml': PYPROJECT, 'src/__init__.py': '', 'tests/__init__.py': '' } });
+    // The static reading refuses a source importing unittest at all ([runner-state], cheats-aware);
+    // allowed here so that what each cheat below meets is the check it is about.
+    const repo = testRepo({ stack: { ...PYTEST_STACK, runner_reach_allow: 'src/calc.py#runner-state' }, files: { 'pyproject.toml': PYPROJECT, 'src/__init__.py': '', 'tests/__init__.py': '' } });
     startRed(repo);
     // a missing attribute is no RED
     repo.write('tests/test_calc.py', TEST);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decideWrites, type CycleFacts } from '../../src/gate/rules/decideWrite.js';
 import { runnerReach } from '../../src/gate/rules/runnerReach.js';
 import { ev } from '../helpers/events.js';
+import { runHookBundle } from '../helpers/hook.js';
 import { runHookInProcess } from '../helpers/hookInProcess.js';
 import { DEFAULT_STACK, state, testRepo } from '../helpers/repo.js';
 
@@ -179,5 +180,50 @@ describe('sources that special-case the test run or the comparison, at the write
     expect(reachAllowedFor(entries, 'src/log.ts', match)).toEqual(['test-mode']);
     expect(reachAllowedFor(entries, 'src/testing/h.ts', match)).toBe(true);
     expect(reachAllowedFor(entries, 'src/other.ts', match)).toEqual([]);
+  });
+});
+
+describe('sources that reach into the runner or the assertion machinery, from tokens (runner-state, assert-shadow)', () => {
+  it('through the built hook: a Write in GREEN of a source that reaches the runner’s state is denied, naming the construct', () => {
+    const repo = testRepo({ files: { 'src/a.ts': 'export const a = 1;\n', 'src/lib.rs': 'pub fn one() -> i32 { 1 }\n' } });
+    repo.setState(state('tdd-green', { mode: 'light-inline' }));
+    const write = (rel: string, content: string) => runHookBundle(ev.write({ cwd: repo.root }, repo.path(rel), content));
+    // jest-circus's event handlers, by a name put together: no regular expression of the runner rules reads it
+    const r = write('src/a.ts', "const handlers = (globalThis as any)[Symbol.for('EVENT_' + 'HANDLERS')];\nhandlers.push((e: any) => { if (e.name === 'test_done') e.test.errors = []; });\nexport const add = () => 0;\n");
+    expect(r.decision).toBe('deny');
+    expect(r.reason).toMatch(/tdd-gate rule \[runner-reach\]/);
+    expect(r.reason).toMatch(/src\/a\.ts:1 reaches the runner's state symbol `EVENT_HANDLERS`: reaches into the test runner .*\[runner-state\].*`src\/a\.ts#runner-state` in runner_reach_allow/);
+    const m = write('src/lib.rs', 'macro_rules! assert_eq {\n    ($a:expr, $b:expr) => {};\n}\n\npub fn add(a: i32, b: i32) -> i32 { 0 }\n');
+    expect(m.decision).toBe('deny');
+    expect(m.reason).toMatch(/src\/lib\.rs:1 defines `macro_rules! assert_eq`.*\[assert-shadow\]/);
+    // the honest versions pass
+    expect(write('src/a.ts', 'export const add = (a: number, b: number) => a + b;\n').decision).toBe('pass');
+    expect(write('src/lib.rs', 'pub fn add(a: i32, b: i32) -> i32 { a + b }\n').decision).toBe('pass');
+  });
+
+  it.each([
+    ['src/a.ts', "const { afterEach } = await import('vi' + 'test');\n", 'runner-state'],
+    ['src/a.ts', 'const w = (globalThis as any)["__vi" + "test_worker__"];\n', 'runner-state'],
+    ['src/a.py', "from unittest.mock import ANY\n\ndef add(a, b):\n    return ANY\n", 'runner-state'],
+    ['src/a.py', "import builtins\nsetattr(builtins, 'Assertion' + 'Error', Exception)\n", 'assert-shadow'],
+    ['src/lib.rs', 'pub use crate::lenient::check as assert_eq;\n', 'assert-shadow'],
+    ['src/lib.rs', 'pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    use pretty_assertions::assert_eq;\n    #[test]\n    fn adds() { assert_eq!(super::add(1, 2), 3); }\n}\n', null],
+  ])('%s %j → %s', (rel, content, want) => {
+    expect(runnerReach(rel, content)?.construct ?? null).toBe(want);
+  });
+
+  it('`#runner` allows the token reading of the same reach; `#runner-state` allows it alone; an allowed finding does not hide the next', () => {
+    const computed = "const { afterEach } = await import('vi' + 'test');\n";
+    expect(runnerReach('src/a.ts', computed, null, ['runner', 'runner-state', 'assert-shadow'])).toBeNull();
+    expect(runnerReach('src/a.ts', computed, null, ['runner-state'])).toBeNull();
+    expect(runnerReach('src/a.ts', "import { afterEach } from 'vitest';\n", null, ['runner-state'])?.construct).toBe('runner');
+    expect(runnerReach('src/a.ts', `${computed}export const t = process.env.NODE_ENV === 'test';\n`, null, ['runner-state'])?.construct).toBe('test-mode');
+  });
+
+  it('reachAllowedFor: `runner` brings runner-state and assert-shadow along', async () => {
+    const { parseReachAllow, reachAllowedFor } = await import('../../src/verify/rules/reachAllow.js');
+    const match = (globs: string[]) => (rel: string) => globs.includes(rel);
+    expect(reachAllowedFor(parseReachAllow(['src/h.ts#runner']), 'src/h.ts', match)).toEqual(['runner', 'runner-state', 'assert-shadow']);
+    expect(reachAllowedFor(parseReachAllow(['src/h.ts#runner-state']), 'src/h.ts', match)).toEqual(['runner-state']);
   });
 });

@@ -137,7 +137,7 @@ export function runnerReach(rel: string, content: string, before: string | null 
   // Runtime special cases, read from tokens (testAware.ts).
   const aware = (): Reach | null => {
     const program = lang === 'js' ? content.startsWith('#!') || `/${rel}`.includes('/bin/') : lang === 'py' ? content.startsWith('#!') || rel.endsWith('__main__.py') : lang === 'rs' ? !library : false;
-    const f = newTestAwareness(text, prior, lang, { library: !program, program });
+    const f = newTestAwareness(text, prior, lang, { library: !program, program, allowed });
     return f === null || allowed.includes(f.construct) ? null : { what: f.what, line: f.line, construct: f.construct };
   };
   if (allowed.includes('runner')) return aware();

@@ -3,13 +3,17 @@
  * runner-reach rules refuse (test helpers shipped as source), or `<glob>#<construct>`, allowed that
  * one construct (`src/log.ts#test-mode`: a logger that stays quiet under test). The constructs are
  * testAware.ts's, and `runner` for the rest of the rules (importing the framework, rebinding
- * assertions, …).
+ * assertions, …). `runner` also allows testAware.ts's token reading of the same reach
+ * (`runner-state`, `assert-shadow`): a file allowed to import the framework may do it however spelled.
  */
 export interface ReachAllowEntry {
   glob: string;
   /** null: every construct. */
   construct: string | null;
 }
+
+/** The constructs of testAware.ts that read the `runner` rules' reach from tokens. */
+const RUNNER_TOKENS = ['runner-state', 'assert-shadow'];
 
 export function parseReachAllow(entries: readonly string[]): ReachAllowEntry[] {
   return entries.map((e) => {
@@ -28,5 +32,6 @@ export function reachAllowedFor(entries: readonly ReachAllowEntry[], rel: string
   if (whole.length > 0 && match(whole)(rel)) return true;
   const out: string[] = [];
   for (const e of entries) if (e.construct !== null && !out.includes(e.construct) && match([e.glob])(rel)) out.push(e.construct);
+  if (out.includes('runner')) for (const c of RUNNER_TOKENS) if (!out.includes(c)) out.push(c);
   return out;
 }

@@ -1,4 +1,5 @@
 import { at, tokenize, type Tok, type TokLang } from './tokens.js';
+import { goRunnerReach, jsRunnerReach, pyRunnerReach, rsRunnerReach } from './runnerState.js';
 
 /**
  * Source that special-cases the test run or the comparison (pure). Read from tokens, so a comment
@@ -6,7 +7,7 @@ import { at, tokenize, type Tok, type TokLang } from './tokens.js';
  * it. Each finding names its construct; a project that needs one lists it in `runner_reach_allow`
  * as `<glob>#<construct>` (or the whole file by its glob).
  */
-export type Construct = 'test-mode' | 'process-args' | 'call-stack' | 'matcher-protocol' | 'always-equal' | 'build-flag' | 'thread-name';
+export type Construct = 'test-mode' | 'process-args' | 'call-stack' | 'matcher-protocol' | 'always-equal' | 'build-flag' | 'thread-name' | 'runner-state' | 'assert-shadow';
 
 interface Finding {
   construct: Construct;
@@ -22,6 +23,8 @@ interface ScanOptions {
   program?: boolean;
   /** Rust library code (not a binary's main, a build script, an example or a benchmark), or a Go package other than main. */
   library?: boolean;
+  /** Constructs the project allows in this file (runner_reach_allow): not findings, so they do not hide the next one. */
+  allowed?: readonly string[];
 }
 
 /** The words a comparison with the runner's mode is made with. */
@@ -37,6 +40,8 @@ const WHAT: Record<Construct, string> = {
   'always-equal': 'defines an equality that is always true (or an inequality that is always false)',
   'build-flag': 'compiles differently in the test build (debug_assertions is on under cargo test)',
   'thread-name': 'reads the thread’s name (the test harness names each thread after its test)',
+  'runner-state': 'reaches into the test runner or its assertion library, where the tests’ verdict is kept (a hook, a matcher or a state change there decides what passes)',
+  'assert-shadow': 'shadows the assertion machinery the tests call, so their assertions are no longer the real ones',
 };
 
 const envNameAt = (toks: readonly Tok[], j: number): string | null => {
@@ -270,28 +275,41 @@ function rs(toks: readonly Tok[], add: (c: Construct, i: number, n: number) => v
   }
 }
 
-/** Every construct of `text` (a source in `lang`) that special-cases the test run or the comparison. */
+/** Every construct of `text` (a source in `lang`) that special-cases the test run or the comparison, or reaches into the runner. */
 export function testAwareness(text: string, lang: TokLang, opts: ScanOptions = {}): Finding[] {
   const toks = tokenize(text, lang);
   const out: Finding[] = [];
-  const add = (construct: Construct, i: number, n: number) => {
+  const allowed = opts.allowed ?? [];
+  const add = (construct: Construct, i: number, n: number, detail?: string, own?: string) => {
+    if (allowed.includes(construct)) return;
     const first = toks[Math.max(0, i)];
     if (first === undefined) return;
-    const key = `${construct}:${toks
-      .slice(Math.max(0, i), Math.max(0, i) + n)
-      .map((t) => (t.k === 's' ? JSON.stringify(t.v) : t.v))
-      .join(' ')}`;
-    out.push({ construct, what: WHAT[construct], line: first.line, key });
+    const key = `${construct}:${
+      own ??
+      toks
+        .slice(Math.max(0, i), Math.max(0, i) + n)
+        .map((t) => (t.k === 's' ? JSON.stringify(t.v) : t.v))
+        .join(' ')
+    }`;
+    out.push({ construct, what: detail === undefined ? WHAT[construct] : `${detail}: ${WHAT[construct]}`, line: first.line, key });
   };
   // A program's entry may read its own arguments.
   const own = (c: Construct, i: number, n: number) => (opts.program === true && c === 'process-args' ? undefined : add(c, i, n));
-  if (lang === 'js') js(toks, own);
-  else if (lang === 'py') py(toks, own);
-  else if (lang === 'go') go(toks, add);
-  else rs(toks, add, opts.library ?? true);
-  return out;
+  if (lang === 'js') {
+    js(toks, own);
+    jsRunnerReach(toks, add);
+  } else if (lang === 'py') {
+    py(toks, own);
+    pyRunnerReach(text, toks, add);
+  } else if (lang === 'go') {
+    go(toks, add);
+    goRunnerReach(text, toks, add);
+  } else {
+    rs(toks, add, opts.library ?? true);
+    rsRunnerReach(toks, add);
+  }
+  return out.sort((a, b) => a.line - b.line);
 }
-
 /**
  * The first finding of `after` that `before` (the file as it was when the cycle began) did not
  * already have: a source that read NODE_ENV before the cycle may still be edited.
