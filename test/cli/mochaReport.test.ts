@@ -1,6 +1,5 @@
-import { EventEmitter } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -8,6 +7,7 @@ import { instrumentCommand } from '../../src/verify/evidence/instrument.js';
 import { judgeGreen, judgeRed, type RunOutcome } from '../../src/verify/rules/judge.js';
 import { MOCHA_REPORTER_NAME, MOCHA_SOURCE, mochaCommand, mochaReporterSource, parseMochaReport, unreachedMocha } from '../../src/verify/evidence/mocha.js';
 import { textFacts } from '../../src/verify/evidence/textReport.js';
+import { newSealKey, openSeal } from '../../src/verify/evidence/seal.js';
 
 describe('mochaCommand: the gate’s reporter added to a plain mocha call', () => {
   it.each([
@@ -133,22 +133,32 @@ describe('the reporter module itself, on mocha’s runner events', () => {
     const out = path.join(dir, 'report');
     const file = path.join(dir, MOCHA_REPORTER_NAME);
     writeFileSync(file, mochaReporterSource(out));
-    const Reporter = createRequire(import.meta.url)(file) as new (runner: EventEmitter, options: object) => unknown;
-    const root = { root: true, title: '', hasOnly: () => false };
-    const suite = { title: 'sum', parent: root };
-    const runner = Object.assign(new EventEmitter(), { suite: root, stats: { passes: 1, failures: 1, pending: 0, tests: 2 } });
-    new Reporter(runner, {});
-    const t1 = { type: 'test', title: 'adds', file: '/p/test/sum.test.js', parent: suite, titlePath: () => ['sum', 'adds'] };
-    const t2 = { type: 'test', title: 'subtracts', file: '/p/test/sum.test.js', parent: suite };
-    const err = Object.assign(new Error('expected 0 to equal 3'), { name: 'AssertionError' });
-    err.stack = 'AssertionError: expected 0 to equal 3\n    at Context.<anonymous> (/p/test/sum.test.js:7:12)';
-    runner.emit('start');
-    runner.emit('suite', suite);
-    runner.emit('pass', t1);
-    runner.emit('fail', t2, err);
-    runner.emit('suite end', suite);
-    runner.emit('end');
-    const text = readFileSync(out, 'utf8');
+    const key = newSealKey();
+    writeFileSync(`${out}.key`, key, { mode: 0o600 });
+    // mocha's runner as a bare event emitter, in a process of its own (the report ends as it exits)
+    const script = `const { EventEmitter } = require('node:events');
+const Reporter = require(${JSON.stringify(file)});
+const root = { root: true, title: '', hasOnly: () => false };
+const suite = { title: 'sum', parent: root };
+const runner = Object.assign(new EventEmitter(), { suite: root, stats: { passes: 1, failures: 1, pending: 0, tests: 2 } });
+new Reporter(runner, {});
+const t1 = { type: 'test', title: 'adds', file: '/p/test/sum.test.js', parent: suite, titlePath: () => ['sum', 'adds'] };
+const t2 = { type: 'test', title: 'subtracts', file: '/p/test/sum.test.js', parent: suite };
+const err = Object.assign(new Error('expected 0 to equal 3'), { name: 'AssertionError' });
+err.stack = 'AssertionError: expected 0 to equal 3\\n    at Context.<anonymous> (/p/test/sum.test.js:7:12)';
+runner.emit('start');
+runner.emit('suite', suite);
+runner.emit('pass', t1);
+runner.emit('fail', t2, err);
+runner.emit('suite end', suite);
+runner.emit('end');
+`;
+    const printed = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(printed).toMatch(/✔ adds/);
+    expect(existsSync(`${out}.key`)).toBe(false);
+    const opened = openSeal(readFileSync(out, 'utf8'), key);
+    if (!opened.ok) throw new Error(opened.problem);
+    const text = opened.body;
     const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({ tddGateMocha: 1, k: 'begin', only: false, dryRun: false });
     expect(lines[2]).toMatchObject({ k: 'test', file: '/p/test/sum.test.js', path: ['sum', 'subtracts'], status: 'failed', message: 'AssertionError: expected 0 to equal 3', line: 7, column: 12 });

@@ -170,7 +170,7 @@ export function judgeRed(
   // compile or import error in the output): that is what to fix first.
   if (o.sealProblem !== undefined) {
     const loadError = MISSING_SYMBOL.test(o.output) || rules.buildError?.test(o.output) === true;
-    return refuse(loadError ? stubOrNothing(o, rules.buildError, o.sealProblem) : `${o.sealProblem}; remove what ends the test process or writes where the runner's report goes, then verify red again`);
+    return refuse(loadError ? stubOrNothing(o, rules.buildError, o.facts.unfinished ?? 'the tests did not run to the end') : `${o.sealProblem}; remove what ends the test process or writes where the runner's report goes, then verify red again`);
   }
   // The gate's own reporter saw the run cut short: what ran before proves nothing about the rest.
   if (o.facts.unfinished && (tests ?? []).length > 0) return refuse(`${o.facts.unfinished}; then verify red again`);
