@@ -213,6 +213,7 @@ _eq_paths = {}
 _eq_subclasses = type.__subclasses__
 _eq_dict = type.__dict__["__dict__"].__get__
 _eq_mro = type.__dict__["__mro__"].__get__
+_eq_qualname = type.__dict__["__qualname__"].__get__
 _eq_object_new = object.__new__
 _eq_bool = bool
 _eq_type = type
@@ -308,7 +309,7 @@ def _eq_judge(cls, rel):
     if how is None:
         return
     try:
-        name = _eq_dict(cls).get("__qualname__") or cls.__name__
+        name = _eq_qualname(cls)
     except Exception:
         name = "?"
     _eq_found.append({"class": _eq_str(name), "file": rel, "how": how})
