@@ -116,6 +116,9 @@ describe.skipIf(!hasPytest)('pytest: the sealed report of the gate’s plugin, a
     // the process killed inside the failing test
     repo.write('src/calc.py', "import os, signal\n\ndef add(a, b):\n    os.kill(os.getpid(), signal.SIGKILL)\n\ndef sub(a, b):\n    return a - b\n");
     refused(/killed by a signal|saw the run begin but not end/);
+    // the session stopped inside the failing test, the exit code forced to 0 after pytest ended
+    repo.write('src/calc.py', "import atexit, os\natexit.register(lambda: os._exit(0))\n\ndef add(a, b):\n    raise KeyboardInterrupt\n\ndef sub(a, b):\n    return a - b\n");
+    refused(/pytest's session was interrupted \(exit status 2\)/);
 
     for (const [what, source, name] of ALWAYS_EQUAL) {
       repo.write('src/calc.py', `${source}\ndef sub(a, b):\n    return a - b\n`);

@@ -55,6 +55,14 @@ describe("pytest through the gate's plugin: its sealed report", () => {
     expect(facts.tests?.filter((t) => t.name === 'test_b')).toHaveLength(1);
   });
 
+  it('a test the session stopped inside (its setup passed, its call never reported) failed; an interrupted session is unfinished', () => {
+    const cut = { k: 'test', nodeid: 't/test_x.py::test_a', report: { setup: 'passed' }, seen: { setup: 'passed' }, fails: [], cut: true };
+    const { facts } = parsePytestReport(text([cut, { k: 'session', exitstatus: 2 }]));
+    expect(facts.tests?.[0]).toMatchObject({ status: 'failed', message: 'the test never finished: the session stopped inside it' });
+    expect(facts.unfinished).toMatch(/session was interrupted \(exit status 2\)/);
+    expect(facts.counts).toBeNull();
+  });
+
   it('under pytest-xdist (no hook wrapper ran in the controller) each test is what its report says', () => {
     const { observed } = parsePytestReport(text([{ k: 'test', nodeid: 't/test_x.py::test_a', report: { setup: 'passed', call: 'passed', teardown: 'passed' }, seen: {}, fails: [] }, { k: 'session', exitstatus: 0 }]));
     expect(observed?.get('t.test_x\u0000test_a')).toBe('passed');

@@ -10,15 +10,18 @@ import type { Counts, RunFacts, TestCase, TestStatus } from './report.js';
  * `.mocharc.*` or package.json), so the gate's reporter also prints what a person reads: each test
  * as spec does, the counts, and every failure with its message.
  *
- * It listens to mocha's own runner events (`start`, `pass`, `fail`, `pending`, `end`) and appends
- * one JSON line per event to the run's report file as it happens: the run began, each test with its
- * file, its title path, its status, its error and the line of the test file where it failed, the
- * run ended with mocha's own counts. A process that ends before the run begins (a source that
- * prints "64 passing" and exits 0 as it loads) or before it ends (one that exits inside a test)
- * leaves a report without its `begin` or `end` line, and the run is refused.
+ * The report is sealed (seal.ts): as mocha loads the reporter, before any test file (only the
+ * frozen `--require` files load earlier), it reads the run's key and deletes its file. It listens
+ * to mocha's own runner events (`start`, `pass`, `fail`, `pending`, `end`) and writes one record
+ * per event as it happens: the run began, each test with its file, its title path, its status, its
+ * error and the line of the test file where it failed, the run ended with mocha's own counts. The
+ * seal ends when the process exits after mocha's run ended. A process that ends before the run
+ * begins (a source that prints "64 passing" and exits 0 as it loads) or before it ends (one that
+ * exits inside a test) leaves no end; a line written by anything else breaks the chain; the run is
+ * refused either way.
  *
- * What the reporter uses it takes when mocha loads it, before any test file (only the frozen
- * `--require` files load earlier): the file writer, JSON, the event emitter's `on`.
+ * What the reporter uses it takes when mocha loads it: the seal's writer, JSON, the event
+ * emitter's `on`, `process.on`.
  */
 export const MOCHA_SOURCE = 'mocha-report';
 

@@ -5,8 +5,9 @@ import type { Counts, RunFacts, TestCase, TestStatus } from './report.js';
  * node:test by identity. Every `node --test` the test command reaches (directly, or through
  * `npm test` / `npm run x` / `yarn x` / `pnpm x` and the scripts those run) gets one more reporter
  * through NODE_OPTIONS: a small module, passed as a data: URL so nothing on disk can stand in for
- * it, that collects the runner's own events (name, nesting, file, skip/todo, the error) and appends
- * one JSON line per `node --test` process to the run's report file. NODE_OPTIONS reaches node
+ * it, that collects the runner's own events (name, nesting, file, skip/todo, the error) and writes
+ * them as one record of the run's sealed report (seal.ts) when the runner's stream ends. A command
+ * that runs `node --test` more than once is refused (one run's key seals one report). NODE_OPTIONS reaches node
  * however the package manager starts it; the test files' processes inherit it but do not report
  * through it (the runner replaces their reporters). Node 18.15+, 20, 22 and 24 all emit `file` on
  * their test events and accept the reporter flags in NODE_OPTIONS.

@@ -216,14 +216,21 @@ interface PluginRecord {
   exitstatus?: unknown;
 }
 
-/** A test's status from its phases: one that failed fails it, a skipped one skips it. null: no phase. */
+/**
+ * A test's status from its phases: one that failed fails it, a skipped one skips it; a setup that
+ * passed without a call that ended (the session stopped inside the test) fails it. null: no phase.
+ */
 function statusOf(phases: Phases | undefined): TestStatus | null {
   const values = Object.values(phases ?? {});
   if (values.length === 0) return null;
   if (values.includes('failed')) return 'failed';
   if (values.includes('skipped')) return 'skipped';
+  if (phases?.call === undefined) return 'failed';
   return 'passed';
 }
+
+/** pytest's exit statuses that say the session did not run its tests through. */
+const BROKEN_SESSION: Record<number, string> = { 2: 'was interrupted', 3: 'hit an internal error', 4: 'stopped on a usage error' };
 
 /** What the plugin's sealed report says of the run: the facts, and each test as its hook wrappers saw it raise. */
 export interface PytestReport {
@@ -249,6 +256,7 @@ export function parsePytestReport(text: string | null): PytestReport {
   const observed = new Map<string, TestStatus>();
   const byId = new Map<string, TestCase>();
   let session = false;
+  let exitstatus = 0;
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     let r: PluginRecord;
@@ -258,7 +266,10 @@ export function parsePytestReport(text: string | null): PytestReport {
       continue;
     }
     if (typeof r !== 'object' || r === null) continue;
-    if (r.k === 'session') session = true;
+    if (r.k === 'session') {
+      session = true;
+      if (typeof r.exitstatus === 'number') exitstatus = r.exitstatus;
+    }
     if (r.k === 'collect' && typeof r.nodeid === 'string') {
       const file = r.nodeid.split('::')[0] ?? r.nodeid;
       if (file !== '') facts.loadErrorFiles.push(file);
@@ -273,7 +284,8 @@ export function parsePytestReport(text: string | null): PytestReport {
     const candidates = [...new Set([path, ...classnameFiles(a.classname)].filter((c) => c.endsWith('.py')))];
     const test: TestCase = { file: null, candidates, scope: a.classname, name: a.name, status: reported, message: '' };
     if (reported === 'failed') {
-      const fails = Array.isArray(r.fails) ? r.fails : [];
+      const fails = Array.isArray(r.fails) ? [...r.fails] : [];
+      if (fails.length === 0) fails.push({ when: 'call', message: 'the test never finished: the session stopped inside it', trace: '' });
       const call = fails.find((f) => f.when === 'call');
       const first = call ?? fails[0];
       const message = typeof first?.message === 'string' ? first.message : '';
@@ -304,6 +316,11 @@ export function parsePytestReport(text: string | null): PytestReport {
     facts.unfinished = NO_SESSION;
     return { facts, observed };
   }
+  const broken = BROKEN_SESSION[exitstatus];
+  if (broken !== undefined) {
+    facts.unfinished = `pytest's session ${broken} (exit status ${exitstatus}), so the tests after that point never ran`;
+    return { facts, observed };
+  }
   facts.counts = counts;
   return { facts, observed };
 }
@@ -322,7 +339,7 @@ export function unreachedPytest(): RunFacts {
   };
 }
 
-/** What the plugin saw of one junit test case (a `--junitprefix` puts a prefix before its classname). */
+/** What the plugin saw raised for one reported test (by its junit-style address: classname, then name). */
 function seen(observed: ReadonlyMap<string, TestStatus>, t: TestCase): TestStatus | undefined {
   const exact = observed.get(key(t.scope ?? '', t.name));
   if (exact !== undefined) return exact;
@@ -334,9 +351,9 @@ function seen(observed: ReadonlyMap<string, TestStatus>, t: TestCase): TestStatu
 }
 
 /**
- * Why the junit report and the plugin disagree (null when they agree): a test the report calls
- * passed that pytest's hooks saw fail, skip, or never run. `ids` are the tests' ids, in the
- * report's order.
+ * Why pytest's reports and what the plugin saw raised disagree (null when they agree): a test
+ * pytest reported passed that its phases' hooks saw fail, skip, or never run. `ids` are the tests'
+ * ids, in the report's order.
  */
 export function pytestDisagreement(cases: readonly TestCase[], ids: readonly string[], observed: ReadonlyMap<string, TestStatus> | null): string | null {
   if (observed === null) {
