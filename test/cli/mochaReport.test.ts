@@ -107,6 +107,27 @@ describe('parseMochaReport: the report or nothing, never the text', () => {
 
 const outcome = (o: Partial<RunOutcome>): RunOutcome => ({ exitCode: 0, timedOut: false, timeoutSeconds: 60, output: '', facts: parseMochaReport(null), tests: [], ...o });
 
+describe('a sealed report that does not hold, judged in RED and GREEN (every sealed runner alike)', () => {
+  const SEAL = 'the gate’s reporter saw the run begin but not end: a test process ended early or was killed';
+  const rules = { command: 'npx mocha', redConfirm: /AssertionError/, buildError: /Cannot find module|SyntaxError/, changedTests: ['test/a.test.js'], root: '/p', isNew: () => true };
+  const failing = [{ id: 'test/a.test.js::a > adds', file: 'test/a.test.js', leaf: 'adds', status: 'failed' as const, message: 'AssertionError: x' }];
+  it.each([
+    ['a test that failed on its assertion before the process ended', { output: 'AssertionError: x', tests: failing }, new RegExp(`^${SEAL}.*then verify red again`)],
+    ['a process killed before anything ran', { output: '' }, new RegExp(`^${SEAL}`)],
+    ['a missing module (the test never loaded): still "add a stub"', { output: "Error: Cannot find module '../src/add'" }, /missing name \(Error: Cannot find module '\.\.\/src\/add'\); add a STUB:TDD stub first/],
+    ['a compile error: still "add a stub"', { output: 'SyntaxError: Unexpected token' }, /compile or import error \(SyntaxError: Unexpected token\); add a STUB:TDD stub/],
+  ])('RED: %s', (_n, o, want) => {
+    const v = judgeRed(outcome({ exitCode: 1, sealProblem: SEAL, ...o }), rules);
+    expect(v.valid).toBe(false);
+    expect(v.reason).toMatch(want);
+  });
+  it('GREEN refuses it before anything else the run says', () => {
+    const passing = [{ id: 'test/a.test.js::a > adds', file: 'test/a.test.js', leaf: 'adds', status: 'passed' as const, message: '' }];
+    const v = judgeGreen(outcome({ exitCode: 0, sealProblem: SEAL, output: '  1 passing\n', tests: passing }), 'npx mocha');
+    expect(v.reason).toMatch(new RegExp(`^${SEAL}; remove what ends the test process`));
+  });
+});
+
 describe('judging an unfinished mocha run', () => {
   it('a mocha run the reporter could not reach is refused with what to change, whatever it printed', () => {
     const v = judgeGreen(outcome({ facts: unreachedMocha(), output: '  3 passing\n' }), 'npm run compound');
