@@ -148,7 +148,7 @@ describe('helpers', () => {
 });
 
 describe('report flags through a package manager', () => {
-  const scripts: Record<string, string> = { test: 'vitest run', unit: 'jest --ci', jestplain: 'jest', py: 'python -m pytest -q', both: 'tsc && vitest run', dot: 'vitest run --reporter=dot', nt: 'node --test' };
+  const scripts: Record<string, string> = { test: 'vitest run', unit: 'jest --ci', jestplain: 'jest', py: 'python -m pytest -q', pyiso: 'python3 -I -m pytest', both: 'tsc && vitest run', dot: 'vitest run --reporter=dot', nt: 'node --test' };
   const script = (name: string) => scripts[name] ?? null;
   it.each([
     ['npm test', "npm test -- --reporter=default --reporter=json --outputFile.json='/r/x'", 'vitest-json'],
@@ -158,6 +158,7 @@ describe('report flags through a package manager', () => {
     ['yarn unit', "yarn unit --testLocationInResults --json --outputFile='/r/x' --no-cache --cacheDirectory='/r/x.cache'", 'jest-json'],
     ['npm run jestplain', "npm run jestplain -- --ci --testLocationInResults --json --outputFile='/r/x' --no-cache --cacheDirectory='/r/x.cache'", 'jest-json'],
     ['pnpm run py', 'pnpm run py -p tdd_gate_pytest_outcomes', 'pytest'],
+    ['npm run pyiso', 'npm run pyiso', 'pytest-unreached'],
     ['npm run both', 'npm run both', 'none'],
     ['npm run dot', 'npm run dot', 'none'],
     ['npm run missing', 'npm run missing', 'none'],
