@@ -96,12 +96,23 @@ export function jsCanaryOption(out: string): string {
   return `--import=data:text/javascript;base64,${Buffer.from(jsCanarySource(out), 'utf8').toString('base64')}`;
 }
 
-/** The Python half: appended to the gate's pytest plugin (pytestOutcomes.ts), writing to `out`. */
-export function pyCanarySource(out: string): string {
+/**
+ * The Python half: appended to the gate's pytest plugin (pytestOutcomes.ts), writing to `out`.
+ * Besides the assertion machinery it looks for an equality that is always true among the classes
+ * of the project's sources (`checked`, root-relative .py files, those a project allows left out):
+ * after each test's call and at the end, each class defined there (by its module, or by where its
+ * `__eq__`/`__ne__` is written) that it has not judged yet is tried by its behaviour — an instance
+ * made without `__init__`, and the class itself (its metaclass), compared with objects it cannot
+ * know (a bare `object()`, an instance of a class of the gate's, a float, a string). Equal to every
+ * one of them (or unequal to none) is equality that is always true, however it was spelled; an
+ * exception or NotImplemented is an ordinary class.
+ */
+export function pyCanarySource(out: string, checked: readonly string[] = []): string {
   return `
 
 # tdd-gate: the assertion machinery as it was when this plugin loaded, checked again at the end.
 import builtins as _builtins
+import weakref as _weakref
 import operator as _operator
 import sys as _sys
 _CANARY = ${JSON.stringify(out)}
@@ -163,16 +174,176 @@ def _tdd_canary(config):
     return failures
 
 
-@_pytest.hookimpl(trylast=True)
-def pytest_unconfigure(config):
+${pyAlwaysEqualSource(checked)}
+
+def _tdd_canary_end(config):
     try:
         failures = _tdd_canary(config)
     except BaseException as e:
         failures = ["the check itself raised " + type(e).__name__]
+    try:
+        _eq_scan()
+    except BaseException:
+        pass
     fd = _os.open(_CANARY, _os.O_WRONLY | _os.O_APPEND | _os.O_CREAT, 0o600)
     try:
-        _write(fd, (_dumps({"tddGateCanary": 1, "pid": _os.getpid(), "argv": [], "worker": True, "failures": failures}) + "\\n").encode("utf-8", "backslashreplace"))
+        _write(fd, (_dumps({"tddGateCanary": 1, "pid": _os.getpid(), "argv": [], "worker": True, "failures": failures, "alwaysEqual": _eq_found[:20]}) + "\\n").encode("utf-8", "backslashreplace"))
     finally:
         _os.close(fd)
+
+
+_at_end.append(_tdd_canary_end)
+_after_call.append(_eq_scan)
+`;
+}
+
+/** The always-true equality check of pyCanarySource (Python; uses the plugin's `_os`, `_sys`, `_weakref`). */
+function pyAlwaysEqualSource(checked: readonly string[]): string {
+  return `
+_EQ_ROOT = _os.getcwd()
+_EQ_FILES = {}
+for _rel in ${JSON.stringify(checked)}:
+    try:
+        _EQ_FILES[_os.path.realpath(_os.path.join(_EQ_ROOT, _rel))] = _rel
+    except Exception:
+        pass
+_eq_judged = _weakref.WeakSet()
+_eq_found = []
+_eq_paths = {}
+_eq_subclasses = type.__subclasses__
+_eq_dict = type.__dict__["__dict__"].__get__
+_eq_mro = type.__dict__["__mro__"].__get__
+_eq_qualname = type.__dict__["__qualname__"].__get__
+_eq_object_new = object.__new__
+_eq_bool = bool
+_eq_type = type
+_eq_isinstance = isinstance
+_eq_str = str
+
+
+class _EqProbe:
+    pass
+
+
+def _eq_rel(filename):
+    if not _eq_isinstance(filename, _eq_str):
+        return None
+    if filename not in _eq_paths:
+        try:
+            _eq_paths[filename] = _EQ_FILES.get(_os.path.realpath(filename))
+        except Exception:
+            _eq_paths[filename] = None
+    return _eq_paths[filename]
+
+
+def _eq_code_rel(fn):
+    # a function or lambda, or one wrapped in a staticmethod, classmethod or partial
+    for _ in range(4):
+        code = getattr(fn, "__code__", None)
+        if code is not None:
+            return _eq_rel(getattr(code, "co_filename", None))
+        nxt = getattr(fn, "__func__", None) or getattr(fn, "func", None)
+        if nxt is None:
+            return None
+        fn = nxt
+    return None
+
+
+def _eq_where(cls):
+    """The checked source that defines cls (by its module, or where its __eq__/__ne__ is written), or None."""
+    d = _eq_dict(cls)
+    mod = d.get("__module__")
+    if _eq_isinstance(mod, _eq_str):
+        m = _sys.modules.get(mod)
+        rel = _eq_rel(getattr(m, "__file__", None)) if m is not None else None
+        if rel is not None:
+            return rel
+    for owner in (cls, _eq_type(cls)):
+        for name in ("__eq__", "__ne__"):
+            for k in _eq_mro(owner):
+                kd = _eq_dict(k)
+                if name in kd:
+                    rel = _eq_code_rel(kd[name])
+                    if rel is not None:
+                        return rel
+                    break
+    return None
+
+
+def _eq_always(subject, probes):
+    """'==' when subject equals every probe, '!=' when it is unequal to none, else None."""
+    try:
+        if all(_eq_bool(subject == p) for p in probes):
+            return "=="
+    except Exception:
+        pass
+    try:
+        if not any(_eq_bool(subject != p) for p in probes):
+            return "!="
+    except Exception:
+        pass
+    return None
+
+
+def _eq_judge(cls, rel):
+    probe = _EqProbe()
+    probe.tdd_gate_probe = 1
+    probes = (object(), probe, 12345.678, "tdd-gate-probe")
+    inst = None
+    try:
+        inst = _eq_object_new(cls)
+    except Exception:
+        try:
+            inst = cls.__new__(cls)
+        except Exception:
+            inst = None
+    how = None
+    if inst is not None and _eq_type(inst) is cls:
+        how = _eq_always(inst, probes)
+        if how is not None:
+            how = "its instances' " + how
+    if how is None and _eq_type(cls) is not _eq_type:
+        how = _eq_always(cls, probes)
+        if how is not None:
+            how = "the class's own " + how + " (its metaclass)"
+    if how is None:
+        return
+    try:
+        name = _eq_qualname(cls)
+    except Exception:
+        name = "?"
+    _eq_found.append({"class": _eq_str(name), "file": rel, "how": how})
+
+
+def _eq_scan():
+    if not _EQ_FILES:
+        return
+    stack = [object]
+    walked = set()
+    while stack:
+        c = stack.pop()
+        if id(c) in walked:
+            continue
+        walked.add(id(c))
+        try:
+            subs = _eq_subclasses(c)
+        except Exception:
+            subs = []
+        stack.extend(subs)
+        try:
+            if c in _eq_judged:
+                continue
+            _eq_judged.add(c)
+        except TypeError:
+            continue
+        try:
+            rel = _eq_where(c)
+        except Exception:
+            rel = None
+        if rel is not None:
+            try:
+                _eq_judge(c, rel)
+            except BaseException:
+                pass
 `;
 }

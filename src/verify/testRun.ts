@@ -8,23 +8,23 @@ import type { CliState, Receipt, ReceiptKind } from '../state/schema/cliState.js
 import { baselineText } from './baseline.js';
 import { parseGoJson } from './evidence/goJson.js';
 import { identify, isNewOrChanged } from './evidence/identity.js';
-import { cargoRunner, instrumentCommand, type Instrumented } from './evidence/instrument.js';
+import { cargoRunner, instrumentCommand, type InstrumentOptions, type Instrumented } from './evidence/instrument.js';
 import { judgeRed, parseCoverage, type FrozenTests, type RunOutcome, type Verdict } from './rules/judge.js';
-import { parseJunitXml, sealedJestFacts, type RunFacts } from './evidence/report.js';
+import { sealedJestFacts, type RunFacts } from './evidence/report.js';
 import { textCounts, textFacts } from './evidence/textReport.js';
 import { parseMochaReport, unreachedMocha } from './evidence/mocha.js';
 import { parseCargoRun } from './evidence/cargo.js';
-import { NODE_TEST_SOURCE, nodeTestSummary, npmrcNodeOptions, parseNodeTestReport } from './evidence/nodeTest.js';
+import { NODE_TEST_SOURCE, nodeTestSummary, npmrcNodeOptions, parseNodeTestReport, unreachedNodeTest } from './evidence/nodeTest.js';
 import { cleanEnv } from './oracle/cleanEnv.js';
 import type { Context } from '../state/context.js';
 import { changedFiles, readText, type Tree } from './tree.js';
 import { unassertedTests } from './evidence/jestAsserts.js';
-import { parsePytestOutcomes } from './evidence/pytestOutcomes.js';
+import { parsePytestReport, unreachedPytest } from './evidence/pytestOutcomes.js';
 import { missingRunner, setupProblem } from './runnerInstalled.js';
 import { maskRustTestRegions } from './rules/testRegions.js';
 import { wrongOrigin, type OriginContext } from './rules/failureOrigin.js';
 import { parseCanary } from './rules/canary.js';
-import { parseReachAllow } from './rules/reachAllow.js';
+import { parseReachAllow, reachAllowedFor } from './rules/reachAllow.js';
 import { compileGlobs } from '../state/rules/globs.js';
 import { splitGlobs } from '../state/schema/stack.js';
 import { cacheDirs, openPyCache, projectScope, usesPython, type PyCacheRun } from './oracle/pyCache.js';
@@ -38,6 +38,10 @@ function factsOf(run: RunResult): RunFacts {
   // mocha through the gate's reporter: its report or nothing, never the printed text.
   if (run.report.kind === 'mocha') return parseMochaReport(run.report.text);
   if (run.report.kind === 'mocha-unreached') return unreachedMocha();
+  // pytest through the gate's plugin: its sealed report or nothing.
+  if (run.report.kind === 'pytest') return parsePytestReport(run.report.text).facts;
+  if (run.report.kind === 'pytest-unreached') return unreachedPytest();
+  if (run.report.kind === 'node-test-unreached') return unreachedNodeTest();
   // cargo through the gate's runner: libtest's own logs, never the printed results.
   if (run.report.kind === 'cargo') {
     const cargo = parseCargoRun(run.report.text, run.output);
@@ -55,15 +59,29 @@ function factsOf(run: RunResult): RunFacts {
     report = sealedJestFacts(run.report.text, run.report.kind, run.report.sealProblem);
     if (report.unfinished !== undefined) return report;
   } else if (run.report.text !== null) {
-    if (run.report.kind === 'junit-xml') report = parseJunitXml(run.report.text, run.report.kind);
     if (run.report.kind === 'node-test') report = parseNodeTestReport(run.report.text);
   }
   if (report === null) return text;
   return { ...report, loadErrorFiles: [...new Set([...report.loadErrorFiles, ...text.loadErrorFiles])] };
 }
 
+/**
+ * The Python sources whose classes pytest's canary checks for an equality that is always true:
+ * every .py source but those runner_reach_allow allows it (`<glob>#always-equal`, or the whole file).
+ */
+export function pyEqualityChecked(stack: CompiledStack, tree: Tree): string[] {
+  const sources = Object.keys(tree.sources).filter((rel) => rel.endsWith('.py'));
+  const allow = stack.config.runner_reach_allow;
+  if (allow === undefined || sources.length === 0) return sources;
+  const entries = parseReachAllow(splitGlobs(allow));
+  return sources.filter((rel) => {
+    const allowed = reachAllowedFor(entries, rel, (g) => compileGlobs(g, false));
+    return allowed !== true && !allowed.includes('always-equal');
+  });
+}
+
 /** The report flags for the test command, reaching through `npm test` to the script it runs. */
-export function instrumentFor(root: string): (command: string, reportFile: string) => Instrumented {
+export function instrumentFor(root: string, options: InstrumentOptions = {}): (command: string, reportFile: string) => Instrumented {
   return (command, reportFile) => {
     const plan = instrumentCommand(command, reportFile, (name) => {
       try {
@@ -73,7 +91,7 @@ export function instrumentFor(root: string): (command: string, reportFile: strin
       } catch {
         return null;
       }
-    });
+    }, options);
     // A command that may reach cargo some other way (`make test`, a script, a crate in a subfolder):
     // the runner goes in through the environment; a run that starts no test binary reads as before.
     if (plan.kind === 'none' && process.platform !== 'win32') return cargoRunner(command, reportFile);
@@ -139,13 +157,13 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
     facts = go.facts.counts ? go.facts : { ...textFacts(go.text), tests: go.facts.tests };
   } else {
     facts = factsOf(run);
-    if (['vitest-json', 'jest-json', 'junit-xml'].includes(facts.source)) summary = textCounts(run.output);
+    if (['vitest-json', 'jest-json'].includes(facts.source)) summary = textCounts(run.output);
     if (facts.source === NODE_TEST_SOURCE) summary = nodeTestSummary(run.output);
   }
   const tests = facts.tests ? identify(facts.tests, { root, files, read }) : null;
   const unasserted = facts.tests && tests ? unassertedTests(facts.tests, tests, read) : [];
-  // pytest: what the gate's own plugin saw, when the run loaded it and the junit report was read.
-  const observed = run.report.side !== undefined && facts.source === 'junit-xml' ? { observed: parsePytestOutcomes(run.report.side) } : {};
+  // pytest: what each test's phases raised, as the gate's own plugin saw it, beside what pytest reported.
+  const observed = run.report.kind === 'pytest' && run.report.text !== null ? { observed: parsePytestReport(run.report.text).observed } : {};
   const canary = run.report.canary !== undefined ? { canary: { kind: run.report.kind, lines: parseCanary(run.report.canary) } } : {};
   const sealed = run.report.sealProblem !== undefined ? { sealProblem: run.report.sealProblem } : {};
   return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary, ...(unasserted.length > 0 ? { unasserted } : {}), ...observed, ...canary, ...sealed };
@@ -166,7 +184,7 @@ export async function runTests(s: Context, stack: CompiledStack, label: string, 
       label,
       timeoutSeconds,
       env: { ...env, ...py?.env },
-      instrument: instrumentFor(s.root),
+      instrument: instrumentFor(s.root, { pyEqualityChecked: pyEqualityChecked(stack, tree) }),
       now: s.now(),
       progress: s.io.stderr,
       ...(py ? { onStop: () => py.discard() } : {}),

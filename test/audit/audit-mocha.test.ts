@@ -31,11 +31,11 @@ describe('tdd-gate audit on a mocha project', () => {
     forge(repo, base, honest, 'red-missing', () => forgeRedSource(repo, record, 'src/add.js', '// STUB:TDD\nexports.sum = () => 0;\n'));
     expect(failures(auditRun(repo, base).report)).toEqual([expect.stringMatching(/^red-replayed: RED failed for another reason, not on an assertion: test\/add\.test\.js::add > adds two numbers \(it fails on a missing name/)]);
 
-    // the head's source prints mocha's summary and ends the process as it loads: no run began
+    // the head's source prints mocha's summary and ends the process as it loads: the run never ended
     tamper(repo, honest, 'prints-passing', () => repo.write('src/add.js', "process.stdout.write('\\n  64 passing (3ms)\\n');\nprocess.exit(0);\n"));
     const printed = auditRun(repo, base);
     expect(printed.status).toBe(1);
-    expect(failures(printed.report)).toEqual([expect.stringMatching(/^frozen-tests-pass: .*mocha never began its run/)]);
+    expect(failures(printed.report)).toEqual([expect.stringMatching(/^frozen-tests-pass: .*the gate’s reporter saw the run begin but not end/)]);
 
     // mocha's settings in package.json are the runner's configuration
     tamper(repo, honest, 'mocha-config', () => repo.write('package.json', JSON.stringify({ private: true, scripts: { test: 'mocha' }, mocha: { grep: 'old' } }, null, 2) + '\n'));

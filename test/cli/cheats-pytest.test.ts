@@ -58,7 +58,7 @@ describe.skipIf(!hasPytest)('cheats against a real pytest project in GREEN', () 
 
     // the interpreter exits before pytest reports
     repo.write('src/calc.py', 'import os\nos._exit(0)\n' + STUB);
-    refused(/printed no runner summary|did not run|ran no tests/);
+    refused(/the gate’s reporter saw the run begin but not end/);
     // the failing test is skipped from the source, without naming pytest
     repo.write('src/calc.py', 'import unittest\n\ndef add(a, b):\n    raise unittest.SkipTest("later")\n\ndef sub(a, b):\n    return a - b\n');
     refused(/frozen tests were skipped instead of run: tests\/test_calc\.py::test_add/);

@@ -132,7 +132,11 @@ describe('helpers', () => {
   it.each([
     ['npx vitest run', 'vitest-json'],
     ['npx jest', 'jest-json'],
-    ['python -m pytest -q', 'junit-xml'],
+    ['python -m pytest -q', 'pytest'],
+    ['python -m pytest -q --junitxml=out.xml', 'pytest'],
+    ['python3 -I -m pytest -q', 'pytest-unreached'],
+    ['python3 -E -m pytest', 'pytest-unreached'],
+    ['node --test test/a && node --test test/b', 'node-test-unreached'],
     ['node --test', 'node-test'],
     ['npm test', 'none'],
     ['cargo test', 'cargo'],
@@ -145,7 +149,7 @@ describe('helpers', () => {
 });
 
 describe('report flags through a package manager', () => {
-  const scripts: Record<string, string> = { test: 'vitest run', unit: 'jest --ci', jestplain: 'jest', py: 'python -m pytest -q', both: 'tsc && vitest run', dot: 'vitest run --reporter=dot', nt: 'node --test' };
+  const scripts: Record<string, string> = { test: 'vitest run', unit: 'jest --ci', jestplain: 'jest', py: 'python -m pytest -q', pyiso: 'python3 -I -m pytest', both: 'tsc && vitest run', dot: 'vitest run --reporter=dot', nt: 'node --test' };
   const script = (name: string) => scripts[name] ?? null;
   it.each([
     ['npm test', 'npm test -- --reporter=default --reporter=T', 'vitest-json'],
@@ -154,7 +158,8 @@ describe('report flags through a package manager', () => {
     ['npm run unit', "npm run unit -- --testLocationInResults --reporters=default --reporters=T --no-cache --cacheDirectory='/r/x.cache'", 'jest-json'],
     ['yarn unit', "yarn unit --testLocationInResults --reporters=default --reporters=T --no-cache --cacheDirectory='/r/x.cache'", 'jest-json'],
     ['npm run jestplain', "npm run jestplain -- --ci --testLocationInResults --reporters=default --reporters=T --no-cache --cacheDirectory='/r/x.cache'", 'jest-json'],
-    ['pnpm run py', "pnpm run py -p tdd_gate_pytest_outcomes --junitxml='/r/x'", 'junit-xml'],
+    ['pnpm run py', 'pnpm run py -p tdd_gate_pytest_outcomes', 'pytest'],
+    ['npm run pyiso', 'npm run pyiso', 'pytest-unreached'],
     ['npm run both', 'npm run both', 'none'],
     ['npm run dot', 'npm run dot -- --reporter=T', 'vitest-json'],
     ['npm run missing', 'npm run missing', 'none'],

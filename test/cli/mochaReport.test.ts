@@ -1,6 +1,5 @@
-import { EventEmitter } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -8,6 +7,7 @@ import { instrumentCommand } from '../../src/verify/evidence/instrument.js';
 import { judgeGreen, judgeRed, type RunOutcome } from '../../src/verify/rules/judge.js';
 import { MOCHA_REPORTER_NAME, MOCHA_SOURCE, mochaCommand, mochaReporterSource, parseMochaReport, unreachedMocha } from '../../src/verify/evidence/mocha.js';
 import { textFacts } from '../../src/verify/evidence/textReport.js';
+import { newSealKey, openSeal } from '../../src/verify/evidence/seal.js';
 
 describe('mochaCommand: the gate’s reporter added to a plain mocha call', () => {
   it.each([
@@ -107,6 +107,27 @@ describe('parseMochaReport: the report or nothing, never the text', () => {
 
 const outcome = (o: Partial<RunOutcome>): RunOutcome => ({ exitCode: 0, timedOut: false, timeoutSeconds: 60, output: '', facts: parseMochaReport(null), tests: [], ...o });
 
+describe('a sealed report that does not hold, judged in RED and GREEN (every sealed runner alike)', () => {
+  const SEAL = 'the gate’s reporter saw the run begin but not end: a test process ended early or was killed';
+  const rules = { command: 'npx mocha', redConfirm: /AssertionError/, buildError: /Cannot find module|SyntaxError/, changedTests: ['test/a.test.js'], root: '/p', isNew: () => true };
+  const failing = [{ id: 'test/a.test.js::a > adds', file: 'test/a.test.js', leaf: 'adds', status: 'failed' as const, message: 'AssertionError: x' }];
+  it.each([
+    ['a test that failed on its assertion before the process ended', { output: 'AssertionError: x', tests: failing }, new RegExp(`^${SEAL}.*then verify red again`)],
+    ['a process killed before anything ran', { output: '' }, new RegExp(`^${SEAL}`)],
+    ['a missing module (the test never loaded): still "add a stub"', { output: "Error: Cannot find module '../src/add'" }, /missing name \(Error: Cannot find module '\.\.\/src\/add'\); add a STUB:TDD stub first/],
+    ['a compile error: still "add a stub"', { output: 'SyntaxError: Unexpected token' }, /compile or import error \(SyntaxError: Unexpected token\); add a STUB:TDD stub/],
+  ])('RED: %s', (_n, o, want) => {
+    const v = judgeRed(outcome({ exitCode: 1, sealProblem: SEAL, ...o }), rules);
+    expect(v.valid).toBe(false);
+    expect(v.reason).toMatch(want);
+  });
+  it('GREEN refuses it before anything else the run says', () => {
+    const passing = [{ id: 'test/a.test.js::a > adds', file: 'test/a.test.js', leaf: 'adds', status: 'passed' as const, message: '' }];
+    const v = judgeGreen(outcome({ exitCode: 0, sealProblem: SEAL, output: '  1 passing\n', tests: passing }), 'npx mocha');
+    expect(v.reason).toMatch(new RegExp(`^${SEAL}; remove what ends the test process`));
+  });
+});
+
 describe('judging an unfinished mocha run', () => {
   it('a mocha run the reporter could not reach is refused with what to change, whatever it printed', () => {
     const v = judgeGreen(outcome({ facts: unreachedMocha(), output: '  3 passing\n' }), 'npm run compound');
@@ -133,22 +154,32 @@ describe('the reporter module itself, on mocha’s runner events', () => {
     const out = path.join(dir, 'report');
     const file = path.join(dir, MOCHA_REPORTER_NAME);
     writeFileSync(file, mochaReporterSource(out));
-    const Reporter = createRequire(import.meta.url)(file) as new (runner: EventEmitter, options: object) => unknown;
-    const root = { root: true, title: '', hasOnly: () => false };
-    const suite = { title: 'sum', parent: root };
-    const runner = Object.assign(new EventEmitter(), { suite: root, stats: { passes: 1, failures: 1, pending: 0, tests: 2 } });
-    new Reporter(runner, {});
-    const t1 = { type: 'test', title: 'adds', file: '/p/test/sum.test.js', parent: suite, titlePath: () => ['sum', 'adds'] };
-    const t2 = { type: 'test', title: 'subtracts', file: '/p/test/sum.test.js', parent: suite };
-    const err = Object.assign(new Error('expected 0 to equal 3'), { name: 'AssertionError' });
-    err.stack = 'AssertionError: expected 0 to equal 3\n    at Context.<anonymous> (/p/test/sum.test.js:7:12)';
-    runner.emit('start');
-    runner.emit('suite', suite);
-    runner.emit('pass', t1);
-    runner.emit('fail', t2, err);
-    runner.emit('suite end', suite);
-    runner.emit('end');
-    const text = readFileSync(out, 'utf8');
+    const key = newSealKey();
+    writeFileSync(`${out}.key`, key, { mode: 0o600 });
+    // mocha's runner as a bare event emitter, in a process of its own (the report ends as it exits)
+    const script = `const { EventEmitter } = require('node:events');
+const Reporter = require(${JSON.stringify(file)});
+const root = { root: true, title: '', hasOnly: () => false };
+const suite = { title: 'sum', parent: root };
+const runner = Object.assign(new EventEmitter(), { suite: root, stats: { passes: 1, failures: 1, pending: 0, tests: 2 } });
+new Reporter(runner, {});
+const t1 = { type: 'test', title: 'adds', file: '/p/test/sum.test.js', parent: suite, titlePath: () => ['sum', 'adds'] };
+const t2 = { type: 'test', title: 'subtracts', file: '/p/test/sum.test.js', parent: suite };
+const err = Object.assign(new Error('expected 0 to equal 3'), { name: 'AssertionError' });
+err.stack = 'AssertionError: expected 0 to equal 3\\n    at Context.<anonymous> (/p/test/sum.test.js:7:12)';
+runner.emit('start');
+runner.emit('suite', suite);
+runner.emit('pass', t1);
+runner.emit('fail', t2, err);
+runner.emit('suite end', suite);
+runner.emit('end');
+`;
+    const printed = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(printed).toMatch(/✔ adds/);
+    expect(existsSync(`${out}.key`)).toBe(false);
+    const opened = openSeal(readFileSync(out, 'utf8'), key);
+    if (!opened.ok) throw new Error(opened.problem);
+    const text = opened.body;
     const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({ tddGateMocha: 1, k: 'begin', only: false, dryRun: false });
     expect(lines[2]).toMatchObject({ k: 'test', file: '/p/test/sum.test.js', path: ['sum', 'subtracts'], status: 'failed', message: 'AssertionError: expected 0 to equal 3', line: 7, column: 12 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -7,6 +7,7 @@ import { instrumentCommand } from '../../src/verify/evidence/instrument.js';
 import { judgeGreen, type RunOutcome } from '../../src/verify/rules/judge.js';
 import { NODE_TEST_SOURCE, nodeTestCalls, nodeTestOptions, nodeTestReporterSupported, nodeTestSummary, npmrcNodeOptions, parseNodeTestReport } from '../../src/verify/evidence/nodeTest.js';
 import { instrumentFor } from '../../src/verify/testRun.js';
+import { newSealKey, openSeal } from '../../src/verify/evidence/seal.js';
 
 const scripts: Record<string, string> = {
   test: 'node --test',
@@ -181,9 +182,16 @@ describe('the reporter with the real runner', () => {
     const plan = instrumentFor(dir)('npm test --silent', report);
     expect(plan.env).toEqual({ npm_config_node_options: `--no-warnings ${plan.nodeOptions}` });
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', NODE_OPTIONS: plan.nodeOptions, ...plan.env };
+    // the run's key: the reporter reads it and deletes it as it loads in the runner's process
+    const key = newSealKey();
+    expect(plan.seal).toEqual({ keyFile: `${report}.key`, report: 'main' });
+    writeFileSync(`${report}.key`, key, { mode: 0o600 });
     const r = spawnSync('sh', ['-c', plan.command], { cwd: dir, env, encoding: 'utf8' });
     expect(r.status).toBe(1);
-    const facts = parseNodeTestReport(readFileSync(report, 'utf8'))!;
+    expect(existsSync(`${report}.key`)).toBe(false);
+    const opened = openSeal(readFileSync(report, 'utf8'), key);
+    if (!opened.ok) throw new Error(opened.problem);
+    const facts = parseNodeTestReport(opened.body)!;
     const a = path.join(dir, 'test', 'a.test.js');
     expect(facts.tests?.map((t) => [t.file, t.name, t.status])).toEqual([
       [a, 'cart > adds', 'passed'],

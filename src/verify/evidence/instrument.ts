@@ -2,16 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { importPreloadSupported, jsCanaryOption, pyCanarySource } from '../canary.js';
 import { CARGO_RUNNER_NAME, cargoRunnerEnv, cargoRunnerSource, commandTargets, hostTriple, platformTriples } from './cargo.js';
 import { MOCHA_REPORTER_NAME, mochaCommand, mochaReporterSource, reachesMocha } from './mocha.js';
-import { nodeTestOptions, nodeTestReporterSupported } from './nodeTest.js';
+import { nodeTestCalls, nodeTestOptions, nodeTestReporterSupported } from './nodeTest.js';
 import { PYTEST_PLUGIN_MODULE, pytestPluginSource } from './pytestOutcomes.js';
 import { JEST_REPORTER_NAME, jestReporterSource } from './jestReporter.js';
 import { VITEST_REPORTER_NAME, vitestReporterSource } from './vitestReporter.js';
 
 /**
- * vitest/jest (the gate's sealed reporters, jest's JSON shape), junit and node:test reports go to a
- * file; go's JSON events replace the text on stdout.
+ * vitest/jest (the gate's sealed reporters, jest's JSON shape), pytest, mocha and node:test (sealed
+ * reports of the gate's own) go to a file; go's JSON events replace the text on stdout.
  */
-type ReportKind = 'vitest-json' | 'jest-json' | 'junit-xml' | 'go-json' | 'node-test' | 'mocha' | 'mocha-unreached' | 'cargo' | 'none';
+type ReportKind = 'vitest-json' | 'jest-json' | 'pytest' | 'pytest-unreached' | 'go-json' | 'node-test' | 'node-test-unreached' | 'mocha' | 'mocha-unreached' | 'cargo' | 'none';
 
 /** The command to run, the report it writes, and (node:test) what to add to NODE_OPTIONS for it. */
 export interface Instrumented {
@@ -32,8 +32,14 @@ export interface Instrumented {
   jsModule?: { name: string; source: string; token: string };
   /** Where each test process's check of the assertion machinery writes its line (src/verify/canary.ts). */
   canary?: string;
-  /** The gate's reporter seals the report (evidence/seal.ts): the run's key file, and which report it seals. */
+  /** The gate's reporter seals its report (seal.ts): the run's key goes to `keyFile`, the `main` (or `side`) report is opened with it. */
   seal?: { keyFile: string; report: 'main' | 'side' };
+}
+
+/** What the CLI tells the instrumentation about the project. */
+export interface InstrumentOptions {
+  /** pytest: the root-relative Python sources whose classes the canary checks for an equality that is always true (canary.ts). */
+  pyEqualityChecked?: readonly string[];
 }
 
 /** Shell syntax after which appending arguments would reach another command. */
@@ -48,24 +54,24 @@ function quote(arg: string): string {
  * runner we know and does not pick its own reporter. Anything else runs as written and is read
  * by the text parsers.
  */
-export function instrumentCommand(command: string, reportFile: string, script?: (name: string) => string | null): Instrumented {
+export function instrumentCommand(command: string, reportFile: string, script?: (name: string) => string | null, options: InstrumentOptions = {}): Instrumented {
   const plan = instrumentPlain(command, reportFile, script);
   // mocha is never read from its text: a run the reporter cannot reach is refused (mocha.ts).
   if (plan.kind === 'none' && process.platform !== 'win32' && reachesMocha(command, script)) return { command, kind: 'mocha-unreached' };
-  return withCanary(plan, `${reportFile}.canary`);
+  return withCanary(plan, `${reportFile}.canary`, options.pyEqualityChecked ?? []);
 }
 
 /**
  * The assertion machinery checked in every test process (src/verify/canary.ts): a preload through
  * NODE_OPTIONS for the JavaScript runners, a few more hooks in the gate's pytest plugin.
  */
-function withCanary(plan: Instrumented, out: string): Instrumented {
+function withCanary(plan: Instrumented, out: string, pyEqualityChecked: readonly string[]): Instrumented {
   if (plan.kind === 'vitest-json' || plan.kind === 'jest-json' || plan.kind === 'node-test' || plan.kind === 'mocha') {
     if (!importPreloadSupported(process.versions.node)) return plan;
     return { ...plan, nodeOptions: [plan.nodeOptions, jsCanaryOption(out)].filter(Boolean).join(' '), canary: out };
   }
-  if (plan.kind === 'junit-xml' && plan.pythonModule) {
-    return { ...plan, pythonModule: { ...plan.pythonModule, source: plan.pythonModule.source + pyCanarySource(out) }, canary: out };
+  if (plan.kind === 'pytest' && plan.pythonModule) {
+    return { ...plan, pythonModule: { ...plan.pythonModule, source: plan.pythonModule.source + pyCanarySource(out, pyEqualityChecked) }, canary: out };
   }
   return plan;
 }
@@ -156,11 +162,14 @@ function instrumentPlain(command: string, reportFile: string, script?: (name: st
   // node:test, however the command reaches it: the reporter goes in through NODE_OPTIONS (the
   // project's node is taken to be the one running tdd-gate).
   const nodeOptions = nodeTestReporterSupported(process.versions.node) ? nodeTestOptions(command, reportFile, script) : null;
-  if (nodeOptions !== null) return { command, kind: 'node-test', nodeOptions };
+  if (nodeOptions !== null) {
+    // One sealed report holds one `node --test` process's run.
+    if (nodeTestCalls(command, script).length > 1) return { command, kind: 'node-test-unreached' };
+    return { command, kind: 'node-test', nodeOptions, seal: { keyFile: `${reportFile}.key`, report: 'main' } };
+  }
   const cargo = cargoPlan(command, reportFile);
   if (cargo !== null) return cargo;
   if (COMPOUND.test(command)) return plain;
-  const f = quote(reportFile);
   // `npm test` (or `npm run x`, `yarn x`, `pnpm x`) whose script is a plain call of vitest, jest or
   // pytest: the report flags go through the package manager to the runner.
   // The package manager's own flags (`npm test --silent`) may come before or after the script's name.
@@ -170,7 +179,8 @@ function instrumentPlain(command: string, reportFile: string, script?: (name: st
     const body = script(name)?.trim() ?? null;
     if (body !== null && !/^(npm|pnpm|yarn)\b/.test(body)) {
       const inner = instrumentPlain(body, reportFile);
-      if ((inner.kind === 'vitest-json' || inner.kind === 'jest-json' || inner.kind === 'junit-xml' || inner.kind === 'mocha') && inner.command.startsWith(body)) {
+      if (inner.kind === 'pytest-unreached') return { command, kind: 'pytest-unreached' };
+      if ((inner.kind === 'vitest-json' || inner.kind === 'jest-json' || inner.kind === 'pytest' || inner.kind === 'mocha') && inner.command.startsWith(body)) {
         return { ...inner, command: `${command.trim()}${pm[1] === 'npm' ? ' --' : ''}${inner.command.slice(body.length)}` };
       }
     }
@@ -181,21 +191,20 @@ function instrumentPlain(command: string, reportFile: string, script?: (name: st
   // (it is made of random bytes), so only the flag's value is replaced.
   const token = `@tdd-gate-mocha-reporter-${randomBytes(12).toString('hex')}@`;
   const mocha = mochaCommand(command, token);
-  if (mocha !== null) return { command: mocha, kind: 'mocha', jsModule: { name: MOCHA_REPORTER_NAME, source: mochaReporterSource(reportFile), token } };
+  if (mocha !== null) return { command: mocha, kind: 'mocha', jsModule: { name: MOCHA_REPORTER_NAME, source: mochaReporterSource(reportFile), token }, seal: { keyFile: `${reportFile}.key`, report: 'main' } };
   const vitest = vitestCommand(command, reportFile);
   if (vitest !== null) return vitest;
   const jest = jestCommand(command, reportFile);
   if (jest !== null) return jest;
-  if (/(^|[\s/])(pytest|py\.test)(\s|$)|-m\s+pytest(\s|$)/.test(command) && !/--junit-?xml/.test(command)) {
-    // The gate's own plugin records what each test phase raised, to hold the junit report to.
-    // (An interpreter started with -I or -E ignores PYTHONPATH: the report is read alone.)
-    if (/(^|[\s/])python[\d.]*\s+(?:-\w+\s+)*-\w*[IE]/.test(command)) return { command: `${command} --junitxml=${f}`, kind: 'junit-xml' };
-    const side = `${reportFile}.outcomes`;
+  if (/(^|[\s/])(pytest|py\.test)(\s|$)|-m\s+pytest(\s|$)/.test(command)) {
+    // The gate's own plugin writes the sealed report (pytestOutcomes.ts). An interpreter started
+    // with -I or -E ignores PYTHONPATH and cannot load it: no report, refused with what to change.
+    if (/(^|[\s/])python[\d.]*\s+(?:-\w+\s+)*-\w*[IE]/.test(command)) return { command, kind: 'pytest-unreached' };
     return {
-      command: `${command} -p ${PYTEST_PLUGIN_MODULE} --junitxml=${f}`,
-      kind: 'junit-xml',
-      pythonModule: { name: PYTEST_PLUGIN_MODULE, source: pytestPluginSource(side) },
-      sideReport: side,
+      command: `${command} -p ${PYTEST_PLUGIN_MODULE}`,
+      kind: 'pytest',
+      pythonModule: { name: PYTEST_PLUGIN_MODULE, source: pytestPluginSource(reportFile, `${reportFile}.key`) },
+      seal: { keyFile: `${reportFile}.key`, report: 'main' },
     };
   }
   const go = /(^|\s)go\s+test(?=\s|$)/.exec(command);

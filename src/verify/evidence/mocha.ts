@@ -1,4 +1,5 @@
 import { reachedCommands } from './nodeTest.js';
+import { jsSealSource } from './seal.js';
 import type { Counts, RunFacts, TestCase, TestStatus } from './report.js';
 
 /**
@@ -9,15 +10,18 @@ import type { Counts, RunFacts, TestCase, TestStatus } from './report.js';
  * `.mocharc.*` or package.json), so the gate's reporter also prints what a person reads: each test
  * as spec does, the counts, and every failure with its message.
  *
- * It listens to mocha's own runner events (`start`, `pass`, `fail`, `pending`, `end`) and appends
- * one JSON line per event to the run's report file as it happens: the run began, each test with its
- * file, its title path, its status, its error and the line of the test file where it failed, the
- * run ended with mocha's own counts. A process that ends before the run begins (a source that
- * prints "64 passing" and exits 0 as it loads) or before it ends (one that exits inside a test)
- * leaves a report without its `begin` or `end` line, and the run is refused.
+ * The report is sealed (seal.ts): as mocha loads the reporter, before any test file (only the
+ * frozen `--require` files load earlier), it reads the run's key and deletes its file. It listens
+ * to mocha's own runner events (`start`, `pass`, `fail`, `pending`, `end`) and writes one record
+ * per event as it happens: the run began, each test with its file, its title path, its status, its
+ * error and the line of the test file where it failed, the run ended with mocha's own counts. The
+ * seal ends when the process exits after mocha's run ended. A process that ends before the run
+ * begins (a source that prints "64 passing" and exits 0 as it loads) or before it ends (one that
+ * exits inside a test) leaves no end; a line written by anything else breaks the chain; the run is
+ * refused either way.
  *
- * What the reporter uses it takes when mocha loads it, before any test file (only the frozen
- * `--require` files load earlier): the file writer, JSON, the event emitter's `on`.
+ * What the reporter uses it takes when mocha loads it: the seal's writer, JSON, the event
+ * emitter's `on`, `process.on`.
  */
 export const MOCHA_SOURCE = 'mocha-report';
 
@@ -28,14 +32,22 @@ export const MOCHA_REPORTER_NAME = 'tdd-gate-mocha-reporter.cjs';
 export function mochaReporterSource(out: string): string {
   return `'use strict';
 const fs = require('fs');
+const crypto = require('crypto');
 const { EventEmitter } = require('events');
-const appendFileSync = fs.appendFileSync;
+${jsSealSource(`${out}.key`, out)}
+const seal = tddGateSeal(fs, crypto);
 const writeSync = fs.writeSync;
 const stringify = JSON.stringify;
 const on = EventEmitter.prototype.on;
-const OUT = ${JSON.stringify(out)};
+const onProcess = process.on.bind(process);
+// The run's sealed report begins as mocha loads this reporter, before any test file.
+seal.begin(stringify({ tddGateMocha: 1, pid: process.pid }));
+let ended = false;
+// It ends when the process exits after mocha's run ended: a run that never ends (a process that
+// exits inside a test) leaves no end, and a second run in the process is still seen.
+onProcess('exit', () => { if (ended) seal.end(stringify({ ended })); });
 const str = (v) => { try { return v === undefined || v === null ? '' : String(v); } catch (e) { return '?'; } };
-const put = (o) => { try { appendFileSync(OUT, stringify(o) + '\\n'); } catch (e) { /* the report shows what is missing */ } };
+const put = (o) => { try { seal.record(stringify(o)); } catch (e) { /* the report shows what is missing */ } };
 const print = (s) => { try { writeSync(1, s); } catch (e) { /* output is for people only */ } };
 function titles(r) {
   try { if (r && typeof r.titlePath === 'function') return r.titlePath().map(str); } catch (e) { /* below */ }
@@ -115,6 +127,7 @@ function TddGateMochaReporter(runner, options) {
   on.call(runner, 'end', () => {
     const s = runner.stats || {};
     put({ k: 'end', stats: { passes: s.passes, failures: s.failures, pending: s.pending, tests: s.tests } });
+    ended = true;
     let text = '\\n  ' + passes + ' passing (' + (Date.now() - t0) + 'ms)\\n';
     if (failures.length > 0) text += '  ' + failures.length + ' failing\\n';
     if (pending > 0) text += '  ' + pending + ' pending\\n';

@@ -1,11 +1,13 @@
+import { jsSealSource } from './seal.js';
 import type { Counts, RunFacts, TestCase, TestStatus } from './report.js';
 
 /**
  * node:test by identity. Every `node --test` the test command reaches (directly, or through
  * `npm test` / `npm run x` / `yarn x` / `pnpm x` and the scripts those run) gets one more reporter
  * through NODE_OPTIONS: a small module, passed as a data: URL so nothing on disk can stand in for
- * it, that collects the runner's own events (name, nesting, file, skip/todo, the error) and appends
- * one JSON line per `node --test` process to the run's report file. NODE_OPTIONS reaches node
+ * it, that collects the runner's own events (name, nesting, file, skip/todo, the error) and writes
+ * them as one record of the run's sealed report (seal.ts) when the runner's stream ends. A command
+ * that runs `node --test` more than once is refused (one run's key seals one report). NODE_OPTIONS reaches node
  * however the package manager starts it; the test files' processes inherit it but do not report
  * through it (the runner replaces their reporters). Node 18.15+, 20, 22 and 24 all emit `file` on
  * their test events and accept the reporter flags in NODE_OPTIONS.
@@ -26,11 +28,23 @@ interface NodeTestEvent {
   error?: { message: string; failureType?: string; exitCode?: number; stack?: string };
 }
 
-/** The reporter module. It writes nothing to its destination; its one line goes to `out` at the end. */
+/**
+ * The reporter module. It writes nothing to its destination; its one record goes to `out`, in the
+ * run's sealed report (seal.ts), when the runner's stream ends. The seal begins as the module is
+ * imported in the process that runs the reporters (the `node --test` process, never a test file's
+ * process, which node marks with NODE_TEST_CONTEXT): it reads the run's key and deletes its file
+ * before the runner starts a test file. A `node --test` process that ends before its stream ends
+ * (a source that exits, a kill) leaves no end, and the run is refused.
+ */
 function reporterSource(out: string): string {
-  return `import { appendFileSync } from 'node:fs';
-const OUT = ${JSON.stringify(out)};
+  return `import fs from 'node:fs';
+import crypto from 'node:crypto';
+${jsSealSource(`${out}.key`, out)}
+const seal = tddGateSeal(fs, crypto);
+const stringify = JSON.stringify;
 // The test files' processes need none of this: they report to the runner, not through reporters.
+const reporting = !process.env.NODE_TEST_CONTEXT;
+if (reporting) seal.begin(stringify({ tddGateNodeTest: 1, pid: process.pid }));
 if (typeof process.env.NODE_OPTIONS === 'string') process.env.NODE_OPTIONS = process.env.NODE_OPTIONS.split(' ').filter((o) => !o.startsWith('--test-reporter')).join(' ');
 const str = (v) => { try { return v === undefined || v === null ? '' : String(v); } catch { return '?'; } };
 function errorOf(e) {
@@ -47,6 +61,7 @@ function errorOf(e) {
 }
 export default async function* tddGateNodeTestReport(source) {
   const events = [];
+  let complete = false;
   try {
     for await (const ev of source) {
       const kind = ev.type === 'test:start' ? 'start' : ev.type === 'test:pass' ? 'pass' : ev.type === 'test:fail' ? 'fail' : null;
@@ -62,11 +77,27 @@ export default async function* tddGateNodeTestReport(source) {
       }
       events.push(e);
     }
+    complete = true;
   } finally {
-    appendFileSync(OUT, JSON.stringify({ tddGateNodeTest: 1, node: process.version, events }) + '\\n');
+    seal.record(stringify({ tddGateNodeTest: 1, node: process.version, complete, events }));
+    seal.end(stringify({ complete }));
   }
 }
 `;
+}
+
+/** The refusal for a command that runs `node --test` more than once: one sealed report holds one run. */
+export function unreachedNodeTest(): RunFacts {
+  return {
+    counts: null,
+    failingFiles: [],
+    loadErrorFiles: [],
+    messages: [],
+    source: NODE_TEST_SOURCE,
+    tests: [],
+    unfinished:
+      'test_command runs `node --test` more than once (directly or through the package scripts it calls), and tdd-gate’s reporter seals the report of one run; make it one `node --test` call that names every test file or folder (other steps belong in lint_command) in .tdd/stack.json',
+  };
 }
 
 /**
@@ -180,11 +211,13 @@ function isFileLevel(e: NodeTestEvent): boolean {
  */
 export function parseNodeTestReport(text: string): RunFacts | null {
   const processes: NodeTestEvent[][] = [];
+  let incomplete = false;
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     try {
-      const json = JSON.parse(line) as { tddGateNodeTest?: unknown; events?: unknown };
+      const json = JSON.parse(line) as { tddGateNodeTest?: unknown; events?: unknown; complete?: unknown };
       if (json.tddGateNodeTest === 1 && Array.isArray(json.events)) processes.push(json.events as NodeTestEvent[]);
+      if (json.tddGateNodeTest === 1 && json.complete === false) incomplete = true;
     } catch {
       // not a line of ours
     }
@@ -243,6 +276,7 @@ export function parseNodeTestReport(text: string): RunFacts | null {
   }
   facts.tests = tests;
   facts.failingFiles = [...new Set(facts.failingFiles)];
+  if (incomplete) facts.unfinished = 'the node:test runner’s event stream broke off before the run ended, so the tests after that point are unknown';
   return facts;
 }
 

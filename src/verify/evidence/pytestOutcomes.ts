@@ -1,47 +1,66 @@
-import type { TestCase, TestStatus } from './report.js';
+import { pySealSource } from './seal.js';
+import type { Counts, RunFacts, TestCase, TestStatus } from './report.js';
 
 /**
- * pytest by what its own hooks saw. Every pytest run gets one more plugin, loaded with `-p` from a
- * fresh read-only directory outside the project (put first on PYTHONPATH) before any project code
- * is imported. Its hook wrappers sit outermost around each test's setup, call and teardown and
- * write, as each phase ends, whether the phase raised (and whether what it raised was a skip) —
- * from the exception itself, not from the report pytest builds from it. A source that rewrites
- * pytest's reports (its report class reached through a name built at run time, say) turns the
- * junit report and the printed summary alike; it does not change what was raised. GREEN holds
- * every test the junit report calls passed to have passed here too.
+ * pytest by its own hooks, through a plugin of tdd-gate's own. Every pytest run gets it with `-p`,
+ * from a fresh read-only directory outside the project put first on PYTHONPATH: pytest imports it
+ * before any conftest, test module or source. As it is imported, in the process that runs the
+ * session (never in a pytest-xdist worker, which sets PYTEST_XDIST_WORKER before it imports
+ * plugins), it begins the run's sealed report (seal.ts): it reads the run's key and deletes its
+ * file. Then it writes one record per test (its node id, each phase's outcome as pytest reported
+ * it and as the plugin's own outermost hook wrappers saw it raise, the failure's message and long
+ * report), one per collection error, one when the session finishes, and it ends the report when
+ * pytest unconfigures, after the last test and after its check of the assertion machinery
+ * (canary.ts). That sealed report is the evidence; pytest's printed summary is for people.
+ *
+ * A process that ends early (`os._exit` in a source, a kill) leaves no end; a report written by
+ * anything else breaks the chain; an interpreter that cannot import the plugin (`python -I` or
+ * `-E` ignore PYTHONPATH) leaves none, and such a run is refused with what to change.
+ *
+ * What each phase raised is taken from the exception itself, not from the report pytest builds
+ * from it: a source that rewrites pytest's reports (its report class reached through a name built
+ * at run time) turns the printed summary and the reports alike, not what was raised. Under
+ * pytest-xdist the controller sees each test only through the reports its workers send.
  */
 export const PYTEST_PLUGIN_MODULE = 'tdd_gate_pytest_outcomes';
 
+/** The RunFacts source of a pytest run read from the plugin's report. */
+export const PYTEST_SOURCE = 'pytest';
+
 /**
- * The plugin. The output path is baked in (no environment to find it by); each record goes out
- * through an unbuffered descriptor opened in append mode as the phase ends, with os.write and
- * json.dumps bound before any project code runs.
+ * The plugin. The report and key paths are baked in (no environment to find them by); what it
+ * writes with is bound as it loads, before any project code runs. `after(fn)` and `atEnd(fn)`
+ * let code appended to the module (the canary) run after each test's call and before the end.
  */
-export function pytestPluginSource(out: string): string {
-  return `"""tdd-gate: each test phase's outcome as pytest's own hooks saw it."""
+export function pytestPluginSource(out: string, keyFile: string): string {
+  return `"""tdd-gate: pytest's tests as its own hooks saw them, in a sealed report."""
+import hashlib as _hashlib
+import hmac as _hmac
 import json as _json
 import os as _os
 import unittest as _unittest
 
 import pytest as _pytest
+${pySealSource(keyFile, out)}
 
-_OUT = ${JSON.stringify(out)}
 _write = _os.write
 _dumps = _json.dumps
-_fd = None
+_str = str
 _SKIP = (_pytest.skip.Exception, _pytest.xfail.Exception, _unittest.SkipTest)
+_seal = _TddGateSeal()
+# The process that runs the session reports; an xdist worker only runs tests for it.
+_CONTROLLER = not _os.environ.get("PYTEST_XDIST_WORKER")
+if _CONTROLLER:
+    _seal.begin(_dumps({"tddGatePytest": 1, "pid": _os.getpid()}))
+_seen = {}
+_tests = {}
+_after_call = []
+_at_end = []
+_state = {"session": False, "ended": False}
 
 
-def _record(record):
-    if _fd is not None:
-        _write(_fd, (_dumps(record) + "\\n").encode("utf-8", "backslashreplace"))
-
-
-def pytest_configure(config):
-    global _fd
-    if _fd is None:
-        _fd = _os.open(_OUT, _os.O_WRONLY | _os.O_APPEND | _os.O_CREAT, 0o600)
-        _record({"tddGatePytest": 1, "pid": _os.getpid()})
+def _record(obj):
+    _seal.record(_dumps(obj, separators=(",", ":"), ensure_ascii=True))
 
 
 def _watch(item, when):
@@ -53,7 +72,13 @@ def _watch(item, when):
         status = "skipped"
     except BaseException:
         status = "failed"
-    _record({"nodeid": item.nodeid, "when": when, "status": status})
+    _seen.setdefault(item.nodeid, {})[when] = status
+    if when == "call":
+        for fn in _after_call:
+            try:
+                fn()
+            except Exception:
+                pass
 
 
 @_pytest.hookimpl(hookwrapper=True, tryfirst=True)
@@ -69,6 +94,84 @@ def pytest_runtest_call(item):
 @_pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtest_teardown(item, nextitem):
     yield from _watch(item, "teardown")
+
+
+def _failure(report):
+    longrepr = getattr(report, "longrepr", None)
+    crash = getattr(longrepr, "reprcrash", None)
+    message = getattr(crash, "message", None)
+    try:
+        trace = _str(longrepr) if longrepr is not None else ""
+    except Exception:
+        trace = ""
+    if not isinstance(message, _str):
+        message = trace.strip().split("\\n")[-1] if trace else ""
+    return message[:4000], trace[-8000:]
+
+
+def _outcome(report):
+    if getattr(report, "failed", False):
+        return "failed"
+    if getattr(report, "skipped", False):
+        return "skipped"
+    return "passed"
+
+
+@_pytest.hookimpl(tryfirst=True)
+def pytest_runtest_logreport(report):
+    if not _CONTROLLER:
+        return
+    nodeid = _str(report.nodeid)
+    when = _str(report.when)
+    if when == "setup" or nodeid not in _tests:
+        # A setup starts an attempt (a rerun plugin runs a test again).
+        location = getattr(report, "location", None) or (None, None, None)
+        _tests[nodeid] = {"k": "test", "nodeid": nodeid, "file": location[0], "line": (location[1] + 1) if isinstance(location[1], int) else None, "report": {}, "seen": {}, "fails": []}
+    t = _tests[nodeid]
+    t["report"][when] = _outcome(report)
+    if hasattr(report, "wasxfail"):
+        t["xfail"] = True
+    seen = _seen.get(nodeid, {}).pop(when, None)
+    if seen is not None:
+        t["seen"][when] = seen
+    if t["report"][when] == "failed":
+        message, trace = _failure(report)
+        t["fails"].append({"when": when, "message": message, "trace": trace})
+    if when == "teardown":
+        _record(_tests.pop(nodeid))
+
+
+@_pytest.hookimpl(tryfirst=True)
+def pytest_collectreport(report):
+    if not _CONTROLLER or not getattr(report, "failed", False):
+        return
+    message, trace = _failure(report)
+    _record({"k": "collect", "nodeid": _str(report.nodeid), "message": message, "trace": trace})
+
+
+@_pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session, exitstatus):
+    if not _CONTROLLER:
+        return
+    # Tests whose teardown never reported (the session stopped inside them): what they did report.
+    for t in list(_tests.values()):
+        t["cut"] = True
+        _record(t)
+    _tests.clear()
+    _state["session"] = True
+    _record({"k": "session", "exitstatus": int(exitstatus)})
+
+
+@_pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    for fn in _at_end:
+        try:
+            fn(config)
+        except BaseException:
+            pass
+    if _CONTROLLER and not _state["ended"]:
+        _state["ended"] = True
+        _seal.end(_dumps({"session": _state["session"]}))
 `;
 }
 
@@ -88,34 +191,155 @@ export function junitAddress(nodeid: string): { classname: string; name: string 
 
 const key = (classname: string, name: string) => `${classname}\u0000${name}`;
 
+/** The files a classname may name, longest module path first (`a.b.TestC` → a/b/TestC.py, a/b.py, a.py). */
+function classnameFiles(classname: string): string[] {
+  if (!classname) return [];
+  const parts = classname.split('.');
+  const out: string[] = [];
+  for (let i = parts.length; i > 0; i--) out.push(`${parts.slice(0, i).join('/')}.py`);
+  return out;
+}
+
+type Phases = Partial<Record<'setup' | 'call' | 'teardown', string>>;
+
+interface PluginRecord {
+  k?: unknown;
+  tddGatePytest?: unknown;
+  nodeid?: unknown;
+  report?: Phases;
+  seen?: Phases;
+  xfail?: unknown;
+  cut?: unknown;
+  fails?: { when?: unknown; message?: unknown; trace?: unknown }[];
+  message?: unknown;
+  trace?: unknown;
+  exitstatus?: unknown;
+}
+
 /**
- * Each test's outcome from the plugin's records, keyed by junit address: a setup starts an attempt
- * (a rerun plugin runs a test again), a phase that failed fails it, one that skipped skips it.
- * null when the plugin never started (no header line).
+ * A test's status from its phases: one that failed fails it, a skipped one skips it; a setup that
+ * passed without a call that ended (the session stopped inside the test) fails it. null: no phase.
  */
-export function parsePytestOutcomes(text: string | null): Map<string, TestStatus> | null {
-  if (text === null) return null;
-  let started = false;
-  const out = new Map<string, TestStatus>();
+function statusOf(phases: Phases | undefined): TestStatus | null {
+  const values = Object.values(phases ?? {});
+  if (values.length === 0) return null;
+  if (values.includes('failed')) return 'failed';
+  if (values.includes('skipped')) return 'skipped';
+  if (phases?.call === undefined) return 'failed';
+  return 'passed';
+}
+
+/** pytest's exit statuses that say the session did not run its tests through. */
+const BROKEN_SESSION: Record<number, string> = { 2: 'was interrupted', 3: 'hit an internal error', 4: 'stopped on a usage error' };
+
+/** What the plugin's sealed report says of the run: the facts, and each test as its hook wrappers saw it raise. */
+export interface PytestReport {
+  facts: RunFacts;
+  /** Each test's status from what its phases raised, keyed by junit address (`observed` of the judge); null when the report could not be read. */
+  observed: Map<string, TestStatus> | null;
+}
+
+const NO_SESSION = 'pytest never ran its session (it stopped on its command line or configuration, or the process ended before the tests ran), so nothing shows the tests ran';
+
+/**
+ * The plugin's sealed report (the bodies of its records, one JSON object a line) as RunFacts.
+ * `text` null: there is no report to trust (the seal did not hold, the plugin never loaded).
+ * Counts as pytest's junit report counted them: `total` the tests that ran, skipped ones apart.
+ */
+export function parsePytestReport(text: string | null): PytestReport {
+  const counts: Required<Counts> = { total: 0, passed: 0, failed: 0, skipped: 0 };
+  const facts: RunFacts = { counts: null, failingFiles: [], loadErrorFiles: [], messages: [], source: PYTEST_SOURCE, tests: [] };
+  if (text === null) {
+    facts.unfinished = `tdd-gate's pytest plugin left no report it can trust: ${NO_SESSION}`;
+    return { facts, observed: null };
+  }
+  const observed = new Map<string, TestStatus>();
+  const byId = new Map<string, TestCase>();
+  let session = false;
+  let exitstatus = 0;
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
-    let r: { tddGatePytest?: unknown; nodeid?: unknown; when?: unknown; status?: unknown };
+    let r: PluginRecord;
     try {
-      r = JSON.parse(line) as typeof r;
+      r = JSON.parse(line) as PluginRecord;
     } catch {
       continue;
     }
-    if (r.tddGatePytest === 1) started = true;
-    if (typeof r.nodeid !== 'string' || (r.status !== 'passed' && r.status !== 'failed' && r.status !== 'skipped')) continue;
+    if (typeof r !== 'object' || r === null) continue;
+    if (r.k === 'session') {
+      session = true;
+      if (typeof r.exitstatus === 'number') exitstatus = r.exitstatus;
+    }
+    if (r.k === 'collect' && typeof r.nodeid === 'string') {
+      const file = r.nodeid.split('::')[0] ?? r.nodeid;
+      if (file !== '') facts.loadErrorFiles.push(file);
+      facts.messages.push([r.message, r.trace].filter((x): x is string => typeof x === 'string' && x !== '').join('\n'));
+      continue;
+    }
+    if (r.k !== 'test' || typeof r.nodeid !== 'string') continue;
+    const reported = statusOf(r.report);
+    if (reported === null) continue;
     const a = junitAddress(r.nodeid);
-    const k = key(a.classname, a.name);
-    const prev = r.when === 'setup' ? undefined : out.get(k);
-    out.set(k, prev === 'failed' || r.status === 'failed' ? 'failed' : prev === 'skipped' || r.status === 'skipped' ? 'skipped' : 'passed');
+    const path = r.nodeid.split('::')[0] ?? '';
+    const candidates = [...new Set([path, ...classnameFiles(a.classname)].filter((c) => c.endsWith('.py')))];
+    const test: TestCase = { file: null, candidates, scope: a.classname, name: a.name, status: reported, message: '' };
+    if (reported === 'failed') {
+      const fails = Array.isArray(r.fails) ? [...r.fails] : [];
+      if (fails.length === 0) fails.push({ when: 'call', message: 'the test never finished: the session stopped inside it', trace: '' });
+      const call = fails.find((f) => f.when === 'call');
+      const first = call ?? fails[0];
+      const message = typeof first?.message === 'string' ? first.message : '';
+      // An error outside the test body (a fixture) is not the test's assertion.
+      test.message = call ? message : `error in setup or teardown: ${message}`;
+      test.trace = fails.map((f) => (typeof f.trace === 'string' ? f.trace : '')).join('\n').slice(-8000);
+      facts.messages.push(`${message}\n${test.trace}`);
+    }
+    // A rerun of the same test replaces the attempt before it.
+    byId.set(r.nodeid, test);
+    observed.set(key(a.classname, a.name), statusOf(r.seen) ?? reported);
   }
-  return started ? out : null;
+  const tests = [...byId.values()];
+  for (const t of tests) {
+    if (t.status === 'skipped') counts.skipped++;
+    else {
+      counts.total++;
+      if (t.status === 'failed') {
+        counts.failed++;
+        facts.failingFiles.push(...(t.candidates ?? []).slice(0, 1));
+      } else counts.passed++;
+    }
+  }
+  facts.tests = tests;
+  facts.failingFiles = [...new Set(facts.failingFiles)];
+  facts.loadErrorFiles = [...new Set(facts.loadErrorFiles)];
+  if (!session) {
+    facts.unfinished = NO_SESSION;
+    return { facts, observed };
+  }
+  const broken = BROKEN_SESSION[exitstatus];
+  if (broken !== undefined) {
+    facts.unfinished = `pytest's session ${broken} (exit status ${exitstatus}), so the tests after that point never ran`;
+    return { facts, observed };
+  }
+  facts.counts = counts;
+  return { facts, observed };
 }
 
-/** What the plugin saw of one junit test case (a `--junitprefix` puts a prefix before its classname). */
+/** The refusal for a pytest run the gate's plugin cannot load into (`python -I`/`-E` ignore PYTHONPATH). */
+export function unreachedPytest(): RunFacts {
+  return {
+    counts: null,
+    failingFiles: [],
+    loadErrorFiles: [],
+    messages: [],
+    source: PYTEST_SOURCE,
+    tests: [],
+    unfinished:
+      'test_command starts Python with -I or -E, which ignore PYTHONPATH, so tdd-gate’s pytest plugin (loaded with -p from a folder it puts on PYTHONPATH) cannot load and the run leaves no report it can trust; drop -I/-E from test_command in .tdd/stack.json (`python3 -m pytest …`)',
+  };
+}
+
+/** What the plugin saw raised for one reported test (by its junit-style address: classname, then name). */
 function seen(observed: ReadonlyMap<string, TestStatus>, t: TestCase): TestStatus | undefined {
   const exact = observed.get(key(t.scope ?? '', t.name));
   if (exact !== undefined) return exact;
@@ -127,9 +351,9 @@ function seen(observed: ReadonlyMap<string, TestStatus>, t: TestCase): TestStatu
 }
 
 /**
- * Why the junit report and the plugin disagree (null when they agree): a test the report calls
- * passed that pytest's hooks saw fail, skip, or never run. `ids` are the tests' ids, in the
- * report's order.
+ * Why pytest's reports and what the plugin saw raised disagree (null when they agree): a test
+ * pytest reported passed that its phases' hooks saw fail, skip, or never run. `ids` are the tests'
+ * ids, in the report's order.
  */
 export function pytestDisagreement(cases: readonly TestCase[], ids: readonly string[], observed: ReadonlyMap<string, TestStatus> | null): string | null {
   if (observed === null) {

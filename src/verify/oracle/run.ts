@@ -10,7 +10,7 @@ import type { CliState } from '../../state/schema/cliState.js';
 import { driftMessage, driftOf } from './drift.js';
 import type { RunOutcome } from '../rules/judge.js';
 import type { Context } from '../../state/context.js';
-import { assertRunnerInstalled, DEFAULT_TIMEOUT_SECONDS, instrumentFor, keepPyCache, outcomeOf, pyCacheFor, testEnv } from '../testRun.js';
+import { assertRunnerInstalled, DEFAULT_TIMEOUT_SECONDS, instrumentFor, keepPyCache, outcomeOf, pyCacheFor, pyEqualityChecked, testEnv } from '../testRun.js';
 import { scanTree, type Tree } from '../tree.js';
 import { forgetRustSources, freshenChangedRustSources, freshenRustSources, recordRustSources } from './freshen.js';
 import { cacheDirs } from './pyCache.js';
@@ -127,7 +127,7 @@ export async function runOracle(s: Context, stack: CompiledStack, state: CliStat
       label,
       timeoutSeconds,
       env: { ...env, ...prepared.env, ...py?.env, ...(cargo ? { CARGO_TARGET_DIR: dirs.cargoTarget } : {}), ...heldCargo },
-      instrument: instrumentFor(s.root),
+      instrument: instrumentFor(s.root, { pyEqualityChecked: pyEqualityChecked(stack, tree) }),
       now: s.now(),
       progress: s.io.stderr,
       onStop: () => {

@@ -9,6 +9,14 @@ export interface CanaryLine {
   /** The process ran tests (a vitest/jest worker, a node:test file process, pytest). */
   worker: boolean;
   failures: string[];
+  /** pytest: the classes of the project's sources whose equality is always true (canary.ts), by name, file and how. */
+  alwaysEqual?: AlwaysEqual[];
+}
+
+export interface AlwaysEqual {
+  class: string;
+  file: string;
+  how: string;
 }
 
 export function parseCanary(text: string | null): CanaryLine[] {
@@ -23,6 +31,7 @@ export function parseCanary(text: string | null): CanaryLine[] {
         argv: Array.isArray(j.argv) ? j.argv.map(String) : [],
         worker: j.worker === true,
         failures: Array.isArray(j.failures) ? j.failures.map(String) : ['its report could not be read'],
+        ...(Array.isArray(j.alwaysEqual) ? { alwaysEqual: j.alwaysEqual.filter(isAlwaysEqual) } : {}),
       });
     } catch {
       // a torn last line: the process died as it wrote
@@ -31,17 +40,44 @@ export function parseCanary(text: string | null): CanaryLine[] {
   return out;
 }
 
+function isAlwaysEqual(v: unknown): v is AlwaysEqual {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return typeof o.class === 'string' && typeof o.file === 'string' && typeof o.how === 'string';
+}
+
+/** The refusal for classes whose equality is always true (null: none). */
+export function alwaysEqualProblem(lines: readonly CanaryLine[]): string | null {
+  const seen = new Set<string>();
+  const found: AlwaysEqual[] = [];
+  for (const l of lines) {
+    for (const a of l.alwaysEqual ?? []) {
+      const k = `${a.file}\u0000${a.class}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      found.push(a);
+    }
+  }
+  const first = found[0];
+  if (first === undefined) return null;
+  const shown = found.slice(0, 3).map((a) => `class ${a.class} in ${a.file} (${a.how} is always ${a.how.includes('!=') ? 'false' : 'true'})`).join(', ');
+  const more = found.length > 3 ? ` and ${found.length - 3} more` : '';
+  return `the source defines an equality that is always true: ${shown}${more}, checked where the tests ran (an object made without __init__ compared with objects it cannot know); a value equal to anything passes every assertion that compares with it: return real values from the source and verify again. If the project really needs such a class outside the tests, the user lists \`${first.file}#always-equal\` in runner_reach_allow in .tdd/stack.json`;
+}
+
 /**
  * Why the canary says the run is not GREEN, or null. `kind` is the run's report kind; `testFiles`,
  * for node:test, the files the report says ran tests (each ran in a process of its own, which must
  * have reported — unless every test ran in the runner's one process).
  */
 export function canaryProblem(kind: string, lines: readonly CanaryLine[], testFiles: readonly string[] = []): string | null {
+  const equal = alwaysEqualProblem(lines);
+  if (equal) return equal;
   const bad = lines.find((l) => l.failures.length > 0);
   if (bad) return `the assertion library was changed at run time: ${bad.failures.slice(0, 3).join('; ')}${bad.failures.length > 3 ? ` (and ${bad.failures.length - 3} more)` : ''}; the source must not touch the assertion or comparison functions the tests use: remove what changes them and verify again`;
   const unreported = 'the gate’s check of the assertion library did not report from the process that ran the tests (it runs when each test process ends: something ended the process early or removed the check)';
   if (lines.length === 0) return `${unreported}; remove what ends the process or reaches into it and verify again`;
-  if (kind === 'vitest-json' || kind === 'jest-json' || kind === 'junit-xml') {
+  if (kind === 'vitest-json' || kind === 'jest-json' || kind === 'pytest') {
     if (!lines.some((l) => l.worker)) return `${unreported}; remove what ends the process or reaches into it and verify again`;
     return null;
   }

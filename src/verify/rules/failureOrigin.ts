@@ -156,6 +156,7 @@ export function wrongOrigin(runner: string, t: FailingTest, ctx: OriginContext):
     case 'mocha-report':
       return jsOrigin(t, ctx);
     case 'junit-xml':
+    case 'pytest':
       return pyOrigin(t, ctx);
     case 'go-json':
       return goOrigin(t, ctx);

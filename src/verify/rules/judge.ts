@@ -165,6 +165,13 @@ export function judgeRed(
   const broken = brokenRun(o, rules.command);
   if (broken) return refuse(broken);
   if (o.exitCode === 0) return refuse('the test command passed (exit 0): nothing fails, so this is not RED; write a test that fails on an assertion');
+  // The gate's sealed report does not hold (the process ended early, something else wrote it): no
+  // test's failure can be read from it. A test that never loaded still says so (a missing name, a
+  // compile or import error in the output): that is what to fix first.
+  if (o.sealProblem !== undefined) {
+    const loadError = MISSING_SYMBOL.test(o.output) || rules.buildError?.test(o.output) === true;
+    return refuse(loadError ? stubOrNothing(o, rules.buildError, o.facts.unfinished ?? 'the tests did not run to the end') : `${o.sealProblem}; remove what ends the test process or writes where the runner's report goes, then verify red again`);
+  }
   // The gate's own reporter saw the run cut short: what ran before proves nothing about the rest.
   if (o.facts.unfinished && (tests ?? []).length > 0) return refuse(`${o.facts.unfinished}; then verify red again`);
   const changedLoadErrors = o.facts.loadErrorFiles.map((f) => toCycleFile(f, rules.root, rules.changedTests)).filter((f) => f !== null);
@@ -239,7 +246,7 @@ function disagreement(o: RunOutcome): string | null {
   if (!r || !t) return null;
   // node:test's summary counts what its report does: every count must match.
   const whole = o.facts.source === NODE_TEST_SOURCE && (t.total !== r.total || t.failed !== r.failed || (t.skipped ?? 0) !== (r.skipped ?? 0));
-  if (whole || (r.failed > 0) !== (t.failed > 0) || (o.facts.source !== 'junit-xml' && t.passed !== r.passed)) {
+  if (whole || (r.failed > 0) !== (t.failed > 0) || t.passed !== r.passed) {
     const skipped = (c: Counts) => (whole ? `, ${c.skipped ?? 0} skipped, ${c.total} in all` : '');
     return `the runner's report (${r.passed} passed, ${r.failed} failed${skipped(r)}) and its printed summary (${t.passed} passed, ${t.failed} failed${skipped(t)}) disagree; something rewrites the report: remove it from the source and verify again`;
   }
