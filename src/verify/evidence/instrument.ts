@@ -1,3 +1,4 @@
+import { parseShell } from '../../gate/rules/bash/parser.js';
 import { randomBytes } from 'node:crypto';
 import { importPreloadSupported, jsCanaryOption, pyCanarySource } from '../canary.js';
 import { CARGO_RUNNER_NAME, cargoRunnerEnv, cargoRunnerSource, commandTargets, hostTriple, platformTriples } from './cargo.js';
@@ -156,6 +157,55 @@ export function cargoRunner(command: string, reportFile: string): Instrumented {
   return { command, kind: 'cargo', jsModule: { name: CARGO_RUNNER_NAME, source: cargoRunnerSource(reportFile), token }, env: cargoRunnerEnv(token, triples) };
 }
 
+/** What a runner call inside a compound command can be instrumented to, by its own words. */
+const SEGMENT_KINDS: ReadonlySet<string> = new Set(['vitest-json', 'jest-json', 'pytest', 'pytest-unreached', 'mocha', 'go-json']);
+
+/** The simple commands of a script, each from its first word to its last (its redirections left out). */
+function simpleCommands(node: unknown, out: { start: number; end: number }[]): void {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const n of node) simpleCommands(n, out);
+    return;
+  }
+  const n = node as { type?: string; pos?: number; name?: { end?: number }; suffix?: { type?: string; end?: number }[] };
+  // Words hold substitutions: what runs inside one is not a call the command makes as written.
+  if (n.type === 'Word') return;
+  if (n.type === 'Command') {
+    if (typeof n.pos !== 'number' || typeof n.name?.end !== 'number') return;
+    let end = n.name.end;
+    for (const w of n.suffix ?? []) if (w.type === 'Word' && typeof w.end === 'number') end = Math.max(end, w.end);
+    out.push({ start: n.pos, end });
+    return;
+  }
+  for (const v of Object.values(n)) simpleCommands(v, out);
+}
+
+/**
+ * A compound command (`cd web && npx vitest run`, `pytest -q | tee log`): the one simple command in
+ * it that calls a runner we know gets, in place, what a plain call of it would; the rest runs as
+ * written. null when none does, when more than one does (a sealed report holds one run), or when
+ * the shell cannot be read.
+ */
+function instrumentSegment(command: string, reportFile: string, script?: (name: string) => string | null): Instrumented | null {
+  const calls: { start: number; end: number }[] = [];
+  try {
+    simpleCommands(parseShell(command).commands, calls);
+  } catch {
+    return null;
+  }
+  let found: { plan: Instrumented; start: number; end: number } | null = null;
+  for (const call of calls) {
+    const text = command.slice(call.start, call.end);
+    if (COMPOUND.test(text)) continue;
+    const plan = instrumentPlain(text, reportFile, script);
+    if (!SEGMENT_KINDS.has(plan.kind)) continue;
+    if (found !== null) return null;
+    found = { plan, ...call };
+  }
+  if (found === null) return null;
+  return { ...found.plan, command: `${command.slice(0, found.start)}${found.plan.command}${command.slice(found.end)}` };
+}
+
 function instrumentPlain(command: string, reportFile: string, script?: (name: string) => string | null): Instrumented {
   const plain = { command, kind: 'none' as const };
   if (process.platform === 'win32') return plain;
@@ -169,7 +219,7 @@ function instrumentPlain(command: string, reportFile: string, script?: (name: st
   }
   const cargo = cargoPlan(command, reportFile);
   if (cargo !== null) return cargo;
-  if (COMPOUND.test(command)) return plain;
+  if (COMPOUND.test(command)) return instrumentSegment(command, reportFile, script) ?? plain;
   // `npm test` (or `npm run x`, `yarn x`, `pnpm x`) whose script is a plain call of vitest, jest or
   // pytest: the report flags go through the package manager to the runner.
   // The package manager's own flags (`npm test --silent`) may come before or after the script's name.
