@@ -57,7 +57,7 @@ export function instrumentFor(root: string): (command: string, reportFile: strin
       } catch {
         return null;
       }
-    });
+    }, root);
     // npm replaces NODE_OPTIONS with the project's `node-options`: the reporter rides along there too.
     const npmrc = plan.nodeOptions ? npmrcNodeOptions(readText(root, '.npmrc')) : null;
     return npmrc === null || !plan.nodeOptions ? plan : { ...plan, env: { npm_config_node_options: `${npmrc} ${plan.nodeOptions}`.trim() } };
@@ -115,7 +115,7 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
   let summary = null;
   if (run.report.kind === 'go-json') {
     // The JSON events replaced the text: judge the text they carry.
-    const go = parseGoJson(run.output);
+    const go = parseGoJson(run.output, run.report.expect !== undefined ? { expect: run.report.expect, text: run.report.canary ?? null } : undefined);
     output = go.text;
     facts = go.facts.counts ? go.facts : { ...textFacts(go.text), tests: go.facts.tests };
   } else {

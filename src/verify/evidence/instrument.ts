@@ -3,6 +3,7 @@ import { importPreloadSupported, jsCanaryOption, pyCanarySource } from '../canar
 import { MOCHA_REPORTER_NAME, mochaCommand, mochaReporterSource, reachesMocha } from './mocha.js';
 import { nodeTestOptions, nodeTestReporterSupported } from './nodeTest.js';
 import { PYTEST_PLUGIN_MODULE, pytestPluginSource } from './pytestOutcomes.js';
+import { goCanaryPlan } from './goCanary.js';
 
 /** vitest/jest/junit/node:test reports go to a file; go's JSON events replace the text on stdout. */
 type ReportKind = 'vitest-json' | 'jest-json' | 'junit-xml' | 'go-json' | 'node-test' | 'mocha' | 'mocha-unreached' | 'cargo' | 'none';
@@ -25,6 +26,10 @@ export interface Instrumented {
   jsModule?: { name: string; source: string; token: string };
   /** Where each test process's check of the assertion machinery writes its line (src/verify/canary.ts). */
   canary?: string;
+  /** Files for a fresh read-only folder outside the project (go's overlay, goCanary.ts): `token` in the command and the files becomes its path. */
+  tempFiles?: { files: Record<string, string>; token: string };
+  /** What the report must show, handed to the judge as is (go's end-of-binary test, goCanary.ts). */
+  expect?: string;
 }
 
 /** Shell syntax after which appending arguments would reach another command. */
@@ -39,8 +44,8 @@ function quote(arg: string): string {
  * runner we know and does not pick its own reporter. Anything else runs as written and is read
  * by the text parsers.
  */
-export function instrumentCommand(command: string, reportFile: string, script?: (name: string) => string | null): Instrumented {
-  const plan = instrumentPlain(command, reportFile, script);
+export function instrumentCommand(command: string, reportFile: string, script?: (name: string) => string | null, root?: string): Instrumented {
+  const plan = instrumentPlain(command, reportFile, script, root);
   // mocha is never read from its text: a run the reporter cannot reach is refused (mocha.ts).
   if (plan.kind === 'none' && process.platform !== 'win32' && reachesMocha(command, script)) return { command, kind: 'mocha-unreached' };
   return withCanary(plan, `${reportFile}.canary`);
@@ -61,7 +66,7 @@ function withCanary(plan: Instrumented, out: string): Instrumented {
   return plan;
 }
 
-function instrumentPlain(command: string, reportFile: string, script?: (name: string) => string | null): Instrumented {
+function instrumentPlain(command: string, reportFile: string, script?: (name: string) => string | null, root?: string): Instrumented {
   const plain = { command, kind: 'none' as const };
   if (process.platform === 'win32') return plain;
   // node:test, however the command reaches it: the reporter goes in through NODE_OPTIONS (the
@@ -127,9 +132,14 @@ function instrumentPlain(command: string, reportFile: string, script?: (name: st
     return { command: `${command.slice(0, at)} --no-fail-fast${loud}`, kind: 'cargo' };
   }
   const go = /(^|\s)go\s+test(?=\s|$)/.exec(command);
-  if (go && !/\s-json(\s|$)/.test(command)) {
+  if (go) {
     const at = go.index + go[0].length;
-    return { command: `${command.slice(0, at)} -json${command.slice(at)}`, kind: 'go-json' };
+    // The gate's end-of-binary test in every package with tests, through -overlay (goCanary.ts).
+    if (root !== undefined) {
+      const g = goCanaryPlan(command.slice(0, at), command.slice(at), root, `${reportFile}.canary`);
+      return { command: g.command, kind: 'go-json', canary: `${reportFile}.canary`, expect: JSON.stringify(g.expect), ...(g.tempFiles ? { tempFiles: g.tempFiles } : {}) };
+    }
+    if (!/\s-json(\s|$)/.test(command)) return { command: `${command.slice(0, at)} -json${command.slice(at)}`, kind: 'go-json' };
   }
   return plain;
 }
