@@ -139,7 +139,7 @@ function instrumentPlain(command: string, reportFile: string, script?: (name: st
       const g = goCanaryPlan(command.slice(0, at), command.slice(at), root, `${reportFile}.canary`);
       return { command: g.command, kind: 'go-json', canary: `${reportFile}.canary`, expect: JSON.stringify(g.expect), ...(g.tempFiles ? { tempFiles: g.tempFiles } : {}) };
     }
-    if (!/\s-json(\s|$)/.test(command)) return { command: `${command.slice(0, at)} -json${command.slice(at)}`, kind: 'go-json' };
+    return { command: /\s--?json(\s|$)/.test(command) ? command : `${command.slice(0, at)} -json${command.slice(at)}`, kind: 'go-json' };
   }
   return plain;
 }
