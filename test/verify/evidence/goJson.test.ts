@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -162,6 +162,5 @@ describe('the plan: go test with the gate’s test added', () => {
     // the escaper is Go code: its table of special bytes is what JSON needs
     const src = goCanaryPlan('go test', ' ./...', project(files), '/r"q', NONCE).tempFiles!.files['end0_test.go']!;
     expect(src).toContain('out := "/r\\"q"');
-    expect(readFileSync).toBeDefined();
   });
 });
