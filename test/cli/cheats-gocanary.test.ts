@@ -27,10 +27,10 @@ const STUB = 'package calc\n\n// STUB:TDD\nfunc Add(a, b int) int { return 0 }\n
 const REAL = 'package calc\n\nfunc Add(a, b int) int { return a + b }\n';
 
 /** A frozen RED (TestAdd fails on the stub) in a project that allows `helper.go` everything the source rules refuse. */
-function frozen() {
+function frozen(addTest = ADD_TEST) {
   const repo = testRepo({ stack: { ...GO_STACK, runner_reach_allow: 'helper.go' }, files: FILES });
   startRed(repo);
-  repo.write('add_test.go', ADD_TEST);
+  repo.write('add_test.go', addTest);
   repo.write('calc.go', STUB);
   redToGreen(repo);
   return repo;
@@ -93,6 +93,48 @@ describe.skipIf(!hasGo)('go test: the gate’s end-of-binary test', () => {
     refused('binary killed mid-run', /the test binary of example\.com\/calc did not run to its end: the gate's own last test \(TestTddGateEnd[0-9a-f]+\) never passed there/);
     expect.soft(lastGreenLog(repo.root)).toMatch(/"Action":"pass","Package":"example\.com\/calc","Test":"TestAdd"/);
     // and the real Add, the helper gone, is GREEN
+    rmSync(repo.path('helper.go'));
+    repo.write('calc.go', REAL);
+    ok(cli(repo, 'verify', 'green'));
+  });
+
+  it('a parallel test runs after the gate’s test: the check runs again when every test is done', { timeout: 300_000 }, () => {
+    // TestAdd calls t.Parallel, so go runs it after every sequential test, the gate's among them
+    const repo = frozen(ADD_TEST.replace('{\n\tif Add', '{\n\tt.Parallel()\n\tif Add'));
+    // the code under test reroutes the output the first time it runs, turns the test's failure into a
+    // pass and ends the binary with 0 right after it (before the binary's own FAIL)
+    const body = [
+      'var once sync.Once',
+      '',
+      'func Hide() {',
+      '\tonce.Do(func() {',
+      '\t\tr, w, _ := os.Pipe()',
+      '\t\tsaved, _ := syscall.Dup(1)',
+      '\t\treal := os.NewFile(uintptr(saved), "out")',
+      '\t\tsyscall.Dup2(int(w.Fd()), 1)',
+      '\t\tgo func() {',
+      '\t\t\ts := bufio.NewScanner(r)',
+      '\t\t\tfor s.Scan() {',
+      '\t\t\t\treal.WriteString(strings.ReplaceAll(s.Text(), "FAIL", "PASS") + "\\n")',
+      '\t\t\t\tif strings.HasPrefix(s.Text(), "--- FAIL") {',
+      '\t\t\t\t\treal.WriteString("PASS\\n")',
+      '\t\t\t\t\tsyscall.Exit(0)',
+      '\t\t\t\t}',
+      '\t\t\t}',
+      '\t\t}()',
+      '\t})',
+      '}',
+    ].join('\n');
+    repo.write('helper.go', helper(['bufio', 'os', 'strings', 'sync', 'syscall'], body));
+    repo.write('calc.go', 'package calc\n\nfunc Add(a, b int) int {\n\tHide()\n\treturn 0\n}\n');
+    const r = cli(repo, 'verify', 'green');
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/the test binary of example\.com\/calc did not run to its end: the gate's own last test \(TestTddGateEnd[0-9a-f]+\) left no line|the test output of example\.com\/calc was redirected while its tests ran \(after its last test/);
+    // the gate's test itself passed (it ran before TestAdd), and go's own events say all is well
+    const log = lastGreenLog(repo.root);
+    expect(log).toMatch(/"Action":"pass","Package":"example\.com\/calc","Test":"TestTddGateEnd[0-9a-f]+"/);
+    expect(log).toMatch(/"Action":"pass","Package":"example\.com\/calc","Test":"TestAdd"/);
+    expect(log).toMatch(/\[exit 0\]\s*$/);
     rmSync(repo.path('helper.go'));
     repo.write('calc.go', REAL);
     ok(cli(repo, 'verify', 'green'));

@@ -27,6 +27,10 @@ interface CanaryLine {
   test: string;
   pkg: string;
   dir: string;
+  /** `end`: written by the gate's test; `after`: by its check once every test of the binary was done (parallel ones too). */
+  at: string;
+  /** The `end` line promises an `after` line. */
+  after: boolean;
   failures: string[];
 }
 
@@ -41,6 +45,8 @@ function canaryLines(text: string | null): CanaryLine[] {
         test: String(j.test),
         pkg: String(j.pkg).replace(/_test$/, ''),
         dir: String(j.dir),
+        at: j.at === 'after' ? 'after' : 'end',
+        after: j.after === true,
         failures: Array.isArray(j.failures) ? j.failures.map(String) : ['its line could not be read'],
       });
     } catch {
@@ -216,7 +222,7 @@ function endProblem(
   const mine = lines.filter((l) => l.test === expect.test);
   const flagged = mine.find((l) => l.failures.length > 0);
   if (flagged) {
-    return `the test output of ${flagged.pkg} was redirected while its tests ran (${names(flagged.failures, 2)}): what go test read is not what the tests printed; remove what replaces or reroutes the process's output from the source`;
+    return `the test output of ${flagged.pkg} was redirected while its tests ran (${flagged.at === 'after' ? 'after its last test: ' : ''}${names(flagged.failures, 2)}): what go test read is not what the tests printed; remove what replaces or reroutes the process's output from the source`;
   }
   const expected = new Set(expect.packages.map((p) => p.pkg).filter((p): p is string => p !== null));
   // Every package that ran tests, or that has test files (the gate's test among them) and ended: a
@@ -229,7 +235,11 @@ function endProblem(
   for (const p of run.unbuilt) ran.delete(p);
   if (ran.size === 0) return null;
   const noPass = [...ran].filter((p) => (run.gate.get(p)?.pass ?? 0) === 0 || (run.gate.get(p)?.fail ?? 0) > 0).sort();
-  const noLine = [...ran].filter((p) => !mine.some((l) => l.pkg === p)).sort();
+  // The `end` line, and the `after` line it promises (a binary that ended in a parallel test after the gate's test has none).
+  const noLine = [...ran].filter((p) => {
+    const ends = mine.filter((l) => l.pkg === p && l.at === 'end');
+    return ends.length === 0 || (ends.some((l) => l.after) && !mine.some((l) => l.pkg === p && l.at === 'after'));
+  }).sort();
   if (noPass.length === 0 && noLine.length === 0) return null;
   const bad = [...new Set([...noPass, ...noLine])].sort();
   // Seen nowhere: the binaries may have stopped early, or this go did not build the test in.

@@ -42,7 +42,7 @@ describe('go test -json events: one story or no verdict', () => {
 const NONCE = 'abcdef0123456789';
 const GATE = `TestTddGateEnd${NONCE}`;
 const expectFor = (pkgs: string[], extra: Partial<GoCanaryExpect> = {}): GoCanaryExpect => ({ test: GATE, nonce: NONCE, packages: pkgs.map((p) => ({ dir: p, pkg: p })), ...extra });
-const line = (pkg: string, failures: string[] = [], test = GATE) => JSON.stringify({ tddGateCanary: 1, go: 1, test, pkg: `${pkg}_test`, dir: '.', failures });
+const line = (pkg: string, failures: string[] = [], test = GATE, at = 'end', after = false) => JSON.stringify({ tddGateCanary: 1, go: 1, test, pkg: `${pkg}_test`, dir: '.', at, after, failures });
 const whole = (pkg = P): Ev[] => [run('TestA', pkg), end('pass', 'TestA', pkg), run(GATE, pkg), end('pass', GATE, pkg), pkgEnd('pass', pkg)];
 
 describe('the gate’s end-of-binary test in the events (binaryEnd)', () => {
@@ -55,6 +55,9 @@ describe('the gate’s end-of-binary test in the events (binaryEnd)', () => {
     ['a line of another run’s nonce does not count', whole(), [line(P, [], 'TestTddGateEndffff')], expectFor([P]), /left no line/],
     ['a package that reported nothing but ended (exit in init)', [pkgEnd('pass')], [], expectFor([P]), /test binary of ex\/calc did not run to its end.*Go 1\.17 or later/],
     ['a package that reported nothing but ended, beside one that ran the gate', [...whole('ex/calc/sub'), pkgEnd('pass')], [line('ex/calc/sub')], expectFor([P, 'ex/calc/sub']), /test binary of ex\/calc did not run to its end/],
+    ['the after-every-test line it promised is there', whole(), [line(P, [], GATE, 'end', true), line(P, [], GATE, 'after')], expectFor([P]), null],
+    ['the after-every-test line it promised is missing (a parallel test ended the binary)', whole(), [line(P, [], GATE, 'end', true)], expectFor([P]), /test binary of ex\/calc did not run to its end.*left no line/],
+    ['the after-every-test line names a finding', whole(), [line(P, [], GATE, 'end', true), line(P, ['os.Stdout is no longer file descriptor 1'], GATE, 'after')], expectFor([P]), /redirected while its tests ran \(after its last test: os\.Stdout/],
     ['the gate’s test failed', [run('TestA'), end('pass', 'TestA'), run(GATE), end('fail', GATE), pkgEnd('fail')], [line(P)], expectFor([P]), /never passed there/],
     ['a package outside the folders the gate reached (a go.work module elsewhere)', [...whole(), run('TestX', 'other/mod'), end('pass', 'TestX', 'other/mod'), pkgEnd('pass', 'other/mod')], [line(P)], expectFor([P]), null],
     ['the plan could not add the test', whole(), [], expectFor([], { problem: 'test_command runs the tests in a random order (-shuffle)' }), /could not add its end-of-binary test to go test: test_command runs the tests in a random order/],
