@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseGoJson } from '../../../src/verify/evidence/goJson.js';
+import { instrumentCommand } from '../../../src/verify/evidence/instrument.js';
 import { canaryFileName, composeRun, goCanaryPlan, goTestDirs, importPath, packageClause, type GoCanaryExpect } from '../../../src/verify/evidence/goCanary.js';
 
 type Ev = { Action: string; Package?: string; Test?: string; Output?: string };
@@ -143,6 +144,20 @@ describe('the plan: go test with the gate’s test added', () => {
     expect(plan.expect.problem).toMatch(want);
     expect(plan.tempFiles).toBeUndefined();
     expect(plan.command).toContain('-json');
+  });
+
+  it('instrumentCommand plans it for a go test the project root is known for, and hands the expectation on', () => {
+    const root = project(files);
+    const plan = instrumentCommand('go test ./...', '/runs/x.report', undefined, root);
+    expect(plan).toMatchObject({ kind: 'go-json', canary: '/runs/x.report.canary' });
+    expect(plan.command).toMatch(/^go test -json -vet=off -overlay=@tdd-gate-go-[0-9a-f]{24}@\/overlay\.json \.\/\.\.\.$/);
+    const exp = JSON.parse(plan.expect!) as GoCanaryExpect;
+    expect(exp.test).toMatch(/^TestTddGateEnd[0-9a-f]{16}$/);
+    expect(exp.packages).toHaveLength(3);
+    // a fresh nonce every run
+    expect((JSON.parse(instrumentCommand('go test ./...', '/runs/x.report', undefined, root).expect!) as GoCanaryExpect).nonce).not.toBe(exp.nonce);
+    // behind other shell syntax it is not instrumented
+    expect(instrumentCommand('go test ./... && echo ok', '/r', undefined, root)).toEqual({ command: 'go test ./... && echo ok', kind: 'none' });
   });
 
   it('merges the project’s own -overlay with the gate’s', () => {
