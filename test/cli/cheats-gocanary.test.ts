@@ -130,11 +130,12 @@ describe.skipIf(!hasGo)('go test: the gate’s end-of-binary test', () => {
     const r = cli(repo, 'verify', 'green');
     expect(r.status, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/the test binary of example\.com\/calc did not run to its end: the gate's own last test \(TestTddGateEnd[0-9a-f]+\) left no line|the test output of example\.com\/calc was redirected while its tests ran \(after its last test/);
-    // the gate's test itself passed (it ran before TestAdd), and go's own events say all is well
+    // the gate's test itself passed: it ran before TestAdd
     const log = lastGreenLog(repo.root);
     expect(log).toMatch(/"Action":"pass","Package":"example\.com\/calc","Test":"TestTddGateEnd[0-9a-f]+"/);
-    expect(log).toMatch(/"Action":"pass","Package":"example\.com\/calc","Test":"TestAdd"/);
-    expect(log).toMatch(/\[exit 0\]\s*$/);
+    // when the cheat won its race (exit 0, go's events all passing), only the line promised for
+    // after every test tells: it is missing, or it names the rerouting
+    if (/\[exit 0\]\s*$/.test(log)) expect(r.stderr).toMatch(/left no line|after its last test/);
     rmSync(repo.path('helper.go'));
     repo.write('calc.go', REAL);
     ok(cli(repo, 'verify', 'green'));

@@ -185,8 +185,8 @@ function isOn(flags: Flag[]): boolean {
 }
 
 /**
- * The go command with the gate's test added: `-json` (unless written), `-vet=off` (before Go 1.2x
- * vet reads a package's files from the disk, where the added file is not, and fails), the overlay,
+ * The go command with the gate's test added: `-json` (unless written), `-vet=off` (go test's vet
+ * reads a package's files from the disk in Go 1.19 and other releases, where the added file is not, and fails), the overlay,
  * and the `-run` pattern extended to select the gate's test. `head` is the command up to and
  * including `go test`, `rest` what follows. A command the gate's test cannot be added to runs as
  * written, with the reason GREEN will give.
@@ -200,7 +200,7 @@ export function goCanaryPlan(head: string, rest: string, root: string, out: stri
   }
   const vet = findFlags(rest, ['vet']);
   if (vet.length > 0 && vet[vet.length - 1]!.value !== 'off') {
-    return plain('test_command sets -vet, and go test’s vet (before Go 1.2x) cannot see the test the gate adds to every package; put `go vet ./...` in lint_command and remove -vet from test_command in .tdd/stack.json');
+    return plain('test_command sets -vet, and go test’s vet (Go 1.19 and other releases) cannot see the test the gate adds to every package; put `go vet ./...` in lint_command and remove -vet from test_command in .tdd/stack.json');
   }
   if (findFlags(rest, ['list', 'test.list', 'c', 'i']).length > 0) return plain('test_command lists or only builds the tests (-list, -c): it runs none');
   const dirs = goTestDirs(root);

@@ -16,6 +16,9 @@ describe('the canary’s lines, judged', () => {
     ['node:test: each file’s process reported', 'node-test', [line({ argv: ['/p/test/a.test.js'] }), line({ argv: ['/p/test/b.test.js'] })], ['/p/test/a.test.js', '/p/test/b.test.js'], null],
     ['node:test: one file’s process did not', 'node-test', [line({ argv: ['/p/test/a.test.js'] })], ['/p/test/a.test.js', '/p/test/b.test.js'], /did not report .*: \/p\/test\/b\.test\.js/],
     ['node:test: every test in the runner’s process (no isolation)', 'node-test', [line({ worker: false })], ['/p/test/a.test.js'], null],
+    // go test's lines are judged with its events (evidence/goJson.ts), not here
+    ['go test: judged with its events', 'go-json', [], [], null],
+    ['go test: a finding is judged with its events', 'go-json', [line({ go: 1, failures: ['os.Stdout is no longer file descriptor 1'] })], [], null],
   ])('%s', (_n, kind, lines, files, want) => {
     const why = canaryProblem(kind, parseCanary(lines.join('\n')), files);
     if (want === null) expect(why).toBeNull();
