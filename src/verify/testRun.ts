@@ -117,7 +117,9 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
     // The JSON events replaced the text: judge the text they carry.
     const go = parseGoJson(run.output, run.report.expect !== undefined ? { expect: run.report.expect, text: run.report.canary ?? null } : undefined);
     output = go.text;
-    facts = go.facts.counts ? go.facts : { ...textFacts(go.text), tests: go.facts.tests };
+    // (what the events said of the run's wholeness stays with the text's facts)
+    const whole = { ...(go.facts.unfinished !== undefined ? { unfinished: go.facts.unfinished } : {}), ...(go.facts.binaryEnd !== undefined ? { binaryEnd: go.facts.binaryEnd } : {}) };
+    facts = go.facts.counts ? go.facts : { ...textFacts(go.text), tests: go.facts.tests, ...whole };
   } else {
     facts = factsOf(run);
     if (['vitest-json', 'jest-json', 'junit-xml'].includes(facts.source)) summary = textCounts(run.output);

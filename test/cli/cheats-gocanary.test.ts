@@ -71,6 +71,9 @@ describe.skipIf(!hasGo)('go test: the gate’s end-of-binary test', () => {
       expect.soft(r.status, `${what}: ${r.stdout}${r.stderr}`).toBe(1);
       expect.soft(r.stderr, what).toMatch(re);
     };
+    // init() exits 0 before any test prints anything
+    repo.write('helper.go', helper(['os'], 'func init() { os.Exit(0) }'));
+    refused('exit 0 in init', /the test binary of example\.com\/calc did not run to its end: the gate's own last test \(TestTddGateEnd[0-9a-f]+\) never passed there/);
     // init() prints the frozen test's framing and the binary's PASS, then exits 0
     repo.write('helper.go', helper(['fmt', 'os'], 'func init() {\n\tfmt.Println("=== RUN   TestAdd")\n\tfmt.Println("--- PASS: TestAdd (0.00s)")\n\tfmt.Println("PASS")\n\tos.Exit(0)\n}'));
     refused('fake framing, then exit 0', /the test binary of example\.com\/calc did not run to its end: the gate's own last test \(TestTddGateEnd[0-9a-f]+\) never passed there/);
