@@ -27,8 +27,8 @@ const STUB = 'package calc\n\n// STUB:TDD\nfunc Add(a, b int) int { return 0 }\n
 const REAL = 'package calc\n\nfunc Add(a, b int) int { return a + b }\n';
 
 /** A frozen RED (TestAdd fails on the stub) in a project that allows `helper.go` everything the source rules refuse. */
-function frozen(addTest = ADD_TEST) {
-  const repo = testRepo({ stack: { ...GO_STACK, runner_reach_allow: 'helper.go' }, files: FILES });
+function frozen(addTest = ADD_TEST, stack: Record<string, unknown> = {}) {
+  const repo = testRepo({ stack: { ...GO_STACK, runner_reach_allow: 'helper.go', ...stack }, files: FILES });
   startRed(repo);
   repo.write('add_test.go', addTest);
   repo.write('calc.go', STUB);
@@ -62,6 +62,17 @@ describe.skipIf(!hasGo)('go test: the gate’s end-of-binary test', () => {
     }
     ok(cli(repo, 'done'));
     expect(readState(repo).phase).toBe('done');
+  });
+
+  it('a test command that selects tests with -run (a quoted pattern with `|`) still runs the gate’s test', { timeout: 180_000 }, () => {
+    const repo = frozen(ADD_TEST, { test_command: "go test -run 'TestAdd|TestTwice' ./..." });
+    repo.write('calc.go', REAL);
+    const g = JSON.parse(ok(cli(repo, 'verify', 'green', '--json')).stdout) as { tests: Record<string, string> };
+    expect(Object.keys(g.tests).sort()).toEqual(['example.com/calc/sub::TestTwice', 'example.com/calc::TestAdd']);
+    const log = lastGreenLog(repo.root);
+    expect(log).toMatch(/-run='\(\?:TestAdd\|TestTwice\)\|\^TestTddGateEnd[0-9a-f]{16}\$'/);
+    // the gate's test ran in the package whose own tests -run selected none of
+    expect(log).toMatch(/"Action":"pass","Package":"example\.com\/calc\/more","Test":"TestTddGateEnd[0-9a-f]{16}"/);
   });
 
   it('each cheat the source rules let through is refused at verify green', { timeout: 600_000 }, () => {

@@ -73,6 +73,8 @@ function instrumentPlain(command: string, reportFile: string, script?: (name: st
   // project's node is taken to be the one running tdd-gate).
   const nodeOptions = nodeTestReporterSupported(process.versions.node) ? nodeTestOptions(command, reportFile, script) : null;
   if (nodeOptions !== null) return { command, kind: 'node-test', nodeOptions };
+  const go = goTest(command, reportFile, root);
+  if (go !== null) return go;
   if (COMPOUND.test(command)) return plain;
   const f = quote(reportFile);
   // `npm test` (or `npm run x`, `yarn x`, `pnpm x`) whose script is a plain call of vitest, jest or
@@ -131,15 +133,21 @@ function instrumentPlain(command: string, reportFile: string, script?: (name: st
     const loud = command.slice(at).replace(/\s(?:-q|--quiet|--format[= ]terse)(?=\s|$)/g, '');
     return { command: `${command.slice(0, at)} --no-fail-fast${loud}`, kind: 'cargo' };
   }
-  const go = /(^|\s)go\s+test(?=\s|$)/.exec(command);
-  if (go) {
-    const at = go.index + go[0].length;
-    // The gate's end-of-binary test in every package with tests, through -overlay (goCanary.ts).
-    if (root !== undefined) {
-      const g = goCanaryPlan(command.slice(0, at), command.slice(at), root, `${reportFile}.canary`);
-      return { command: g.command, kind: 'go-json', canary: `${reportFile}.canary`, expect: JSON.stringify(g.expect), ...(g.tempFiles ? { tempFiles: g.tempFiles } : {}) };
-    }
-    return { command: /\s--?json(\s|$)/.test(command) ? command : `${command.slice(0, at)} -json${command.slice(at)}`, kind: 'go-json' };
-  }
   return plain;
+}
+
+/**
+ * go test: `-json`, and the gate's end-of-binary test in every package with tests through
+ * -overlay (goCanary.ts). A quoted `-run` pattern may hold `|` (`-run 'TestA|TestB'`): shell syntax
+ * is looked for outside quotes.
+ */
+function goTest(command: string, reportFile: string, root?: string): Instrumented | null {
+  const go = /(^|\s)go\s+test(?=\s|$)/.exec(command);
+  if (!go || COMPOUND.test(command.replace(/'[^']*'|"[^"$`\\]*"/g, "''"))) return null;
+  const at = go.index + go[0].length;
+  if (root !== undefined) {
+    const g = goCanaryPlan(command.slice(0, at), command.slice(at), root, `${reportFile}.canary`);
+    return { command: g.command, kind: 'go-json', canary: `${reportFile}.canary`, expect: JSON.stringify(g.expect), ...(g.tempFiles ? { tempFiles: g.tempFiles } : {}) };
+  }
+  return { command: /\s--?json(\s|$)/.test(command) ? command : `${command.slice(0, at)} -json${command.slice(at)}`, kind: 'go-json' };
 }

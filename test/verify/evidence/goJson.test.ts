@@ -156,6 +156,8 @@ describe('the plan: go test with the gate’s test added', () => {
     expect(exp.packages).toHaveLength(3);
     // a fresh nonce every run
     expect((JSON.parse(instrumentCommand('go test ./...', '/runs/x.report', undefined, root).expect!) as GoCanaryExpect).nonce).not.toBe(exp.nonce);
+    // a `|` inside quotes is the pattern's, not a pipe
+    expect(instrumentCommand("go test -run 'TestA|TestB' ./...", '/r', undefined, root).command).toMatch(/-run='\(\?:TestA\|TestB\)\|\^TestTddGateEnd[0-9a-f]{16}\$' \.\/\.\.\.$/);
     // behind other shell syntax it is not instrumented
     expect(instrumentCommand('go test ./... && echo ok', '/r', undefined, root)).toEqual({ command: 'go test ./... && echo ok', kind: 'none' });
   });
