@@ -191,7 +191,9 @@ function isOn(flags: Flag[]): boolean {
  * including `go test`, `rest` what follows. A command the gate's test cannot be added to runs as
  * written, with the reason GREEN will give.
  */
-export function goCanaryPlan(head: string, rest: string, root: string, out: string, nonce = randomBytes(8).toString('hex')): GoCanaryPlan {
+export function goCanaryPlan(head: string, rest: string, root: string, out: string, nonce = randomBytes(8).toString('hex'), base = '.'): GoCanaryPlan {
+  // `base`: the folder go runs in (`go -C <folder>`), relative to the project's root.
+  const at = path.join(root, base);
   const json = /(^|\s)--?json(?:=true)?(\s|$)/.test(rest) ? '' : ' -json';
   const test = `${GO_CANARY_PREFIX}${nonce}`;
   const plain = (problem: string): GoCanaryPlan => ({ command: `${head}${json}${rest}`, expect: { test, nonce, packages: [], problem } });
@@ -203,7 +205,7 @@ export function goCanaryPlan(head: string, rest: string, root: string, out: stri
     return plain('test_command sets -vet, and go test’s vet (Go 1.19 and other releases) cannot see the test the gate adds to every package; put `go vet ./...` in lint_command and remove -vet from test_command in .tdd/stack.json');
   }
   if (findFlags(rest, ['list', 'test.list', 'c', 'i']).length > 0) return plain('test_command lists or only builds the tests (-list, -c): it runs none');
-  const dirs = goTestDirs(root);
+  const dirs = goTestDirs(at);
   if (dirs.length === 0) return { command: `${head}${json}${rest}`, expect: { test, nonce, packages: [] } };
   const token = `@tdd-gate-go-${randomBytes(12).toString('hex')}@`;
   const files: Record<string, string> = {};
@@ -213,14 +215,15 @@ export function goCanaryPlan(head: string, rest: string, root: string, out: stri
     const name = canaryFileName(nonce, d.files);
     replace[d.dir === '.' ? name : `${d.dir}/${name}`] = `${token}/end${k}_test.go`;
     files[`end${k}_test.go`] = goCanarySource(d.name, test, out, d.dir);
-    packages.push({ dir: d.dir, pkg: importPath(root, d.dir) });
+    const rel = path.posix.join(base, d.dir);
+    packages.push({ dir: d.dir, pkg: rel.startsWith('..') ? null : importPath(root, rel) });
   });
   let command = rest;
   // The project's own overlay: merged with the gate's, which takes its place on the command line.
   const own = findFlags(command, ['overlay']);
   if (own.length > 0) {
     const last = own[own.length - 1]!;
-    const theirs = last.value === null ? null : readOverlay(path.resolve(root, last.value));
+    const theirs = last.value === null ? null : readOverlay(path.resolve(at, last.value));
     if (theirs === null) {
       return plain('test_command passes an -overlay file the gate cannot read to add its test to it; write its path as a plain word relative to the project, or remove -overlay from test_command');
     }
@@ -238,6 +241,16 @@ export function goCanaryPlan(head: string, rest: string, root: string, out: stri
   files['overlay.json'] = JSON.stringify({ Replace: replace });
   const vetOff = vet.length > 0 ? '' : ' -vet=off';
   return { command: `${head}${json}${vetOff} -overlay=${token}/overlay.json${command}`, tempFiles: { files, token }, expect: { test, nonce, packages } };
+}
+
+/** What GREEN says of a test command that runs go test where the gate cannot add its test. */
+export function goUnreached(): GoCanaryExpect {
+  return {
+    test: GO_CANARY_PREFIX,
+    nonce: '',
+    packages: [],
+    problem: 'test_command runs go test behind other shell syntax (`&&`, `;`, a pipe or a redirection), where its results are only text; make test_command a plain `go test …` call in .tdd/stack.json (`go -C <folder> test ./...` runs it in another folder, a go.work at the root reaches nested modules)',
+  };
 }
 
 /** The Replace map of a go overlay file (null: it cannot be read as one). */

@@ -100,6 +100,7 @@ export function parseGoJson(raw: string, canary?: GoCanaryRun): { text: string; 
   const gate = new Map<string, { pass: number; fail: number }>();
   // A test's place is where it started (its `run` event): parallel subtests finish in any order.
   const order = new Map<string, number>();
+  let events = 0;
   for (const line of raw.split('\n')) {
     if (line.trim() === '') continue;
     let e: GoEvent;
@@ -113,6 +114,7 @@ export function parseGoJson(raw: string, canary?: GoCanaryRun): { text: string; 
       text += line + '\n';
       continue;
     }
+    events++;
     if (typeof e.Output === 'string') text += e.Output;
     if (e.Action === 'fail' && typeof e.FailedBuild === 'string' && typeof e.Package === 'string') unbuilt.add(e.Package);
     const pkg = typeof e.Package === 'string' ? e.Package : '';
@@ -202,7 +204,8 @@ export function parseGoJson(raw: string, canary?: GoCanaryRun): { text: string; 
       loadErrorFiles: [...unbuilt].sort(),
       messages: [],
       source: 'go-json',
-      tests,
+      // No event at all (a go test the gate could not instrument): no tests by name, the text says the rest.
+      tests: events > 0 ? tests : null,
       ...(unfinished !== undefined ? { unfinished } : {}),
       ...(binaryEnd !== null ? { binaryEnd } : {}),
     },

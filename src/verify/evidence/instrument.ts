@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { importPreloadSupported, jsCanaryOption, pyCanarySource } from '../canary.js';
 import { MOCHA_REPORTER_NAME, mochaCommand, mochaReporterSource, reachesMocha } from './mocha.js';
 import { nodeTestOptions, nodeTestReporterSupported } from './nodeTest.js';
 import { PYTEST_PLUGIN_MODULE, pytestPluginSource } from './pytestOutcomes.js';
-import { goCanaryPlan } from './goCanary.js';
+import { goCanaryPlan, goUnreached } from './goCanary.js';
 
 /** vitest/jest/junit/node:test reports go to a file; go's JSON events replace the text on stdout. */
 type ReportKind = 'vitest-json' | 'jest-json' | 'junit-xml' | 'go-json' | 'node-test' | 'mocha' | 'mocha-unreached' | 'cargo' | 'none';
@@ -48,6 +49,9 @@ export function instrumentCommand(command: string, reportFile: string, script?: 
   const plan = instrumentPlain(command, reportFile, script, root);
   // mocha is never read from its text: a run the reporter cannot reach is refused (mocha.ts).
   if (plan.kind === 'none' && process.platform !== 'win32' && reachesMocha(command, script)) return { command, kind: 'mocha-unreached' };
+  // go test where the gate's end-of-binary test cannot go (behind `&&`, a pipe): read from its text
+  // for RED, refused at GREEN with the way forward (goCanary.ts).
+  if (plan.kind === 'none' && process.platform !== 'win32' && root !== undefined && /(^|[\s;&|(])go\s+(?:-C[=\s]\S+\s+)?test(?=\s|$)/.test(command)) return { command, kind: 'go-json', expect: JSON.stringify(goUnreached()) };
   return withCanary(plan, `${reportFile}.canary`);
 }
 
@@ -142,11 +146,12 @@ function instrumentPlain(command: string, reportFile: string, script?: (name: st
  * is looked for outside quotes.
  */
 function goTest(command: string, reportFile: string, root?: string): Instrumented | null {
-  const go = /(^|\s)go\s+test(?=\s|$)/.exec(command);
+  // `go -C <dir> test`: go changes to the folder first; the overlay's paths are relative to it.
+  const go = /(^|\s)go\s+(?:-C[=\s]([\w./@+-]+)\s+)?test(?=\s|$)/.exec(command);
   if (!go || COMPOUND.test(command.replace(/'[^']*'|"[^"$`\\]*"/g, "''"))) return null;
   const at = go.index + go[0].length;
   if (root !== undefined) {
-    const g = goCanaryPlan(command.slice(0, at), command.slice(at), root, `${reportFile}.canary`);
+    const g = goCanaryPlan(command.slice(0, at), command.slice(at), root, `${reportFile}.canary`, undefined, go[2] === undefined ? '.' : path.isAbsolute(go[2]) ? path.relative(root, go[2]) || '.' : path.posix.normalize(go[2]));
     return { command: g.command, kind: 'go-json', canary: `${reportFile}.canary`, expect: JSON.stringify(g.expect), ...(g.tempFiles ? { tempFiles: g.tempFiles } : {}) };
   }
   return { command: /\s--?json(\s|$)/.test(command) ? command : `${command.slice(0, at)} -json${command.slice(at)}`, kind: 'go-json' };

@@ -158,8 +158,16 @@ describe('the plan: go test with the gate’s test added', () => {
     expect((JSON.parse(instrumentCommand('go test ./...', '/runs/x.report', undefined, root).expect!) as GoCanaryExpect).nonce).not.toBe(exp.nonce);
     // a `|` inside quotes is the pattern's, not a pipe
     expect(instrumentCommand("go test -run 'TestA|TestB' ./...", '/r', undefined, root).command).toMatch(/-run='\(\?:TestA\|TestB\)\|\^TestTddGateEnd[0-9a-f]{16}\$' \.\/\.\.\.$/);
-    // behind other shell syntax it is not instrumented
-    expect(instrumentCommand('go test ./... && echo ok', '/r', undefined, root)).toEqual({ command: 'go test ./... && echo ok', kind: 'none' });
+    // behind other shell syntax it runs as written, and GREEN is refused with the way forward
+    const behind = instrumentCommand('go vet ./... && go test ./...', '/r', undefined, root);
+    expect(behind).toMatchObject({ command: 'go vet ./... && go test ./...', kind: 'go-json' });
+    const text = parseGoJson('ok  \tex/calc\t0.01s\n--- PASS: TestAdd (0.00s)\n', { expect: behind.expect!, text: null });
+    expect(text.facts.binaryEnd).toMatch(/runs go test behind other shell syntax .*make test_command a plain `go test …` call/);
+    expect(text.facts.tests).toBeNull();
+    // go -C <folder> test: the folder's packages, paths relative to it
+    const c = instrumentCommand('go -C sub test ./...', '/r', undefined, root);
+    expect(c.command).toMatch(/^go -C sub test -json -vet=off -overlay=\S+ \.\/\.\.\.$/);
+    expect((JSON.parse(c.expect!) as GoCanaryExpect).packages).toEqual([{ dir: '.', pkg: 'ex/calc/sub' }]);
   });
 
   it('merges the project’s own -overlay with the gate’s', () => {
