@@ -30,6 +30,8 @@ export interface GoCanaryExpect {
   packages: { dir: string; pkg: string | null }[];
   /** Why the gate's test could not be added (GREEN refuses with it). */
   problem?: string;
+  /** The command runs as written, without -json (go test behind other shell syntax): read from its text. */
+  unreached?: boolean;
 }
 
 export interface GoCanaryPlan {
@@ -249,6 +251,7 @@ export function goUnreached(): GoCanaryExpect {
     test: GO_CANARY_PREFIX,
     nonce: '',
     packages: [],
+    unreached: true,
     problem: 'test_command runs go test behind other shell syntax (`&&`, `;`, a pipe or a redirection), where its results are only text; make test_command a plain `go test …` call in .tdd/stack.json (`go -C <folder> test ./...` runs it in another folder, a go.work at the root reaches nested modules)',
   };
 }

@@ -204,8 +204,8 @@ export function parseGoJson(raw: string, canary?: GoCanaryRun): { text: string; 
       loadErrorFiles: [...unbuilt].sort(),
       messages: [],
       source: 'go-json',
-      // No event at all (a go test the gate could not instrument): no tests by name, the text says the rest.
-      tests: events > 0 ? tests : null,
+      // A go test the gate could not instrument (no -json): no tests by name, its text says the rest.
+      tests: expect?.unreached === true && events === 0 ? null : tests,
       ...(unfinished !== undefined ? { unfinished } : {}),
       ...(binaryEnd !== null ? { binaryEnd } : {}),
     },
@@ -247,6 +247,6 @@ function endProblem(
   const bad = [...new Set([...noPass, ...noLine])].sort();
   // Seen nowhere: the binaries may have stopped early, or this go did not build the test in.
   const nowhere = ![...run.gate.values()].some((g) => g.pass + g.fail > 0) && mine.length === 0;
-  const orOld = nowhere ? ` (or this go did not build the gate's test in: Go 1.17 or later runs a test added with -overlay, and an -overlay in GOFLAGS replaces the gate's)` : '';
+  const orOld = nowhere ? ` (or this go did not build the gate's test in: Go 1.17 or later runs a test added with -overlay)` : '';
   return `the test binary of ${names(bad)} did not run to its end: the gate's own last test (${expect.test}) ${noPass.length > 0 ? 'never passed there' : 'left no line'}, so the results printed before it are not the whole run (a source that ends the process, prints the runner's lines or rewrites them)${orOld}; remove what ends the process or writes the test output from the source`;
 }
