@@ -36,7 +36,7 @@ export interface RunResult {
   log: string;
   durationMs: number;
   /** The runner's machine-readable report, when the command was instrumented and wrote one; `side`, a second one of the instrumentation's own. */
-  report: { kind: string; text: string | null; side?: string | null; canary?: string | null; sealProblem?: string };
+  report: { kind: string; text: string | null; side?: string | null; canary?: string | null; sealProblem?: string; expect?: string };
 }
 
 /** Head + ring-buffer tail of a byte stream, with a digest of all of it. */
@@ -123,6 +123,10 @@ interface Instrumentation {
    * the `main` report (or the `side` one) is opened with it; what is not sealed is not evidence.
    */
   seal?: { keyFile: string; report: 'main' | 'side' };
+  /** Files the run reads from a fresh read-only folder outside the project (go's -overlay): `token`, in the command and in the files, becomes the folder's path. */
+  tempFiles?: { files: Record<string, string>; token: string };
+  /** What the report must show, for the judge (report.expect), untouched by the runner. */
+  expect?: string;
 }
 
 /**
@@ -131,8 +135,12 @@ interface Instrumentation {
  * remove it.
  */
 function writeModule(mod: { name: string; source: string }, prefix: string, file: string): { dir: string; cleanup: () => void } {
+  return writeFiles({ [file]: mod.source }, prefix);
+}
+
+function writeFiles(files: Record<string, string>, prefix: string, token?: string): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  writeFileSync(path.join(dir, file), mod.source, { mode: 0o444 });
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), token === undefined ? text : text.split(token).join(dir), { mode: 0o444 });
   chmodSync(dir, 0o555);
   return {
     dir,
@@ -243,11 +251,18 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
   let plan: Instrumentation = opts.instrument ? opts.instrument(opts.command, reportFile) : { command: opts.command, kind: 'none' };
   const pyModule = plan.pythonModule ? writeModule(plan.pythonModule, 'tdd-gate-py-', `${plan.pythonModule.name}.py`) : null;
   let jsModule: { dir: string; cleanup: () => void } | null = null;
+  let temp: { dir: string; cleanup: () => void } | null = null;
   const cleanup = () => {
     pyModule?.cleanup();
     jsModule?.cleanup();
+    temp?.cleanup();
   };
   try {
+    if (plan.tempFiles) {
+      const { files, token } = plan.tempFiles;
+      temp = writeFiles(files, 'tdd-gate-go-', token);
+      plan = { ...plan, command: plan.command.split(token).join(`'${temp.dir.replace(/'/g, `'\\''`)}'`) };
+    }
     if (plan.jsModule) {
       const mod = plan.jsModule;
       jsModule = writeModule(mod, 'tdd-gate-js-', mod.name);
@@ -393,6 +408,6 @@ async function runPlanned(opts: RunOptions, plan: Instrumentation, pyDir: string
     outputSha256: sha256,
     log: logRel,
     durationMs: Date.now() - started.getTime(),
-    report: { kind: plan.kind, text: reportText, ...(plan.sideReport ? { side: sideText } : {}), ...(plan.canary ? { canary: canaryText } : {}), ...(sealProblem !== undefined ? { sealProblem } : {}) },
+    report: { kind: plan.kind, text: reportText, ...(plan.sideReport ? { side: sideText } : {}), ...(plan.canary ? { canary: canaryText } : {}), ...(sealProblem !== undefined ? { sealProblem } : {}), ...(plan.expect !== undefined ? { expect: plan.expect } : {}) },
   };
 }

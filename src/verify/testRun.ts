@@ -91,7 +91,7 @@ export function instrumentFor(root: string, options: InstrumentOptions = {}): (c
       } catch {
         return null;
       }
-    }, options);
+    }, { ...options, root });
     // A command that may reach cargo some other way (`make test`, a script, a crate in a subfolder):
     // the runner goes in through the environment; a run that starts no test binary reads as before.
     if (plan.kind === 'none' && process.platform !== 'win32') return cargoRunner(command, reportFile);
@@ -152,9 +152,11 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
   let summary = null;
   if (run.report.kind === 'go-json') {
     // The JSON events replaced the text: judge the text they carry.
-    const go = parseGoJson(run.output);
+    const go = parseGoJson(run.output, run.report.expect !== undefined ? { expect: run.report.expect, text: run.report.canary ?? null } : undefined);
     output = go.text;
-    facts = go.facts.counts ? go.facts : { ...textFacts(go.text), tests: go.facts.tests };
+    // (what the events said of the run's wholeness stays with the text's facts)
+    const whole = { ...(go.facts.unfinished !== undefined ? { unfinished: go.facts.unfinished } : {}), ...(go.facts.binaryEnd !== undefined ? { binaryEnd: go.facts.binaryEnd } : {}) };
+    facts = go.facts.counts ? go.facts : { ...textFacts(go.text), tests: go.facts.tests, ...whole };
   } else {
     facts = factsOf(run);
     if (['vitest-json', 'jest-json'].includes(facts.source)) summary = textCounts(run.output);

@@ -1,5 +1,6 @@
 import { parseShell } from '../../gate/rules/bash/parser.js';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { importPreloadSupported, jsCanaryOption, pyCanarySource } from '../canary.js';
 import { CARGO_RUNNER_NAME, cargoRunnerEnv, cargoRunnerSource, commandTargets, hostTriple, platformTriples } from './cargo.js';
 import { MOCHA_REPORTER_NAME, mochaCommand, mochaReporterSource, reachesMocha } from './mocha.js';
@@ -7,6 +8,7 @@ import { nodeTestCalls, nodeTestOptions, nodeTestReporterSupported } from './nod
 import { PYTEST_PLUGIN_MODULE, pytestPluginSource } from './pytestOutcomes.js';
 import { JEST_REPORTER_NAME, jestReporterSource } from './jestReporter.js';
 import { VITEST_REPORTER_NAME, vitestReporterSource } from './vitestReporter.js';
+import { goCanaryPlan, goUnreached } from './goCanary.js';
 
 /**
  * vitest/jest (the gate's sealed reporters, jest's JSON shape), pytest, mocha and node:test (sealed
@@ -33,6 +35,10 @@ export interface Instrumented {
   jsModule?: { name: string; source: string; token: string };
   /** Where each test process's check of the assertion machinery writes its line (src/verify/canary.ts). */
   canary?: string;
+  /** Files for a fresh read-only folder outside the project (go's overlay, goCanary.ts): `token` in the command and the files becomes its path. */
+  tempFiles?: { files: Record<string, string>; token: string };
+  /** What the report must show, handed to the judge as is (go's end-of-binary test, goCanary.ts). */
+  expect?: string;
   /** The gate's reporter seals its report (seal.ts): the run's key goes to `keyFile`, the `main` (or `side`) report is opened with it. */
   seal?: { keyFile: string; report: 'main' | 'side' };
 }
@@ -41,6 +47,8 @@ export interface Instrumented {
 export interface InstrumentOptions {
   /** pytest: the root-relative Python sources whose classes the canary checks for an equality that is always true (canary.ts). */
   pyEqualityChecked?: readonly string[];
+  /** The project's root, where the gate's own test for go test finds the packages (goCanary.ts). */
+  root?: string;
 }
 
 /** Shell syntax after which appending arguments would reach another command. */
@@ -56,9 +64,13 @@ function quote(arg: string): string {
  * by the text parsers.
  */
 export function instrumentCommand(command: string, reportFile: string, script?: (name: string) => string | null, options: InstrumentOptions = {}): Instrumented {
-  const plan = instrumentPlain(command, reportFile, script);
+  const root = options.root;
+  const plan = instrumentPlain(command, reportFile, script, root);
   // mocha is never read from its text: a run the reporter cannot reach is refused (mocha.ts).
   if (plan.kind === 'none' && process.platform !== 'win32' && reachesMocha(command, script)) return { command, kind: 'mocha-unreached' };
+  // go test where the gate's end-of-binary test cannot go (behind `&&`, a pipe): read from its text
+  // for RED, refused at GREEN with the way forward (goCanary.ts).
+  if (plan.kind === 'none' && process.platform !== 'win32' && root !== undefined && /(^|[\s;&|(])go\s+(?:-C[=\s]\S+\s+)?test(?=\s|$)/.test(command)) return { command, kind: 'go-json', expect: JSON.stringify(goUnreached()) };
   return withCanary(plan, `${reportFile}.canary`, options.pyEqualityChecked ?? []);
 }
 
@@ -186,7 +198,7 @@ function simpleCommands(node: unknown, out: { start: number; end: number }[]): v
  * written. null when none does, when more than one does (a sealed report holds one run), or when
  * the shell cannot be read.
  */
-function instrumentSegment(command: string, reportFile: string, script?: (name: string) => string | null): Instrumented | null {
+function instrumentSegment(command: string, reportFile: string, script?: (name: string) => string | null, root?: string): Instrumented | null {
   const calls: { start: number; end: number }[] = [];
   try {
     simpleCommands(parseShell(command).commands, calls);
@@ -194,10 +206,14 @@ function instrumentSegment(command: string, reportFile: string, script?: (name: 
     return null;
   }
   let found: { plan: Instrumented; start: number; end: number } | null = null;
+  // The folder a plain `cd <dir>` before the call moved to (go's overlay names files from there).
+  let cwd = '.';
   for (const call of calls) {
     const text = command.slice(call.start, call.end);
     if (COMPOUND.test(text)) continue;
-    const plan = instrumentPlain(text, reportFile, script);
+    const cd = /^cd\s+([\w./@+-]+)$/.exec(text);
+    if (cd?.[1] !== undefined) cwd = path.isAbsolute(cd[1]) ? path.relative(root ?? '/', cd[1]) || '.' : path.posix.join(cwd, cd[1]);
+    const plan = instrumentPlain(text, reportFile, script, root, cwd);
     if (!SEGMENT_KINDS.has(plan.kind)) continue;
     if (found !== null) return null;
     found = { plan, ...call };
@@ -206,7 +222,7 @@ function instrumentSegment(command: string, reportFile: string, script?: (name: 
   return { ...found.plan, command: `${command.slice(0, found.start)}${found.plan.command}${command.slice(found.end)}` };
 }
 
-function instrumentPlain(command: string, reportFile: string, script?: (name: string) => string | null): Instrumented {
+function instrumentPlain(command: string, reportFile: string, script?: (name: string) => string | null, root?: string, cwd?: string): Instrumented {
   const plain = { command, kind: 'none' as const };
   if (process.platform === 'win32') return plain;
   // node:test, however the command reaches it: the reporter goes in through NODE_OPTIONS (the
@@ -217,9 +233,11 @@ function instrumentPlain(command: string, reportFile: string, script?: (name: st
     if (nodeTestCalls(command, script).length > 1) return { command, kind: 'node-test-unreached' };
     return { command, kind: 'node-test', nodeOptions, seal: { keyFile: `${reportFile}.key`, report: 'main' } };
   }
+  const go = goTest(command, reportFile, root, cwd);
+  if (go !== null) return go;
   const cargo = cargoPlan(command, reportFile);
   if (cargo !== null) return cargo;
-  if (COMPOUND.test(command)) return instrumentSegment(command, reportFile, script) ?? plain;
+  if (COMPOUND.test(command)) return instrumentSegment(command, reportFile, script, root) ?? plain;
   // `npm test` (or `npm run x`, `yarn x`, `pnpm x`) whose script is a plain call of vitest, jest or
   // pytest: the report flags go through the package manager to the runner.
   // The package manager's own flags (`npm test --silent`) may come before or after the script's name.
@@ -257,10 +275,22 @@ function instrumentPlain(command: string, reportFile: string, script?: (name: st
       seal: { keyFile: `${reportFile}.key`, report: 'main' },
     };
   }
-  const go = /(^|\s)go\s+test(?=\s|$)/.exec(command);
-  if (go && !/\s-json(\s|$)/.test(command)) {
-    const at = go.index + go[0].length;
-    return { command: `${command.slice(0, at)} -json${command.slice(at)}`, kind: 'go-json' };
-  }
   return plain;
+}
+
+/**
+ * go test: `-json`, and the gate's end-of-binary test in every package with tests through
+ * -overlay (goCanary.ts). A quoted `-run` pattern may hold `|` (`-run 'TestA|TestB'`): shell syntax
+ * is looked for outside quotes.
+ */
+function goTest(command: string, reportFile: string, root?: string, cwd = '.'): Instrumented | null {
+  // `go -C <dir> test`: go changes to the folder first; the overlay's paths are relative to it.
+  const go = /(^|\s)go\s+(?:-C[=\s]([\w./@+-]+)\s+)?test(?=\s|$)/.exec(command);
+  if (!go || COMPOUND.test(command.replace(/'[^']*'|"[^"$`\\]*"/g, "''"))) return null;
+  const at = go.index + go[0].length;
+  if (root !== undefined) {
+    const g = goCanaryPlan(command.slice(0, at), command.slice(at), root, `${reportFile}.canary`, undefined, go[2] === undefined ? cwd : path.isAbsolute(go[2]) ? path.relative(root, go[2]) || '.' : path.posix.join(cwd, go[2]));
+    return { command: g.command, kind: 'go-json', canary: `${reportFile}.canary`, expect: JSON.stringify(g.expect), ...(g.tempFiles ? { tempFiles: g.tempFiles } : {}) };
+  }
+  return { command: /\s--?json(\s|$)/.test(command) ? command : `${command.slice(0, at)} -json${command.slice(at)}`, kind: 'go-json' };
 }

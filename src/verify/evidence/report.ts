@@ -49,6 +49,8 @@ export interface RunFacts {
   tests?: TestCase[] | null;
   /** Why the gate's own reporter shows the run was not whole (it never began, never ended, or its counts disagree): no verdict rests on it. */
   unfinished?: string;
+  /** go test: why a package's test binary did not run to its end, as the gate's end-of-binary test shows (goCanary.ts); GREEN refuses with it. */
+  binaryEnd?: string;
   /** What narrowed the run to fewer tests than its files declare (mocha's `.only`), for a refusal to name. */
   narrowed?: string;
 }

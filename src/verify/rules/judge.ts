@@ -267,6 +267,10 @@ export function judgeGreen(o: RunOutcome, command: string, frozen: FrozenTests |
   if (broken) return refuse(broken);
   if (o.sealProblem !== undefined) return refuse(`${o.sealProblem}; remove what ends the test process or writes where the runner's report goes, and verify again`);
   if (o.facts.unfinished) return refuse(`${o.facts.unfinished}; then verify again`);
+  // go test: a test binary that did not run to its end (the gate's last test did not pass, or its
+  // check found the output rerouted). Named first unless a test of the project's own failed.
+  const projectFailed = (o.facts.counts?.failed ?? 0) > 0 || o.facts.loadErrorFiles.length > 0;
+  if (o.facts.binaryEnd && !(o.exitCode !== 0 && projectFailed)) return refuse(`${o.facts.binaryEnd}; then verify again`);
   if (o.exitCode !== 0) {
     const loadErr = o.facts.loadErrorFiles.length > 0 ? `${o.facts.loadErrorFiles.slice(0, 3).join(', ')} failed to load` : '';
     const named = (tests ?? []).filter((t) => t.status === 'failed').map(shown);

@@ -26,6 +26,9 @@ describe('the canary’s lines, judged', () => {
       /equality that is always true: class Total in src\/cart\.py \(its instances' == is always true\), class Meta\.X in src\/m\.py \(the class's own != \(its metaclass\) is always false\).*`src\/cart\.py#always-equal` in runner_reach_allow/,
     ],
     ['pytest: the equality comes before a changed assertion library', 'pytest', [line({ failures: ['operator.eq was replaced'], alwaysEqual: [{ class: 'A', file: 'src/a.py', how: "its instances' ==" }] })], [], /class A in src\/a\.py/],
+    // go test's lines are judged with its events (evidence/goJson.ts), not here
+    ['go test: judged with its events', 'go-json', [], [], null],
+    ['go test: a finding is judged with its events', 'go-json', [line({ go: 1, failures: ['os.Stdout is no longer file descriptor 1'] })], [], null],
   ])('%s', (_n, kind, lines, files, want) => {
     const why = canaryProblem(kind, parseCanary(lines.join('\n')), files);
     if (want === null) expect(why).toBeNull();
