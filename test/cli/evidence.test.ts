@@ -140,11 +140,31 @@ describe('helpers', () => {
     ['node --test', 'node-test'],
     ['npm test', 'none'],
     ['cargo test', 'cargo'],
-    ['npx vitest run && echo hi', 'none'],
+    // a runner call inside a compound command is instrumented in place
+    ['npx vitest run && echo hi', 'vitest-json'],
+    ['cd web && npx jest', 'jest-json'],
+    ['cd app; python -m pytest -q | tee log', 'pytest'],
+    ['mkdir -p out && npx mocha test', 'mocha'],
+    // two runner calls: one sealed report holds one run, so neither is instrumented
+    ['npx vitest run && npx vitest run -c other.config.ts', 'none'],
+    ['echo $(npx vitest run)', 'none'],
     // a command's own reporter stays, and the gate's goes beside it
     ['npx vitest run --reporter=dot', 'vitest-json'],
   ])('instrumentCommand(%s) → %s', (cmd, kind) => {
     expect(instrumentCommand(cmd, '/tmp/r.json').kind).toBe(kind);
+  });
+});
+
+describe('a runner call inside a compound command', () => {
+  it.each([
+    ['cd web && npx vitest run', /^cd web && npx vitest run --reporter=default --reporter=T$/],
+    ['cd web && npx vitest run > log 2>&1', /^cd web && npx vitest run --reporter=default --reporter=T > log 2>&1$/],
+    ['python3 -m pytest tests | tee log', /^python3 -m pytest tests -p tdd_gate_pytest_outcomes \| tee log$/],
+    ['npm run build && npx jest -- --foo', /^npm run build && npx jest --ci --testLocationInResults --reporters=default --reporters=T --no-cache --cacheDirectory='\/r\/x\.cache' -- --foo$/],
+    ['CI=1 npx vitest run; echo done', /^CI=1 npx vitest run --reporter=default --reporter=T; echo done$/],
+  ])('%s', (cmd, want) => {
+    const plan = instrumentCommand(cmd, '/r/x', () => null);
+    expect(plan.command.replace(/@tdd-gate-\w+-reporter-[0-9a-f]+@/g, 'T')).toMatch(want);
   });
 });
 
@@ -160,7 +180,8 @@ describe('report flags through a package manager', () => {
     ['npm run jestplain', "npm run jestplain -- --ci --testLocationInResults --reporters=default --reporters=T --no-cache --cacheDirectory='/r/x.cache'", 'jest-json'],
     ['pnpm run py', 'pnpm run py -p tdd_gate_pytest_outcomes', 'pytest'],
     ['npm run pyiso', 'npm run pyiso', 'pytest-unreached'],
-    ['npm run both', 'npm run both', 'none'],
+    // a script whose last command is the runner call: npm appends the flags to it
+    ['npm run both', 'npm run both -- --reporter=default --reporter=T', 'vitest-json'],
     ['npm run dot', 'npm run dot -- --reporter=T', 'vitest-json'],
     ['npm run missing', 'npm run missing', 'none'],
   ])('%s', (cmd, want, kind) => {
