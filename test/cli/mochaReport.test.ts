@@ -49,7 +49,8 @@ describe('instrumentCommand for mocha', () => {
     // mocha where the reporter cannot go: refused, never read from its text
     ['npm run compound', 'npm run compound', 'mocha-unreached'],
     ['npm run nested', 'npm run nested', 'mocha-unreached'],
-    ['npx mocha && echo done', 'npx mocha && echo done', 'mocha-unreached'],
+    // inside a compound command: the mocha call itself
+    ['npx mocha && echo done', 'npx mocha --reporter T && echo done', 'mocha'],
     ['npx jest --reporters=dot', "npx jest --reporters=dot --ci --testLocationInResults --reporters=T --no-cache --cacheDirectory='/r/x.cache'", 'jest-json'],
     ['node --test test/mocha', 'node --test test/mocha', 'node-test'],
   ])('%s', (cmd, want, kind) => {

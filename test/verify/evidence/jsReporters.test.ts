@@ -50,10 +50,12 @@ describe('vitest and jest commands get the gate’s reporter', () => {
     ['npm run vown', 'npm run vown -- --reporter=T', 'vitest-json'],
     // where flags cannot be appended to the runner: read from the text as before
     ['npm run dashes', 'npm run dashes', 'none'],
-    ['npm run chained', 'npm run chained', 'none'],
+    // a script whose last command is the runner call: npm appends the flags to it
+    ['npm run chained', 'npm run chained -- --reporter=default --reporter=T', 'vitest-json'],
     ['npm run nested', 'npm run nested', 'none'],
-    ['npx vitest run && echo done', 'npx vitest run && echo done', 'none'],
-    ['npx jest | tee out.txt', 'npx jest | tee out.txt', 'none'],
+    // inside a compound command: the runner call itself
+    ['npx vitest run && echo done', 'npx vitest run --reporter=default --reporter=T && echo done', 'vitest-json'],
+    ['npx jest | tee out.txt', `npx jest --ci --testLocationInResults --reporters=default ${JEST_TAIL} | tee out.txt`, 'jest-json'],
   ])('%s', (cmd, want, kind) => {
     const plan = instrumentCommand(cmd, '/r/x', script);
     expect(plan.kind).toBe(kind);
