@@ -82,6 +82,16 @@ interface TreeEntry {
   key: string;
   size: number;
   target: string;
+  /** The record as find printed it (none from node's own walk): what the oracle's namespace lists again. */
+  raw?: string;
+}
+
+/** What find prints per entry: type, stat key, size, a link's target, the path. */
+const FIND_FORMAT = '%y\\001%D:%i:%s:%T@:%C@\\001%s\\001%l\\001%p\\000';
+
+/** find's arguments after the start points: the folders named `prune` (below a start point) are not entered. */
+function findExpression(prune: string): string[] {
+  return [...(prune === '' ? [] : ['-name', prune, '-prune', '-o']), '-printf', FIND_FORMAT];
 }
 
 /**
@@ -92,15 +102,14 @@ interface TreeEntry {
 function treeStats(roots: readonly string[], prune: string): Map<string, TreeEntry> {
   const out = new Map<string, TreeEntry>();
   if (roots.length === 0) return out;
-  const pruneArgs = prune === '' ? [] : ['-mindepth', '1', '-name', prune, '-prune', '-o'];
-  const r = spawnSync('find', [...roots, ...pruneArgs, '-printf', '%y\\001%D:%i:%s:%T@:%C@\\001%s\\001%l\\001%p\\000'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync('find', [...roots, ...findExpression(prune)], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (r.status === 0 && typeof r.stdout === 'string') {
     for (const rec of r.stdout.split('\0')) {
       if (rec === '') continue;
       const [type = '', key = '', size = '0', target = '', abs = ''] = rec.split('\x01');
-      out.set(abs, { type, key: `find:${key}`, size: Number(size), target });
+      out.set(abs, { type, key: `find:${key}`, size: Number(size), target, raw: rec });
     }
-    // find does not print the roots themselves when -mindepth prunes: their own stat.
+    // find does not print a root named like the pruned folders: its own stat.
     for (const root of roots) {
       if (out.has(root)) continue;
       try {
@@ -144,11 +153,13 @@ function treeStats(roots: readonly string[], prune: string): Map<string, TreeEnt
   return out;
 }
 
-/** A group of folders walked together, and what each entry was. */
+/** A group of folders walked together (or single files listed together), and what each entry was. */
 interface TreeGroup {
   roots: string[];
   prune: string;
   entries: Map<string, TreeEntry>;
+  /** The roots are single files (programs, start-up hooks, a Python distribution's files), not folders. */
+  singles?: boolean;
 }
 
 class Hasher {
@@ -170,37 +181,6 @@ class Hasher {
       }
     }
     return new Hasher(file, cache);
-  }
-
-  /** A file's digest (or `link:<target>`, or `id:<identity>` for a large file), null when it cannot be read. */
-  digest(abs: string): string | null {
-    let st: Stats;
-    try {
-      st = lstatSync(abs);
-    } catch {
-      return null;
-    }
-    const key = statKey(st);
-    this.stats.set(abs, key);
-    if (st.isSymbolicLink()) {
-      try {
-        return `link:${readlinkSync(abs)}`;
-      } catch {
-        return null;
-      }
-    }
-    if (!st.isFile()) return null;
-    if (st.size > IDENTITY_BYTES) return `id:${key}`;
-    const hit = this.cache.files[abs];
-    if (hit && hit[0] === key) return hit[1];
-    try {
-      const d = sha256File(abs);
-      this.cache.files[abs] = [key, d];
-      this.changed = true;
-      return d;
-    } catch {
-      return null;
-    }
   }
 
   /** The digest of a file a tree walk found, by its key (hashed only when the key is new). */
@@ -266,6 +246,15 @@ function exists(p: string): boolean {
   }
 }
 
+/** There, and not a folder: a file, a link, a device. */
+function isEntry(p: string): boolean {
+  try {
+    return !lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function readText(p: string): string | null {
   try {
     return readFileSync(p, 'utf8');
@@ -318,7 +307,10 @@ class Collector {
     this.queued.set(prune, [...(this.queued.get(prune) ?? []), { root, name }]);
   }
 
-  /** Walk the queued folders, one walk per prune name, and take each file's digest. */
+  /** Single files queued for the one listing of them all: absolute path → where its digest goes. */
+  private readonly singles = new Map<string, { root: string; rel: string }[]>();
+
+  /** Walk the queued folders, one walk per prune name, list the queued files, and take each file's digest. */
   flush(): void {
     for (const [prune, list] of this.queued) {
       const roots = list.map((l) => l.root);
@@ -345,25 +337,46 @@ class Collector {
       }
     }
     this.queued.clear();
+    if (this.singles.size > 0) {
+      // One listing of every single file (the files themselves, not what a folder among them holds).
+      const roots = [...this.singles.keys()].sort();
+      const entries = treeStats(roots, '');
+      this.groups.push({ roots, prune: '', entries, singles: true });
+      for (const [abs, targets] of this.singles) {
+        const e = entries.get(abs);
+        const d = e === undefined ? null : this.h.entryDigest(abs, e);
+        if (d !== null) this.digests.set(abs, d);
+        for (const t of targets) {
+          const files = (this.manifest[t.root] ??= {});
+          if (t.rel === '') {
+            if (d !== null) files[''] = d;
+          } else files[t.rel] = d ?? 'missing';
+        }
+      }
+      this.singles.clear();
+    }
+  }
+
+  private single(abs: string, root: string, rel: string): void {
+    this.singles.set(abs, [...(this.singles.get(abs) ?? []), { root, rel }]);
   }
 
   /** One file as a package of its own (a binary, a start-up hook). */
   file(abs: string, name: string): void {
     if (abs in this.manifest) return;
-    const d = this.h.digest(abs);
-    this.manifest[abs] = d === null ? {} : { '': d };
-    if (d !== null) this.digests.set(abs, d);
+    this.manifest[abs] = {};
     this.names[abs] = name;
     this.covers.add(abs);
+    if (isEntry(abs)) this.single(abs, abs, '');
   }
 
   /** Named files (absolute) as one package keyed by `root`, relative names where they lie under `base`. */
   files(root: string, name: string, base: string, abs: readonly string[]): void {
     const files: Record<string, string> = this.manifest[root] ?? {};
     for (const a of abs) {
-      const d = this.h.digest(a);
       const rel = path.relative(base, a).split(path.sep).join('/');
-      files[rel] = d ?? 'missing';
+      if (isEntry(a)) this.single(a, root, rel);
+      else files[rel] = 'missing';
     }
     this.manifest[root] = files;
     this.names[root] = name;
@@ -712,6 +725,109 @@ export function statMoves(scan: Pick<InstallationScan, 'stats' | 'groups' | 'dig
     for (const abs of now.keys()) if (!g.entries.has(abs)) out.push(abs);
   }
   return [...new Set(out)].sort();
+}
+
+/**
+ * How the oracle's private mount namespace holds the installation still for a run
+ * (src/verify/oracle/isolate.ts; docs/evidence.md, "What the oracle mounts"):
+ * - every recorded package folder, Python package folder, single file (a program, a start-up
+ *   hook, a distribution's module) and the `.bin` folders holding recorded or absent runner
+ *   programs is bind-mounted read-only onto itself: one mount per root, not per file;
+ * - every folder above one of them (up to, not including, `/`) is bind-mounted onto itself as it
+ *   is (writable): a mount point cannot be renamed or removed from inside the namespace, so no
+ *   code the run starts can move a mounted package aside and put another one at its path;
+ * - after the mounts, the namespace lists the installation again through them with the very
+ *   `find` commands of the scan, and the run starts only when that listing is byte for byte the
+ *   one the scan hashed (every file's device, inode, size, modification and change time): what
+ *   the run sees is what was checked against the freeze, with no window between check and mount.
+ */
+export interface NamespacePlan {
+  /** fstab lines for one `mount -a -T`: the folders pinned (rbind, outermost first), then the read-only binds. */
+  fstab: string;
+  /** The paths bind-mounted read-only (each must refuse writes once mounted). */
+  readOnly: string[];
+  /** A shell script that prints the installation's listing through the mounts (NUL-separated records). */
+  listScript: string;
+  /** sha256 of the records the scan saw, each followed by NUL, in byte order: what listScript must print, sorted. */
+  listSha256: string;
+}
+
+/** A path as an fstab field: space, tab, newline and backslash in octal. */
+function fstabField(p: string): string {
+  return p.replace(/[\\ \t\n]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function lstatOrNull(p: string): Stats | null {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/** The mounts and the listing check for a run of the oracle in its namespace; a string says why it cannot be made. */
+export function namespacePlan(scan: Pick<InstallationScan, 'groups' | 'covers' | 'record'>): NamespacePlan | string {
+  const dirs = new Set<string>();
+  const files = new Set<string>();
+  const addDir = (p: string) => {
+    const st = lstatOrNull(p);
+    if (st?.isDirectory()) dirs.add(real(p));
+  };
+  const binDir = (p: string) => {
+    const up = path.dirname(p);
+    if (path.basename(up) === '.bin') addDir(up);
+  };
+  for (const g of scan.groups) {
+    if (!g.singles) {
+      for (const r of g.roots) addDir(r);
+      continue;
+    }
+    for (const r of g.roots) {
+      const st = lstatOrNull(r);
+      if (st === null) continue;
+      // A link is held by its folder: a runner program in `.bin`; elsewhere it is stat'ed after the run.
+      if (st.isSymbolicLink()) binDir(r);
+      else if (st.isDirectory()) addDir(r);
+      else {
+        files.add(real(r));
+        binDir(r);
+      }
+    }
+  }
+  for (const a of scan.record.absent) binDir(a);
+  for (const c of scan.covers) addDir(c);
+  const under = (p: string, set: ReadonlySet<string>) => {
+    for (let at = p.lastIndexOf('/'); at > 0; at = p.lastIndexOf('/', at - 1)) if (set.has(p.slice(0, at))) return true;
+    return false;
+  };
+  const keptDirs = new Set([...dirs].filter((d) => !under(d, dirs)));
+  const keptFiles = [...files].filter((f) => !under(f, keptDirs) && !keptDirs.has(f));
+  const readOnly = [...keptDirs, ...keptFiles].sort();
+  const pins = new Set<string>();
+  for (const t of readOnly) {
+    for (let up = path.dirname(t); up !== '/' && up !== '.' && up !== ''; up = path.dirname(up)) {
+      if (keptDirs.has(up) || pins.has(up)) break;
+      pins.add(up);
+    }
+  }
+  const depth = (p: string) => p.split('/').length;
+  const pinned = [...pins].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const listed = scan.groups.filter((g) => [...g.entries.values()].some((e) => e.raw !== undefined));
+  const every = [...readOnly, ...pinned, ...listed.flatMap((g) => g.roots)];
+  if (every.some((p) => p.includes('\n'))) return 'a path of the runner\'s installation contains a line break';
+  const fstab = [...pinned.map((p) => `${fstabField(p)} ${fstabField(p)} none rbind 0 0`), ...readOnly.map((p) => `${fstabField(p)} ${fstabField(p)} none bind,ro 0 0`)].join('\n');
+  const listScript = listed.map((g) => ['find', ...g.roots.map(shellQuote), ...findExpression(g.prune).map(shellQuote), '2>/dev/null'].join(' ')).join('\n');
+  const records = listed
+    .flatMap((g) => [...g.entries.values()].map((e) => e.raw).filter((r): r is string => r !== undefined))
+    .map((r) => Buffer.from(`${r}\0`))
+    .sort((x, y) => Buffer.compare(x, y));
+  const h = createHash('sha256');
+  for (const r of records) h.update(r);
+  return { fstab: fstab === '' ? '' : `${fstab}\n`, readOnly, listScript: listScript === '' ? '' : `${listScript}\n`, listSha256: h.digest('hex') };
 }
 
 export { manifestText, exists as pathExists };
