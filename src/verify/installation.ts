@@ -90,8 +90,23 @@ interface TreeEntry {
 const FIND_FORMAT = '%y\\001%D:%i:%s:%T@:%C@\\001%s\\001%l\\001%p\\000';
 
 /** find's arguments after the start points: the folders named `prune` (below a start point) are not entered. */
-function findExpression(prune: string): string[] {
-  return [...(prune === '' ? [] : ['-name', prune, '-prune', '-o']), '-printf', FIND_FORMAT];
+function findExpression(prune: string, format = FIND_FORMAT): string[] {
+  return [...(prune === '' ? [] : ['-name', prune, '-prune', '-o']), '-printf', format];
+}
+
+/**
+ * What the oracle's namespace lists through its mounts: FIND_FORMAT without the change time. A
+ * hard link made elsewhere (pnpm's store, `cp -al` of the folder) moves a file's change time and
+ * nothing else; the check after the run holds the change time (statMoves).
+ */
+const LIST_FORMAT = '%y\\001%D:%i:%s:%T@\\001%s\\001%l\\001%p\\000';
+
+/** A FIND_FORMAT record as LIST_FORMAT prints it. */
+function listRecord(raw: string): string {
+  const at = raw.indexOf('\x01');
+  const end = raw.indexOf('\x01', at + 1);
+  const key = raw.slice(at + 1, end);
+  return `${raw.slice(0, at + 1)}${key.slice(0, key.lastIndexOf(':'))}${raw.slice(end)}`;
 }
 
 /**
@@ -738,8 +753,8 @@ export function statMoves(scan: Pick<InstallationScan, 'stats' | 'groups' | 'dig
  *   code the run starts can move a mounted package aside and put another one at its path;
  * - after the mounts, the namespace lists the installation again through them with the very
  *   `find` commands of the scan, and the run starts only when that listing is byte for byte the
- *   one the scan hashed (every file's device, inode, size, modification and change time): what
- *   the run sees is what was checked against the freeze, with no window between check and mount.
+ *   one the scan hashed (every file's device, inode, size and modification time; the change time
+ *   is the check after the run's): what the run sees is what was checked against the freeze.
  */
 export interface NamespacePlan {
   /** fstab lines for one `mount -a -T`: the folders pinned (rbind, outermost first), then the read-only binds. */
@@ -820,10 +835,10 @@ export function namespacePlan(scan: Pick<InstallationScan, 'groups' | 'covers' |
   const every = [...readOnly, ...pinned, ...listed.flatMap((g) => g.roots)];
   if (every.some((p) => p.includes('\n'))) return 'a path of the runner\'s installation contains a line break';
   const fstab = [...pinned.map((p) => `${fstabField(p)} ${fstabField(p)} none rbind 0 0`), ...readOnly.map((p) => `${fstabField(p)} ${fstabField(p)} none bind,ro 0 0`)].join('\n');
-  const listScript = listed.map((g) => ['find', ...g.roots.map(shellQuote), ...findExpression(g.prune).map(shellQuote), '2>/dev/null'].join(' ')).join('\n');
+  const listScript = listed.map((g) => ['find', ...g.roots.map(shellQuote), ...findExpression(g.prune, LIST_FORMAT).map(shellQuote), '2>/dev/null'].join(' ')).join('\n');
   const records = listed
     .flatMap((g) => [...g.entries.values()].map((e) => e.raw).filter((r): r is string => r !== undefined))
-    .map((r) => Buffer.from(`${r}\0`))
+    .map((r) => Buffer.from(`${listRecord(r)}\0`))
     .sort((x, y) => Buffer.compare(x, y));
   const h = createHash('sha256');
   for (const r of records) h.update(r);

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { namespaceWorks } from '../../src/verify/oracle/isolate.js';
@@ -18,14 +18,43 @@ const sha = (file: string) => createHash('sha256').update(readFileSync(file)).di
 
 /**
  * The project's own node_modules: hard links to the shared one (fast), except the packages the
- * test lets code write into, which are real copies (a write through a hard link would reach the
- * shared folder).
+ * test lets code write into and those holding files over 8 MB, which are real copies. (A write
+ * through a hard link would reach the shared folder; a file that large is known by its identity,
+ * change time included, which every hard link made or removed moves: other tests linking the
+ * shared folder meanwhile would change it under this one's freeze.) Packages not needed here
+ * (the coding agents' own binaries) are left out.
  */
 function ownModules(repo: TestRepo, written: readonly string[]): void {
-  execFileSync('cp', ['-al', NODE_MODULES, repo.path('node_modules')]);
-  for (const pkg of written) {
-    rmSync(repo.path(`node_modules/${pkg}`), { recursive: true, force: true });
-    execFileSync('cp', ['-r', path.join(NODE_MODULES, pkg), repo.path(`node_modules/${pkg}`)]);
+  const big = execFileSync('find', [NODE_MODULES, '-type', 'f', '-size', '+8M'], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean)
+    .map((f) => {
+      const rel = path.relative(NODE_MODULES, f).split(path.sep);
+      return rel[0]!.startsWith('@') ? `${rel[0]}/${rel[1]}` : rel[0]!;
+    });
+  const copied = new Set([...big, ...written]);
+  const dest = repo.path('node_modules');
+  const linked: string[] = [];
+  const copies: [string, string][] = [];
+  const place = (rel: string) => {
+    if (rel.startsWith('@anthropic-ai/')) return;
+    if (copied.has(rel)) copies.push([path.join(NODE_MODULES, rel), path.join(dest, rel)]);
+    else linked.push(rel);
+  };
+  for (const name of readdirSync(NODE_MODULES)) {
+    if (name.startsWith('@')) for (const sub of readdirSync(path.join(NODE_MODULES, name))) place(`${name}/${sub}`);
+    else place(name);
+  }
+  // one cp per folder the links go into
+  const byParent = new Map<string, string[]>();
+  for (const rel of linked) byParent.set(path.dirname(rel), [...(byParent.get(path.dirname(rel)) ?? []), path.join(NODE_MODULES, rel)]);
+  for (const [parent, sources] of byParent) {
+    mkdirSync(path.join(dest, parent), { recursive: true });
+    execFileSync('cp', ['-al', ...sources, path.join(dest, parent)]);
+  }
+  for (const [from, to] of copies) {
+    mkdirSync(path.dirname(to), { recursive: true });
+    execFileSync('cp', ['-r', from, to]);
   }
 }
 
