@@ -759,6 +759,8 @@ export function statMoves(scan: Pick<InstallationScan, 'stats' | 'groups' | 'dig
 export interface NamespacePlan {
   /** fstab lines for one `mount -a -T`: the folders pinned (rbind, outermost first), then the read-only binds. */
   fstab: string;
+  /** The folders bind-mounted onto themselves, outermost first (what the fstab's rbind lines name). */
+  pins: string[];
   /** The paths bind-mounted read-only (each must refuse writes once mounted). */
   readOnly: string[];
   /** A shell script that prints the installation's listing through the mounts (NUL-separated records). */
@@ -842,7 +844,7 @@ export function namespacePlan(scan: Pick<InstallationScan, 'groups' | 'covers' |
     .sort((x, y) => Buffer.compare(x, y));
   const h = createHash('sha256');
   for (const r of records) h.update(r);
-  return { fstab: fstab === '' ? '' : `${fstab}\n`, readOnly, listScript: listScript === '' ? '' : `${listScript}\n`, listSha256: h.digest('hex') };
+  return { fstab: fstab === '' ? '' : `${fstab}\n`, pins: pinned, readOnly, listScript: listScript === '' ? '' : `${listScript}\n`, listSha256: h.digest('hex') };
 }
 
 export { manifestText, exists as pathExists };

@@ -20,20 +20,26 @@ export type Isolation = 'namespace' | 'copy';
  * listing through those mounts is the one the scan hashed.
  * Arguments: $1 project root, $2 mount point, $3 command, $4 uid, $5 gid, $6 a cache folder the
  * run may write (or nothing), $7 the sha256 the installation's listing must have (or nothing);
- * stdin: the manifest, then sections each headed by a line \`#tdd-gate:<name>\` (\`fstab\`, \`ro\`,
+ * stdin: the manifest, then sections each headed by a line \`#tdd-gate:<name>\` (\`fstab\`, \`pins\`, \`ro\`,
  * \`list.sh\`; a manifest line starts with a digest, never with \`#\`).
  */
 const SCRIPT = `set -eu
 root=$1; mnt=$2; cmd=$3; uid=$4; gid=$5; cache=\${6:-}; listsum=\${7:-}
 mount -t tmpfs -o mode=0700 tdd-gate-oracle "$mnt"
 cat > "$mnt/input"
-: > "$mnt/manifest"; : > "$mnt/fstab"; : > "$mnt/ro"; : > "$mnt/list.sh"
+: > "$mnt/manifest"; : > "$mnt/fstab"; : > "$mnt/pins"; : > "$mnt/ro"; : > "$mnt/list.sh"
 awk -v d="$mnt" 'BEGIN { f = d "/manifest" } /^#tdd-gate:/ { close(f); f = d "/" substr($0, 11); next } { print > f }' "$mnt/input"
 # The runner's installation: the folders above it pinned, its roots read-only (one mount program
 # for them all), then listed through the mounts: the run starts only with what the scan hashed.
 if [ -s "$mnt/fstab" ]; then
   if ! mount -a -T "$mnt/fstab" > "$mnt/mount.log" 2>&1; then
-    echo "tdd-gate: the runner's installation could not be mounted read-only: $(head -c 300 "$mnt/mount.log")" >&2; exit 96
+    # a mount program that reads no table of ours (BusyBox): one call per path
+    while IFS= read -r p; do
+      mount --rbind "$p" "$p" >> "$mnt/mount.log" 2>&1 || { echo "tdd-gate: the runner's installation could not be mounted read-only: $(head -c 300 "$mnt/mount.log")" >&2; exit 96; }
+    done < "$mnt/pins"
+    while IFS= read -r p; do
+      { mount --bind "$p" "$p" && mount -o remount,bind,ro "$p"; } >> "$mnt/mount.log" 2>&1 || { echo "tdd-gate: the runner's installation could not be mounted read-only: $(head -c 300 "$mnt/mount.log")" >&2; exit 96; }
+    done < "$mnt/ro"
   fi
   while IFS= read -r p; do
     if [ -w "$p" ]; then echo "tdd-gate: the runner's installation could not be mounted read-only ($p stays writable)" >&2; exit 96; fi
@@ -171,8 +177,8 @@ function manifestOf(frozen: Record<string, string>): string {
 /** The script's stdin: the frozen manifest, then the installation's sections. */
 function inputOf(frozen: Record<string, string>, installation: NamespacePlan | null): string {
   if (installation === null) return manifestOf(frozen);
-  const ro = installation.readOnly.map((p) => `${p}\n`).join('');
-  return `${manifestOf(frozen)}#tdd-gate:fstab\n${installation.fstab}#tdd-gate:ro\n${ro}#tdd-gate:list.sh\n${installation.listScript}`;
+  const lines = (ps: readonly string[]) => ps.map((p) => `${p}\n`).join('');
+  return `${manifestOf(frozen)}#tdd-gate:fstab\n${installation.fstab}#tdd-gate:pins\n${lines(installation.pins)}#tdd-gate:ro\n${lines(installation.readOnly)}#tdd-gate:list.sh\n${installation.listScript}`;
 }
 
 /**
