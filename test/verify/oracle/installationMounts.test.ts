@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, symlinkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -68,6 +68,30 @@ describe('the installation plan', () => {
     expect(plan.fstab).not.toContain('go root');
     expect(plan.listScript).toContain("'-printf'");
     expect(plan.listSha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('node: each package folder of the closure once (a nested node_modules rides with its package), the .bin folder that holds a runner program or must keep one out', () => {
+    const d = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-mounts-')));
+    dirs.push(d);
+    const nm = path.join(d, 'node_modules');
+    const pkg = (dir: string, json: object) => {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'package.json'), JSON.stringify(json));
+      writeFileSync(path.join(dir, 'index.js'), 'module.exports = 1;\n');
+    };
+    pkg(path.join(nm, 'vitest'), { name: 'vitest', dependencies: { '@vitest/expect': '*', tinyrainbow: '*' } });
+    pkg(path.join(nm, '@vitest/expect'), { name: '@vitest/expect' });
+    pkg(path.join(nm, 'vitest/node_modules/tinyrainbow'), { name: 'tinyrainbow' });
+    pkg(path.join(nm, 'left-pad'), { name: 'left-pad' });
+    mkdirSync(path.join(nm, '.bin'));
+    symlinkSync('../vitest/index.js', path.join(nm, '.bin/vitest'));
+    writeFileSync(path.join(d, 'package.json'), '{"devDependencies":{"vitest":"*"}}');
+    const scan = scanInstallation({ root: d, commandText: 'vitest run', env: {}, toolchain: null, cacheFile: null });
+    const plan = planOf(scan);
+    expect(plan.readOnly).toEqual([path.join(nm, '.bin'), path.join(nm, '@vitest/expect'), path.join(nm, 'vitest')]);
+    expect(plan.pins).toEqual(expect.arrayContaining([d, nm, path.join(nm, '@vitest')]));
+    expect(plan.pins).not.toContain(path.join(nm, 'left-pad'));
+    expect(plan.pins.every((p) => !p.startsWith(path.join(nm, 'vitest')))).toBe(true);
   });
 });
 
