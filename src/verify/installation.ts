@@ -3,7 +3,9 @@
  * is). Hashing is lazy: a file whose inode, size, modification and change times are those of the
  * last hash keeps its digest (a cache in the git directory's tdd-gate store, written by the CLI
  * only); any write moves the change time, so a changed file is always hashed again. Files larger
- * than IDENTITY_BYTES (toolchain binaries) are known by that identity alone.
+ * than IDENTITY_BYTES (toolchain binaries) are known by that identity; their bytes are hashed when
+ * it is taken, so that a move of the change time alone (a hard link made or removed elsewhere)
+ * keeps the identity when the bytes are still those.
  */
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -50,8 +52,8 @@ export interface InstallationScan {
 }
 
 interface HashCache {
-  /** absolute path → [stat key, digest] */
-  files: Record<string, [string, string]>;
+  /** absolute path → [stat key, digest, and for a large file the sha256 of its bytes when its identity was taken] */
+  files: Record<string, [string, string] | [string, string, string]>;
   /** probe key → JSON of what an interpreter or rustc said */
   probes: Record<string, string>;
 }
@@ -202,7 +204,7 @@ class Hasher {
   entryDigest(abs: string, e: TreeEntry): string | null {
     if (e.type === 'l') return `link:${e.target}`;
     if (e.type !== 'f') return null;
-    if (e.size > IDENTITY_BYTES) return `id:${e.key}`;
+    if (e.size > IDENTITY_BYTES) return this.identity(abs, e.key);
     const hit = this.cache.files[abs];
     if (hit && hit[0] === e.key) return hit[1];
     try {
@@ -213,6 +215,27 @@ class Hasher {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * A large file's identity, `id:<stat key>`. When only its change time moved since the identity
+   * was taken (a hard link made or removed elsewhere: pnpm's store, \`cp -al\`) and its bytes are
+   * the ones hashed then, the identity stands; any other move, or other bytes, is a new identity.
+   */
+  private identity(abs: string, key: string): string {
+    const hit = this.cache.files[abs];
+    if (hit && hit[0] === key) return hit[1];
+    let bytes: string | null;
+    try {
+      bytes = sha256File(abs);
+    } catch {
+      bytes = null;
+    }
+    const same = hit !== undefined && hit[2] !== undefined && bytes === hit[2] && withoutCtime(hit[0]) === withoutCtime(key);
+    const entry: [string, string] | [string, string, string] = same ? [key, hit[1], hit[2]!] : bytes === null ? [key, `id:${key}`] : [key, `id:${key}`, bytes];
+    this.cache.files[abs] = entry;
+    this.changed = true;
+    return entry[1];
   }
 
   probe(key: string, run: () => string | null): string | null {
