@@ -47,6 +47,8 @@ export interface InstallationScan {
   groups: TreeGroup[];
   /** Each file's digest as this scan found it (absolute path). */
   digests: Map<string, string>;
+  /** A large file's (known by identity) sha256 of its bytes, when the identity was taken. */
+  largeBytes?: Map<string, string>;
   /** The paths the installation covers (package folders and files), for the OS wall. */
   covers: string[];
 }
@@ -238,6 +240,12 @@ class Hasher {
     return entry[1];
   }
 
+  /** The bytes' sha256 kept with a large file's identity, if any. */
+  identityBytes(abs: string): string | undefined {
+    const hit = this.cache.files[abs];
+    return hit?.[2];
+  }
+
   probe(key: string, run: () => string | null): string | null {
     const hit = this.cache.probes[key];
     if (hit !== undefined) return hit;
@@ -334,6 +342,15 @@ class Collector {
 
   private readonly queued = new Map<string, { root: string; name: string }[]>();
   readonly digests = new Map<string, string>();
+  readonly largeBytes = new Map<string, string>();
+
+  private keep(abs: string, d: string): void {
+    this.digests.set(abs, d);
+    if (d.startsWith('id:')) {
+      const b = this.h.identityBytes(abs);
+      if (b !== undefined) this.largeBytes.set(abs, b);
+    }
+  }
   readonly groups: TreeGroup[] = [];
 
   /** A folder, walked when the scan ends (with every other folder of the same prune): every file's digest. */
@@ -370,7 +387,7 @@ class Collector {
         const d = this.h.entryDigest(abs, e);
         if (d !== null) {
           (this.manifest[root] ??= {})[abs.slice(root.length + 1)] = d;
-          this.digests.set(abs, d);
+          this.keep(abs, d);
         }
       }
     }
@@ -383,7 +400,7 @@ class Collector {
       for (const [abs, targets] of this.singles) {
         const e = entries.get(abs);
         const d = e === undefined ? null : this.h.entryDigest(abs, e);
-        if (d !== null) this.digests.set(abs, d);
+        if (d !== null) this.keep(abs, d);
         for (const t of targets) {
           const files = (this.manifest[t.root] ??= {});
           if (t.rel === '') {
@@ -718,7 +735,7 @@ export function scanInstallation(input: ScanInput): InstallationScan {
   c.flush();
   h.save();
   const covers = [...c.covers].sort();
-  return { record: installationRecord(c.manifest, c.names, c.absent.filter((a) => !exists(a)), covers, input.forFreeze === true), manifest: c.manifest, stats: h.stats, groups: c.groups, digests: c.digests, covers };
+  return { record: installationRecord(c.manifest, c.names, c.absent.filter((a) => !exists(a)), covers, input.forFreeze === true), manifest: c.manifest, stats: h.stats, groups: c.groups, digests: c.digests, largeBytes: c.largeBytes, covers };
 }
 
 /** `…:dev:ino:size:mtime:ctime` without its change time. */
@@ -732,12 +749,16 @@ function withoutCtime(key: string): string {
  * hard link made or removed elsewhere: pnpm's store, `cp -al`) counts when the file's bytes are
  * not the ones the scan hashed.
  */
-export function statMoves(scan: Pick<InstallationScan, 'stats' | 'groups' | 'digests'>): string[] {
+export function statMoves(scan: Pick<InstallationScan, 'stats' | 'groups' | 'digests' | 'largeBytes'>): string[] {
   const out: string[] = [];
   const sameBytes = (abs: string) => {
     const was = scan.digests.get(abs);
-    if (was === undefined || was.startsWith('id:')) return false;
+    if (was === undefined) return false;
     try {
+      if (was.startsWith('id:')) {
+        const b = scan.largeBytes?.get(abs);
+        return b !== undefined && sha256File(abs) === b;
+      }
       return was.startsWith('link:') ? `link:${readlinkSync(abs)}` === was : sha256File(abs) === was;
     } catch {
       return false;

@@ -139,12 +139,16 @@ describe('installation scan (go, cargo) on a toolchain of its own', () => {
     linkSync(compile, path.join(d, 'elsewhere'));
     const second = scanInstallation(input);
     expect(installationMoves(first.record, second.record, first.manifest, second.manifest)).toEqual([]);
+    // during a run too: a hard link made elsewhere is not a write
+    linkSync(compile, path.join(d, 'elsewhere2'));
+    expect(statMoves(second)).toEqual([]);
     // the same size, other bytes, the modification time put back
     const { atime, mtime } = statSync(compile);
     const fd = openSync(compile, 'r+');
     writeSync(fd, Buffer.from([2]), 0, 1, 4096);
     closeSync(fd);
     utimesSync(compile, atime, mtime);
+    expect(statMoves(second)).toEqual([compile]);
     const third = scanInstallation(input);
     expect(installationMoves(first.record, third.record, first.manifest, third.manifest)).toEqual([`go build tools (compile, link, vet, test2json) (${path.join(goroot, 'pkg/tool')}): linux_amd64/compile changed`]);
   });
