@@ -112,7 +112,8 @@ export function checkInstallationHeld(s: Session, before: InstallationScan | nul
   const moved = statMoves(before);
   const appeared = before.record.absent.filter((a) => pathExists(a));
   if (moved.length === 0 && appeared.length === 0) return;
-  const names = [...moved, ...appeared].slice(0, 3).map((a) => {
+  const names = [...moved.map((a) => ({ a, appeared: false })), ...appeared.map((a) => ({ a, appeared: true }))].slice(0, 3).map(({ a, appeared: added }) => {
+    if (added) return `${shown(s.root, a)} appeared`;
     const pkg = packageOf(s, before, a);
     return pkg === null ? shown(s.root, a) : `${shown(s.root, a)} of ${pkg}`;
   });

@@ -168,7 +168,7 @@ export async function runOracle(s: Context, stack: CompiledStack, state: CliStat
     const why = /tdd-gate: the runner's installation could not be mounted read-only[^\n]*/.exec(run.output)?.[0];
     throw new RefusalError(
       why !== undefined
-        ? `${why.replace(/^tdd-gate: /, '')}; the oracle does not run the tests over an installation it cannot hold still. Set oracle_isolation to "copy" in .tdd/stack.json if this system cannot mount it`
+        ? `${why.replace(/^tdd-gate: /, '')}; the oracle does not run the tests over an installation it cannot hold still. Stop and tell the user (on a system that cannot mount it, a person can set oracle_isolation to "copy" in .tdd/stack.json)`
         : "the test runner's installation changed while the oracle was set up: what the run would have seen is not what was checked against the freeze. Stop whatever writes to the runner's packages and verify again",
     );
   }
