@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { namespaceWorks } from '../../src/verify/oracle/isolate.js';
@@ -186,7 +186,7 @@ describe.skipIf(process.platform !== 'linux' || !namespaceWorks())('the oracle n
 });
 
 describe('the oracle in a private copy: the installation stays writable, a write during the run is found after it', () => {
-  it('vitest: a source that rewrites @vitest/expect as it loads is refused after the run, naming the package and what to do; a genuine cycle reaches done', { timeout: 240_000 }, () => {
+  it('vitest: a source that rewrites @vitest/expect as it loads is refused after the run, naming the package and what to do; one that puts a runner into .bin is refused as it appeared; a genuine cycle reaches done', { timeout: 240_000 }, () => {
     const { repo, target } = vitestAtGreen('copy');
     const saved = readFileSync(target);
     repo.write('src/add.ts', writerTs(target));
@@ -196,6 +196,13 @@ describe('the oracle in a private copy: the installation stays writable, a write
     expect(r.text).toMatch(/npm ci/);
     expect(sha(target)).not.toBe(createHash('sha256').update(saved).digest('hex'));
     writeFileSync(target, saved);
+    // a runner program put into .bin during the run, where the freeze saw none
+    const bin = repo.path('node_modules/.bin/mocha');
+    repo.write('src/add.ts', `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(bin)}, '#!/bin/sh\\necho "64 passing"\\n', { mode: 0o755 });\nexport function add(a: number, b: number): number { return a + b; }\n`);
+    const added = verifyGreen(repo);
+    expect(added.status).toBe(1);
+    expect(added.text).toMatch(/the test runner's installation was written while the tests ran \(node_modules\/\.bin\/mocha appeared\)/);
+    rmSync(bin);
     repo.write('src/add.ts', 'export function add(a: number, b: number): number { return a + b; }\n');
     toDone(repo, 'copy');
   });
