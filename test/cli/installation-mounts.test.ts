@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { namespaceWorks } from '../../src/verify/oracle/isolate.js';
 import { testRepo, type TestRepo } from '../helpers/repo.js';
-import { cli, NODE_MODULES, NODE_TEST_STACK, ok, PYTEST_STACK, readState, redToGreen, startRed, VITEST_STACK } from './fixtures.js';
+import { cli, cliEnv, NODE_MODULES, NODE_TEST_STACK, ok, PYTEST_STACK, readState, redToGreen, startRed, VITEST_STACK } from './fixtures.js';
 
 // The oracle runs the runner from what was frozen (docs/evidence.md, "What the oracle mounts"):
 // in its namespace every root of the recorded installation is read-only for the run, so a source
@@ -119,6 +120,26 @@ describe.skipIf(process.platform !== 'linux' || !namespaceWorks())('the oracle n
     writeFileSync(`${target}.tmp`, saved);
     renameSync(`${target}.tmp`, target);
 
+    toDone(repo, 'namespace');
+  });
+
+  it('vitest: where a root of the installation cannot be mounted read-only, nothing runs and the refusal says so; where it can, a genuine cycle reaches done', { timeout: 240_000 }, () => {
+    const { repo } = vitestAtGreen('namespace');
+    repo.write('src/add.ts', 'export function add(a: number, b: number): number { return a + b; }\n');
+    // a mount program that reads no table and cannot mount @vitest/expect
+    const bin = mkdtempSync(path.join(tmpdir(), 'tdd-gate-mount-shim-'));
+    onTestFinished(() => rmSync(bin, { recursive: true, force: true }));
+    const real = execFileSync('sh', ['-c', 'command -v mount'], { encoding: 'utf8' }).trim();
+    writeFileSync(
+      path.join(bin, 'mount'),
+      `#!/bin/sh\ncase "$1" in -a) exit 1;; esac\nfor a in "$@"; do case $a in */@vitest/expect) echo "mount: $a: permission denied" >&2; exit 32;; esac; done\nexec ${real} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const r = cliEnv(repo, { PATH: `${bin}:${process.env.PATH ?? ''}` }, 'verify', 'green');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/the runner's installation could not be mounted read-only: .*@vitest\/expect: permission denied.*Stop and tell the user/s);
+    const state = readState(repo) as unknown as { receipts?: Record<string, unknown> };
+    expect(state.receipts?.green).toBeUndefined();
     toDone(repo, 'namespace');
   });
 
