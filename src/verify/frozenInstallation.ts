@@ -87,14 +87,38 @@ export function checkInstallation(s: Session, state: CliState, stack: CompiledSt
   return scan;
 }
 
-/** After a run: no file of the installation may have been written while the tests ran, even when put back since. */
+/** The package a path of the installation belongs to, as a refusal names it: `expect (node_modules/expect)`. */
+function packageOf(s: Session, scan: InstallationScan, abs: string): string | null {
+  let best: string | null = null;
+  for (const root of Object.keys(scan.record.packages)) {
+    const files = scan.manifest[root] ?? {};
+    const inside = abs === root || abs.startsWith(`${root}/`);
+    // a Python distribution's files lie beside its metadata folder, relative to the site folder
+    const listed = !inside && Object.keys(files).some((rel) => rel !== '' && path.resolve(path.dirname(root), rel) === abs);
+    if ((inside || listed) && (best === null || root.length > best.length)) best = root;
+  }
+  if (best === null) return null;
+  return `${scan.record.packages[best]?.name ?? best} (${shown(s.root, best)})`;
+}
+
+/**
+ * After a run: no file of the installation may have been written while the tests ran, even when
+ * put back since, and no path that had to stay absent may have appeared (in the oracle's
+ * namespace the installation is read-only for the run; in the private copy it is not, and this
+ * is what finds a write).
+ */
 export function checkInstallationHeld(s: Session, before: InstallationScan | null): void {
   if (before === null) return;
   const moved = statMoves(before);
-  if (moved.length > 0) {
-    const names = moved.slice(0, 3).map((a) => shown(s.root, a));
-    throw new RefusalError(
-      `the test runner's installation was written while the tests ran (${names.join(', ')}${moved.length > 3 ? ` and ${moved.length - 3} more` : ''}): something in the code under test writes to the runner or its assertion packages. Remove it and verify again`,
-    );
-  }
+  const appeared = before.record.absent.filter((a) => pathExists(a));
+  if (moved.length === 0 && appeared.length === 0) return;
+  const names = [...moved.map((a) => ({ a, appeared: false })), ...appeared.map((a) => ({ a, appeared: true }))].slice(0, 3).map(({ a, appeared: added }) => {
+    if (added) return `${shown(s.root, a)} appeared`;
+    const pkg = packageOf(s, before, a);
+    return pkg === null ? shown(s.root, a) : `${shown(s.root, a)} of ${pkg}`;
+  });
+  const more = moved.length + appeared.length - names.length;
+  throw new RefusalError(
+    `the test runner's installation was written while the tests ran (${names.join(', ')}${more > 0 ? ` and ${more} more` : ''}): something in the code under test writes to the runner or its assertion packages. Remove that write, reinstall what the freeze recorded (the package manager's lockfile install, e.g. \`npm ci\`, or \`pip install\` of the frozen versions), and verify again`,
+  );
 }

@@ -3,7 +3,9 @@
  * is). Hashing is lazy: a file whose inode, size, modification and change times are those of the
  * last hash keeps its digest (a cache in the git directory's tdd-gate store, written by the CLI
  * only); any write moves the change time, so a changed file is always hashed again. Files larger
- * than IDENTITY_BYTES (toolchain binaries) are known by that identity alone.
+ * than IDENTITY_BYTES (toolchain binaries) are known by that identity; their bytes are hashed when
+ * it is taken, so that a move of the change time alone (a hard link made or removed elsewhere)
+ * keeps the identity when the bytes are still those.
  */
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -45,13 +47,15 @@ export interface InstallationScan {
   groups: TreeGroup[];
   /** Each file's digest as this scan found it (absolute path). */
   digests: Map<string, string>;
+  /** A large file's (known by identity) sha256 of its bytes, when the identity was taken. */
+  largeBytes?: Map<string, string>;
   /** The paths the installation covers (package folders and files), for the OS wall. */
   covers: string[];
 }
 
 interface HashCache {
-  /** absolute path → [stat key, digest] */
-  files: Record<string, [string, string]>;
+  /** absolute path → [stat key, digest, and for a large file the sha256 of its bytes when its identity was taken] */
+  files: Record<string, [string, string] | [string, string, string]>;
   /** probe key → JSON of what an interpreter or rustc said */
   probes: Record<string, string>;
 }
@@ -82,6 +86,31 @@ interface TreeEntry {
   key: string;
   size: number;
   target: string;
+  /** The record as find printed it (none from node's own walk): what the oracle's namespace lists again. */
+  raw?: string;
+}
+
+/** What find prints per entry: type, stat key, size, a link's target, the path. */
+const FIND_FORMAT = '%y\\001%D:%i:%s:%T@:%C@\\001%s\\001%l\\001%p\\000';
+
+/** find's arguments after the start points: the folders named `prune` (below a start point) are not entered. */
+function findExpression(prune: string, format = FIND_FORMAT): string[] {
+  return [...(prune === '' ? [] : ['-name', prune, '-prune', '-o']), '-printf', format];
+}
+
+/**
+ * What the oracle's namespace lists through its mounts: FIND_FORMAT without the change time. A
+ * hard link made elsewhere (pnpm's store, `cp -al` of the folder) moves a file's change time and
+ * nothing else; the check after the run holds the change time (statMoves).
+ */
+const LIST_FORMAT = '%y\\001%D:%i:%s:%T@\\001%s\\001%l\\001%p\\000';
+
+/** A FIND_FORMAT record as LIST_FORMAT prints it. */
+function listRecord(raw: string): string {
+  const at = raw.indexOf('\x01');
+  const end = raw.indexOf('\x01', at + 1);
+  const key = raw.slice(at + 1, end);
+  return `${raw.slice(0, at + 1)}${key.slice(0, key.lastIndexOf(':'))}${raw.slice(end)}`;
 }
 
 /**
@@ -92,15 +121,14 @@ interface TreeEntry {
 function treeStats(roots: readonly string[], prune: string): Map<string, TreeEntry> {
   const out = new Map<string, TreeEntry>();
   if (roots.length === 0) return out;
-  const pruneArgs = prune === '' ? [] : ['-mindepth', '1', '-name', prune, '-prune', '-o'];
-  const r = spawnSync('find', [...roots, ...pruneArgs, '-printf', '%y\\001%D:%i:%s:%T@:%C@\\001%s\\001%l\\001%p\\000'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync('find', [...roots, ...findExpression(prune)], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (r.status === 0 && typeof r.stdout === 'string') {
     for (const rec of r.stdout.split('\0')) {
       if (rec === '') continue;
       const [type = '', key = '', size = '0', target = '', abs = ''] = rec.split('\x01');
-      out.set(abs, { type, key: `find:${key}`, size: Number(size), target });
+      out.set(abs, { type, key: `find:${key}`, size: Number(size), target, raw: rec });
     }
-    // find does not print the roots themselves when -mindepth prunes: their own stat.
+    // find does not print a root named like the pruned folders: its own stat.
     for (const root of roots) {
       if (out.has(root)) continue;
       try {
@@ -144,11 +172,13 @@ function treeStats(roots: readonly string[], prune: string): Map<string, TreeEnt
   return out;
 }
 
-/** A group of folders walked together, and what each entry was. */
+/** A group of folders walked together (or single files listed together), and what each entry was. */
 interface TreeGroup {
   roots: string[];
   prune: string;
   entries: Map<string, TreeEntry>;
+  /** The roots are single files (programs, start-up hooks, a Python distribution's files), not folders. */
+  singles?: boolean;
 }
 
 class Hasher {
@@ -172,42 +202,11 @@ class Hasher {
     return new Hasher(file, cache);
   }
 
-  /** A file's digest (or `link:<target>`, or `id:<identity>` for a large file), null when it cannot be read. */
-  digest(abs: string): string | null {
-    let st: Stats;
-    try {
-      st = lstatSync(abs);
-    } catch {
-      return null;
-    }
-    const key = statKey(st);
-    this.stats.set(abs, key);
-    if (st.isSymbolicLink()) {
-      try {
-        return `link:${readlinkSync(abs)}`;
-      } catch {
-        return null;
-      }
-    }
-    if (!st.isFile()) return null;
-    if (st.size > IDENTITY_BYTES) return `id:${key}`;
-    const hit = this.cache.files[abs];
-    if (hit && hit[0] === key) return hit[1];
-    try {
-      const d = sha256File(abs);
-      this.cache.files[abs] = [key, d];
-      this.changed = true;
-      return d;
-    } catch {
-      return null;
-    }
-  }
-
   /** The digest of a file a tree walk found, by its key (hashed only when the key is new). */
   entryDigest(abs: string, e: TreeEntry): string | null {
     if (e.type === 'l') return `link:${e.target}`;
     if (e.type !== 'f') return null;
-    if (e.size > IDENTITY_BYTES) return `id:${e.key}`;
+    if (e.size > IDENTITY_BYTES) return this.identity(abs, e.key);
     const hit = this.cache.files[abs];
     if (hit && hit[0] === e.key) return hit[1];
     try {
@@ -218,6 +217,33 @@ class Hasher {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * A large file's identity, `id:<stat key>`. When only its change time moved since the identity
+   * was taken (a hard link made or removed elsewhere: pnpm's store, \`cp -al\`) and its bytes are
+   * the ones hashed then, the identity stands; any other move, or other bytes, is a new identity.
+   */
+  private identity(abs: string, key: string): string {
+    const hit = this.cache.files[abs];
+    if (hit && hit[0] === key) return hit[1];
+    let bytes: string | null;
+    try {
+      bytes = sha256File(abs);
+    } catch {
+      bytes = null;
+    }
+    const same = hit !== undefined && hit[2] !== undefined && bytes === hit[2] && withoutCtime(hit[0]) === withoutCtime(key);
+    const entry: [string, string] | [string, string, string] = same ? [key, hit[1], hit[2]!] : bytes === null ? [key, `id:${key}`] : [key, `id:${key}`, bytes];
+    this.cache.files[abs] = entry;
+    this.changed = true;
+    return entry[1];
+  }
+
+  /** The bytes' sha256 kept with a large file's identity, if any. */
+  identityBytes(abs: string): string | undefined {
+    const hit = this.cache.files[abs];
+    return hit?.[2];
   }
 
   probe(key: string, run: () => string | null): string | null {
@@ -266,6 +292,15 @@ function exists(p: string): boolean {
   }
 }
 
+/** There, and not a folder: a file, a link, a device. */
+function isEntry(p: string): boolean {
+  try {
+    return !lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function readText(p: string): string | null {
   try {
     return readFileSync(p, 'utf8');
@@ -307,6 +342,15 @@ class Collector {
 
   private readonly queued = new Map<string, { root: string; name: string }[]>();
   readonly digests = new Map<string, string>();
+  readonly largeBytes = new Map<string, string>();
+
+  private keep(abs: string, d: string): void {
+    this.digests.set(abs, d);
+    if (d.startsWith('id:')) {
+      const b = this.h.identityBytes(abs);
+      if (b !== undefined) this.largeBytes.set(abs, b);
+    }
+  }
   readonly groups: TreeGroup[] = [];
 
   /** A folder, walked when the scan ends (with every other folder of the same prune): every file's digest. */
@@ -318,7 +362,10 @@ class Collector {
     this.queued.set(prune, [...(this.queued.get(prune) ?? []), { root, name }]);
   }
 
-  /** Walk the queued folders, one walk per prune name, and take each file's digest. */
+  /** Single files queued for the one listing of them all: absolute path → where its digest goes. */
+  private readonly singles = new Map<string, { root: string; rel: string }[]>();
+
+  /** Walk the queued folders, one walk per prune name, list the queued files, and take each file's digest. */
   flush(): void {
     for (const [prune, list] of this.queued) {
       const roots = list.map((l) => l.root);
@@ -340,30 +387,51 @@ class Collector {
         const d = this.h.entryDigest(abs, e);
         if (d !== null) {
           (this.manifest[root] ??= {})[abs.slice(root.length + 1)] = d;
-          this.digests.set(abs, d);
+          this.keep(abs, d);
         }
       }
     }
     this.queued.clear();
+    if (this.singles.size > 0) {
+      // One listing of every single file (the files themselves, not what a folder among them holds).
+      const roots = [...this.singles.keys()].sort();
+      const entries = treeStats(roots, '');
+      this.groups.push({ roots, prune: '', entries, singles: true });
+      for (const [abs, targets] of this.singles) {
+        const e = entries.get(abs);
+        const d = e === undefined ? null : this.h.entryDigest(abs, e);
+        if (d !== null) this.keep(abs, d);
+        for (const t of targets) {
+          const files = (this.manifest[t.root] ??= {});
+          if (t.rel === '') {
+            if (d !== null) files[''] = d;
+          } else files[t.rel] = d ?? 'missing';
+        }
+      }
+      this.singles.clear();
+    }
+  }
+
+  private single(abs: string, root: string, rel: string): void {
+    this.singles.set(abs, [...(this.singles.get(abs) ?? []), { root, rel }]);
   }
 
   /** One file as a package of its own (a binary, a start-up hook). */
   file(abs: string, name: string): void {
     if (abs in this.manifest) return;
-    const d = this.h.digest(abs);
-    this.manifest[abs] = d === null ? {} : { '': d };
-    if (d !== null) this.digests.set(abs, d);
+    this.manifest[abs] = {};
     this.names[abs] = name;
     this.covers.add(abs);
+    if (isEntry(abs)) this.single(abs, abs, '');
   }
 
   /** Named files (absolute) as one package keyed by `root`, relative names where they lie under `base`. */
   files(root: string, name: string, base: string, abs: readonly string[]): void {
     const files: Record<string, string> = this.manifest[root] ?? {};
     for (const a of abs) {
-      const d = this.h.digest(a);
       const rel = path.relative(base, a).split(path.sep).join('/');
-      files[rel] = d ?? 'missing';
+      if (isEntry(a)) this.single(a, root, rel);
+      else files[rel] = 'missing';
     }
     this.manifest[root] = files;
     this.names[root] = name;
@@ -667,7 +735,7 @@ export function scanInstallation(input: ScanInput): InstallationScan {
   c.flush();
   h.save();
   const covers = [...c.covers].sort();
-  return { record: installationRecord(c.manifest, c.names, c.absent.filter((a) => !exists(a)), covers, input.forFreeze === true), manifest: c.manifest, stats: h.stats, groups: c.groups, digests: c.digests, covers };
+  return { record: installationRecord(c.manifest, c.names, c.absent.filter((a) => !exists(a)), covers, input.forFreeze === true), manifest: c.manifest, stats: h.stats, groups: c.groups, digests: c.digests, largeBytes: c.largeBytes, covers };
 }
 
 /** `…:dev:ino:size:mtime:ctime` without its change time. */
@@ -681,12 +749,16 @@ function withoutCtime(key: string): string {
  * hard link made or removed elsewhere: pnpm's store, `cp -al`) counts when the file's bytes are
  * not the ones the scan hashed.
  */
-export function statMoves(scan: Pick<InstallationScan, 'stats' | 'groups' | 'digests'>): string[] {
+export function statMoves(scan: Pick<InstallationScan, 'stats' | 'groups' | 'digests' | 'largeBytes'>): string[] {
   const out: string[] = [];
   const sameBytes = (abs: string) => {
     const was = scan.digests.get(abs);
-    if (was === undefined || was.startsWith('id:')) return false;
+    if (was === undefined) return false;
     try {
+      if (was.startsWith('id:')) {
+        const b = scan.largeBytes?.get(abs);
+        return b !== undefined && sha256File(abs) === b;
+      }
       return was.startsWith('link:') ? `link:${readlinkSync(abs)}` === was : sha256File(abs) === was;
     } catch {
       return false;
@@ -712,6 +784,111 @@ export function statMoves(scan: Pick<InstallationScan, 'stats' | 'groups' | 'dig
     for (const abs of now.keys()) if (!g.entries.has(abs)) out.push(abs);
   }
   return [...new Set(out)].sort();
+}
+
+/**
+ * How the oracle's private mount namespace holds the installation still for a run
+ * (src/verify/oracle/isolate.ts; docs/evidence.md, "What the oracle mounts"):
+ * - every recorded package folder, Python package folder, single file (a program, a start-up
+ *   hook, a distribution's module) and the `.bin` folders holding recorded or absent runner
+ *   programs is bind-mounted read-only onto itself: one mount per root, not per file;
+ * - every folder above one of them (up to, not including, `/`) is bind-mounted onto itself as it
+ *   is (writable): a mount point cannot be renamed or removed from inside the namespace, so no
+ *   code the run starts can move a mounted package aside and put another one at its path;
+ * - after the mounts, the namespace lists the installation again through them with the very
+ *   `find` commands of the scan, and the run starts only when that listing is byte for byte the
+ *   one the scan hashed (every file's device, inode, size and modification time; the change time
+ *   is the check after the run's): what the run sees is what was checked against the freeze.
+ */
+export interface NamespacePlan {
+  /** fstab lines for one `mount -a -T`: the folders pinned (rbind, outermost first), then the read-only binds. */
+  fstab: string;
+  /** The folders bind-mounted onto themselves, outermost first (what the fstab's rbind lines name). */
+  pins: string[];
+  /** The paths bind-mounted read-only (each must refuse writes once mounted). */
+  readOnly: string[];
+  /** A shell script that prints the installation's listing through the mounts (NUL-separated records). */
+  listScript: string;
+  /** sha256 of the records the scan saw, each followed by NUL, in byte order: what listScript must print, sorted. */
+  listSha256: string;
+}
+
+/** A path as an fstab field: space, tab, newline and backslash in octal. */
+function fstabField(p: string): string {
+  return p.replace(/[\\ \t\n]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function lstatOrNull(p: string): Stats | null {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/** The mounts and the listing check for a run of the oracle in its namespace; a string says why it cannot be made. */
+export function namespacePlan(scan: Pick<InstallationScan, 'groups' | 'covers' | 'record'>): NamespacePlan | string {
+  const dirs = new Set<string>();
+  const files = new Set<string>();
+  const addDir = (p: string) => {
+    const st = lstatOrNull(p);
+    if (st?.isDirectory()) dirs.add(real(p));
+  };
+  const binDir = (p: string) => {
+    const up = path.dirname(p);
+    if (path.basename(up) === '.bin') addDir(up);
+  };
+  for (const g of scan.groups) {
+    if (!g.singles) {
+      for (const r of g.roots) addDir(r);
+      continue;
+    }
+    for (const r of g.roots) {
+      const st = lstatOrNull(r);
+      if (st === null) continue;
+      // A link is held by its folder: a runner program in `.bin`; elsewhere it is stat'ed after the run.
+      if (st.isSymbolicLink()) binDir(r);
+      else if (st.isDirectory()) addDir(r);
+      else {
+        files.add(real(r));
+        binDir(r);
+      }
+    }
+  }
+  for (const a of scan.record.absent) binDir(a);
+  for (const c of scan.covers) addDir(c);
+  const under = (p: string, set: ReadonlySet<string>) => {
+    for (let at = p.lastIndexOf('/'); at > 0; at = p.lastIndexOf('/', at - 1)) if (set.has(p.slice(0, at))) return true;
+    return false;
+  };
+  const keptDirs = new Set([...dirs].filter((d) => !under(d, dirs)));
+  const keptFiles = [...files].filter((f) => !under(f, keptDirs) && !keptDirs.has(f));
+  const readOnly = [...keptDirs, ...keptFiles].sort();
+  const pins = new Set<string>();
+  for (const t of readOnly) {
+    for (let up = path.dirname(t); up !== '/' && up !== '.' && up !== ''; up = path.dirname(up)) {
+      if (keptDirs.has(up) || pins.has(up)) break;
+      pins.add(up);
+    }
+  }
+  const depth = (p: string) => p.split('/').length;
+  const pinned = [...pins].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const listed = scan.groups.filter((g) => [...g.entries.values()].some((e) => e.raw !== undefined));
+  const every = [...readOnly, ...pinned, ...listed.flatMap((g) => g.roots)];
+  if (every.some((p) => p.includes('\n'))) return 'a path of the runner\'s installation contains a line break';
+  const fstab = [...pinned.map((p) => `${fstabField(p)} ${fstabField(p)} none rbind 0 0`), ...readOnly.map((p) => `${fstabField(p)} ${fstabField(p)} none bind,ro 0 0`)].join('\n');
+  const listScript = listed.map((g) => ['find', ...g.roots.map(shellQuote), ...findExpression(g.prune, LIST_FORMAT).map(shellQuote), '2>/dev/null'].join(' ')).join('\n');
+  const records = listed
+    .flatMap((g) => [...g.entries.values()].map((e) => e.raw).filter((r): r is string => r !== undefined))
+    .map((r) => Buffer.from(`${listRecord(r)}\0`))
+    .sort((x, y) => Buffer.compare(x, y));
+  const h = createHash('sha256');
+  for (const r of records) h.update(r);
+  return { fstab: fstab === '' ? '' : `${fstab}\n`, pins: pinned, readOnly, listScript: listScript === '' ? '' : `${listScript}\n`, listSha256: h.digest('hex') };
 }
 
 export { manifestText, exists as pathExists };

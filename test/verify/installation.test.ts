@@ -1,4 +1,4 @@
-import { chmodSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, linkSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -122,6 +122,35 @@ describe('installation scan (go, cargo) on a toolchain of its own', () => {
     expect(statMoves(first)).toContain(path.join(goroot, 'src/testing/testing.go'));
     const second = scanInstallation(input);
     expect(installationMoves(first.record, second.record, first.manifest, second.manifest)).toEqual([`go testing (${path.join(goroot, 'src/testing')}): testing.go changed`]);
+  });
+
+  it('a large file is known by its identity: a hard link made elsewhere (the change time alone) keeps it, other bytes put in place with the old time do not', () => {
+    const d = tmp();
+    const goroot = path.join(d, 'go');
+    for (const p of ['bin', 'src/testing', 'pkg/tool/linux_amd64']) mkdirSync(path.join(goroot, p), { recursive: true });
+    writeFileSync(path.join(goroot, 'bin/go'), '#!/bin/sh\n');
+    writeFileSync(path.join(goroot, 'src/testing/testing.go'), 'package testing\n');
+    const compile = path.join(goroot, 'pkg/tool/linux_amd64/compile');
+    writeFileSync(compile, Buffer.alloc(9 * 1024 * 1024, 1));
+    const input = { root: d, commandText: 'go test ./...', env: {}, toolchain: tool('go', path.join(goroot, 'bin/go')), cacheFile: path.join(d, 'cache.json') };
+    const first = scanInstallation(input);
+    const id = Object.values(first.manifest).find((f) => 'linux_amd64/compile' in f)?.['linux_amd64/compile'];
+    expect(id).toMatch(/^id:/);
+    linkSync(compile, path.join(d, 'elsewhere'));
+    const second = scanInstallation(input);
+    expect(installationMoves(first.record, second.record, first.manifest, second.manifest)).toEqual([]);
+    // during a run too: a hard link made elsewhere is not a write
+    linkSync(compile, path.join(d, 'elsewhere2'));
+    expect(statMoves(second)).toEqual([]);
+    // the same size, other bytes, the modification time put back
+    const { atime, mtime } = statSync(compile);
+    const fd = openSync(compile, 'r+');
+    writeSync(fd, Buffer.from([2]), 0, 1, 4096);
+    closeSync(fd);
+    utimesSync(compile, atime, mtime);
+    expect(statMoves(second)).toEqual([compile]);
+    const third = scanInstallation(input);
+    expect(installationMoves(first.record, third.record, first.manifest, third.manifest)).toEqual([`go build tools (compile, link, vet, test2json) (${path.join(goroot, 'pkg/tool')}): linux_amd64/compile changed`]);
   });
 
   it('cargo: the sysroot rustc reports, its cargo and rustc, the libraries with libtest; a swapped libtest is named', () => {

@@ -6,6 +6,7 @@ import type { RunWrap } from '../runner.js';
 import { sha256Hex } from '../../state/hash.js';
 import { snapshotCopyPath } from '../../state/snapshots.js';
 import { TDD_DIR } from '../../state/rules/tddDir.js';
+import type { NamespacePlan } from '../installation.js';
 
 export type Isolation = 'namespace' | 'copy';
 
@@ -14,13 +15,42 @@ export type Isolation = 'namespace' | 'copy';
  * (checked against the freeze's hashes after it is made read-only), each frozen path in the
  * project is bind-mounted read-only from there, and the test command runs in a nested user
  * namespace, where those mounts are locked (it cannot remount them writable).
+ * The runner's installation is held still the same way (installation.ts, namespacePlan): its
+ * roots bind-mounted read-only, the folders above them pinned, and the run starts only when a
+ * listing through those mounts is the one the scan hashed.
  * Arguments: $1 project root, $2 mount point, $3 command, $4 uid, $5 gid, $6 a cache folder the
- * run may write (or nothing); stdin: the manifest.
+ * run may write (or nothing), $7 the sha256 the installation's listing must have (or nothing);
+ * stdin: the manifest, then sections each headed by a line \`#tdd-gate:<name>\` (\`fstab\`, \`pins\`, \`ro\`,
+ * \`list.sh\`; a manifest line starts with a digest, never with \`#\`).
  */
 const SCRIPT = `set -eu
-root=$1; mnt=$2; cmd=$3; uid=$4; gid=$5; cache=\${6:-}
+root=$1; mnt=$2; cmd=$3; uid=$4; gid=$5; cache=\${6:-}; listsum=\${7:-}
 mount -t tmpfs -o mode=0700 tdd-gate-oracle "$mnt"
-cat > "$mnt/manifest"
+cat > "$mnt/input"
+: > "$mnt/manifest"; : > "$mnt/fstab"; : > "$mnt/pins"; : > "$mnt/ro"; : > "$mnt/list.sh"
+awk -v d="$mnt" 'BEGIN { f = d "/manifest" } /^#tdd-gate:/ { close(f); f = d "/" substr($0, 11); next } { print > f }' "$mnt/input"
+# The runner's installation: the folders above it pinned, its roots read-only (one mount program
+# for them all), then listed through the mounts: the run starts only with what the scan hashed.
+if [ -s "$mnt/fstab" ]; then
+  if ! mount -a -T "$mnt/fstab" > "$mnt/mount.log" 2>&1; then
+    # a mount program that reads no table of ours (BusyBox): one call per path
+    while IFS= read -r p; do
+      mount --rbind "$p" "$p" >> "$mnt/mount.log" 2>&1 || { echo "tdd-gate: the runner's installation could not be mounted read-only: $(head -c 300 "$mnt/mount.log")" >&2; exit 96; }
+    done < "$mnt/pins"
+    while IFS= read -r p; do
+      { mount --bind "$p" "$p" && mount -o remount,bind,ro "$p"; } >> "$mnt/mount.log" 2>&1 || { echo "tdd-gate: the runner's installation could not be mounted read-only: $(head -c 300 "$mnt/mount.log")" >&2; exit 96; }
+    done < "$mnt/ro"
+  fi
+  while IFS= read -r p; do
+    if [ -w "$p" ]; then echo "tdd-gate: the runner's installation could not be mounted read-only ($p stays writable)" >&2; exit 96; fi
+  done < "$mnt/ro"
+fi
+if [ -n "$listsum" ]; then
+  got=$(sh "$mnt/list.sh" | LC_ALL=C sort -z | sha256sum)
+  if [ "\${got%% *}" != "$listsum" ]; then
+    echo "tdd-gate: the runner's installation as the run would see it is not the one checked against the freeze" >&2; exit 96
+  fi
+fi
 mkdir "$mnt/f"
 # -p: the frozen bytes keep the time of the freeze, so a build tool that goes by times (cargo)
 # does not rebuild against them at every run; their bytes are checked by hash below.
@@ -74,6 +104,9 @@ exec sh -c "$cmd" </dev/null 2>&1
 
 /** The exit code the script uses when the snapshot copies are not the frozen bytes. */
 export const SNAPSHOT_MISMATCH_EXIT = 97;
+
+/** The exit code the script uses when the installation could not be mounted, or is not what the scan hashed. */
+export const INSTALLATION_MISMATCH_EXIT = 96;
 
 /**
  * A private mount namespace (as root, or through a user namespace), and where the kernel allows
@@ -141,8 +174,18 @@ function manifestOf(frozen: Record<string, string>): string {
     .join('');
 }
 
-/** The namespace run: the project as it is, the frozen paths replaced by read-only frozen bytes. */
-export function prepareNamespace(root: string, frozen: Record<string, string>, cache: string | null = null): Prepared {
+/** The script's stdin: the frozen manifest, then the installation's sections. */
+function inputOf(frozen: Record<string, string>, installation: NamespacePlan | null): string {
+  if (installation === null) return manifestOf(frozen);
+  const lines = (ps: readonly string[]) => ps.map((p) => `${p}\n`).join('');
+  return `${manifestOf(frozen)}#tdd-gate:fstab\n${installation.fstab}#tdd-gate:pins\n${lines(installation.pins)}#tdd-gate:ro\n${lines(installation.readOnly)}#tdd-gate:list.sh\n${installation.listScript}`;
+}
+
+/**
+ * The namespace run: the project as it is, the frozen paths replaced by read-only frozen bytes,
+ * and the runner's installation (when recorded) read-only and checked through its mounts.
+ */
+export function prepareNamespace(root: string, frozen: Record<string, string>, cache: string | null = null, installation: NamespacePlan | null = null): Prepared {
   const mnt = mkdtempSync(path.join(os.tmpdir(), 'tdd-gate-oracle-'));
   const uid = String(process.getuid?.() ?? 0);
   const gid = String(process.getgid?.() ?? 0);
@@ -150,7 +193,11 @@ export function prepareNamespace(root: string, frozen: Record<string, string>, c
     isolation: 'namespace',
     cwd: root,
     env: {},
-    wrap: (command) => ({ file: 'unshare', args: [...unshareArgs(pidNamespaceWorks()), 'sh', '-c', SCRIPT, 'tdd-gate-oracle', root, mnt, command, uid, gid, cache ?? ''], input: manifestOf(frozen) }),
+    wrap: (command) => ({
+      file: 'unshare',
+      args: [...unshareArgs(pidNamespaceWorks()), 'sh', '-c', SCRIPT, 'tdd-gate-oracle', root, mnt, command, uid, gid, cache ?? '', installation?.listSha256 ?? ''],
+      input: inputOf(frozen, installation),
+    }),
     cleanup: () => rmSync(mnt, { recursive: true, force: true }),
   };
 }

@@ -14,12 +14,20 @@ import { assertRunnerInstalled, DEFAULT_TIMEOUT_SECONDS, instrumentFor, keepPyCa
 import { scanTree, type Tree } from '../tree.js';
 import { forgetRustSources, freshenChangedRustSources, freshenRustSources, recordRustSources } from './freshen.js';
 import { cacheDirs } from './pyCache.js';
-import { namespaceWorks, prepareCopy, prepareNamespace, SNAPSHOT_MISMATCH_EXIT, type Isolation, type Prepared } from './isolate.js';
+import { INSTALLATION_MISMATCH_EXIT, namespaceWorks, prepareCopy, prepareNamespace, SNAPSHOT_MISMATCH_EXIT, type Isolation, type Prepared } from './isolate.js';
 import { strayProcesses } from './processes.js';
 import { heldoutFiles, outOfSight } from '../../heldout/cycle.js';
 import { damagedInStore, placeInto, storeDirs } from '../../heldout/store.js';
 import { checkInstallation, checkInstallationHeld } from '../frozenInstallation.js';
-import type { InstallationScan } from '../installation.js';
+import { namespacePlan, type InstallationScan, type NamespacePlan } from '../installation.js';
+
+/** The namespace's mounts for the installation the scan found (null: none recorded). */
+function installationMounts(installed: InstallationScan | null): NamespacePlan | null {
+  if (installed === null) return null;
+  const plan = namespacePlan(installed);
+  if (typeof plan === 'string') throw new RefusalError(`${plan}; the oracle cannot hold it still for the run. Rename it, reinstall, and re-certify in a new cycle`);
+  return plan;
+}
 
 /**
  * Refuses when the oracle (frozen files, runner settings, the SPEC, tests added since, the
@@ -91,7 +99,7 @@ export async function runOracle(s: Context, stack: CompiledStack, state: CliStat
   if (cargo) mkdirSync(dirs.cargoTarget, { recursive: true, mode: 0o700 });
   const writable = py !== null || cargo ? dirs.rw : null;
   const held = outOfSight(state) ? heldoutFiles(state) : {};
-  const prepared: Prepared = isolation === 'namespace' ? prepareNamespace(s.root, frozen, writable) : prepareCopy(s.root, listProjectFiles(s.root), frozen, Object.keys(held));
+  const prepared: Prepared = isolation === 'namespace' ? prepareNamespace(s.root, frozen, writable, installationMounts(installed)) : prepareCopy(s.root, listProjectFiles(s.root), frozen, Object.keys(held));
   if (prepared.isolation === 'copy' && Object.keys(held).length > 0) {
     try {
       placeInto(prepared.cwd, storeDirs(s.repo, s.io.env), held);
@@ -156,6 +164,14 @@ export async function runOracle(s: Context, stack: CompiledStack, state: CliStat
   // The installation was what the freeze recorded before the run; not one of its files or
   // folders may have been written since (a stat of each, no hashing).
   checkInstallationHeld(s, installed);
+  if (prepared.isolation === 'namespace' && run.exitCode === INSTALLATION_MISMATCH_EXIT && /tdd-gate: the runner's installation (could not be mounted|as the run would see it)/.test(run.output)) {
+    const why = /tdd-gate: the runner's installation could not be mounted read-only[^\n]*/.exec(run.output)?.[0];
+    throw new RefusalError(
+      why !== undefined
+        ? `${why.replace(/^tdd-gate: /, '')}; the oracle does not run the tests over an installation it cannot hold still. Stop and tell the user (on a system that cannot mount it, a person can set oracle_isolation to "copy" in .tdd/stack.json)`
+        : "the test runner's installation changed while the oracle was set up: what the run would have seen is not what was checked against the freeze. Stop whatever writes to the runner's packages and verify again",
+    );
+  }
   checkDrift(s, state, stack, scanTree(s.root, stack), ' while the tests ran', false);
   checkSnapshot(s, state, frozen);
   return { run, outcome, isolation: prepared.isolation };
