@@ -75,10 +75,14 @@ describe.skipIf(!hasGo)('go test: the gate’s end-of-binary test', () => {
     expect(log).toMatch(/"Action":"pass","Package":"example\.com\/calc\/more","Test":"TestTddGateEnd[0-9a-f]{16}"/);
   });
 
-  it('a go test behind other shell syntax is RED from its text, never GREEN', { timeout: 180_000 }, () => {
+  it('a go test inside a compound command gets the gate’s test in place and reaches GREEN; two go test calls are refused', { timeout: 180_000 }, () => {
     const repo = frozen(ADD_TEST, { test_command: 'go vet ./... && go test ./...' });
     repo.write('calc.go', REAL);
-    expect(ok(cli(repo, 'verify', 'green'), 1).stderr).toMatch(/the gate could not add its end-of-binary test to go test: test_command runs go test behind other shell syntax/);
+    ok(cli(repo, 'verify', 'green'), 0);
+    expect(lastGreenLog(repo.root)).toMatch(/TestTddGateEnd[0-9a-f]{16}/);
+    const twice = frozen(ADD_TEST, { test_command: 'go test ./... && go test -count=1 ./...' });
+    twice.write('calc.go', REAL);
+    expect(ok(cli(twice, 'verify', 'green'), 1).stderr).toMatch(/the gate could not add its end-of-binary test to go test: test_command runs go test behind other shell syntax/);
   });
 
   it('each cheat the source rules let through is refused at verify green', { timeout: 600_000 }, () => {
