@@ -199,9 +199,10 @@ export function goCanaryPlan(head: string, rest: string, root: string, out: stri
   const json = /(^|\s)--?json(?:=true)?(\s|$)/.test(rest) ? '' : ' -json';
   const test = `${GO_CANARY_PREFIX}${nonce}`;
   const plain = (problem: string): GoCanaryPlan => ({ command: `${head}${json}${rest}`, expect: { test, nonce, packages: [], problem } });
-  if (isOn(findFlags(rest, ['shuffle', 'test.shuffle']))) {
-    return plain('test_command runs the tests in a random order (-shuffle), so the gate’s test cannot run after the package’s own; remove -shuffle from test_command in .tdd/stack.json');
-  }
+  // -shuffle would run the gate's test among the package's own, not after them: the verify runs
+  // them in their declared order (what passes shuffled passes in order).
+  const shuffle = findFlags(rest, ['shuffle', 'test.shuffle']);
+  if (isOn(shuffle)) for (const f of [...shuffle].reverse()) rest = `${rest.slice(0, f.start)}${rest.slice(f.end)}`;
   const vet = findFlags(rest, ['vet']);
   if (vet.length > 0 && vet[vet.length - 1]!.value !== 'off') {
     return plain('test_command sets -vet, and go test’s vet (Go 1.19 and other releases) cannot see the test the gate adds to every package; put `go vet ./...` in lint_command and remove -vet from test_command in .tdd/stack.json');

@@ -134,7 +134,6 @@ describe('the plan: go test with the gate’s test added', () => {
   });
 
   it.each<[string, RegExp]>([
-    ['go test -shuffle=on ./...', /random order \(-shuffle\)/],
     ['go test -vet=all ./...', /sets -vet/],
     ['go test -list . ./...', /lists or only builds/],
     ['go test -run "$PAT" ./...', /-run pattern is not a plain or quoted word/],
@@ -144,6 +143,15 @@ describe('the plan: go test with the gate’s test added', () => {
     expect(plan.expect.problem).toMatch(want);
     expect(plan.tempFiles).toBeUndefined();
     expect(plan.command).toContain('-json');
+  });
+
+  it('-shuffle is dropped for the verify (the gate’s test must run last); -shuffle=off stays', () => {
+    const on = goCanaryPlan('go test', ' -shuffle=on -count=1 ./...', project(files), '/r', NONCE);
+    expect(on.expect.problem).toBeUndefined();
+    expect(on.command).not.toMatch(/shuffle/);
+    expect(on.command).toMatch(/ -count=1 \.\/\.\.\.$/);
+    expect(goCanaryPlan('go test', ' -shuffle 42 ./...', project(files), '/r', NONCE).command).not.toMatch(/shuffle|42/);
+    expect(goCanaryPlan('go test', ' -shuffle=off ./...', project(files), '/r', NONCE).command).toMatch(/-shuffle=off/);
   });
 
   it('instrumentCommand plans it for a go test the project root is known for, and hands the expectation on', () => {
