@@ -44,7 +44,7 @@ describe('the canary modules', () => {
   it('the Python half runs at the plugin’s end, and after each test’s call for the equality check', () => {
     const src = pyCanarySource('/tmp/x', ['src/a.py']);
     expect(src).toMatch(/_at_end\.append\(_tdd_canary_end\)/);
-    expect(src).toMatch(/_after_call\.append\(_eq_scan\)/);
+    expect(src).toMatch(/_after_call\.append\(_eq_scan_after_call\)/);
     expect(src).toContain('["src/a.py"]');
   });
 });
