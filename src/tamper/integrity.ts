@@ -96,7 +96,7 @@ export function checkIntegrity(paths: AnchorPaths, anchor: AnchorRecord | null, 
         if (opts.isTest !== undefined) checkNoNewTests(paths, entry, opts.isTest, opts.isSource ?? (() => false), seen, remember, report);
         break;
       case 'dirchain':
-        checkDirChain(entry, report);
+        if (checkDirChain(entry, report, cache)) dirty = true;
         break;
       case 'redsource':
         checkRedSource(paths, entry, seen, remember, report);
@@ -382,9 +382,17 @@ function checkNewBelow(paths: AnchorPaths, entry: Extract<Protected, { kind: 'no
  * real directory. A link put in its place that points at the original (moved aside) is undone: the
  * original goes back. Anything else fails closed, naming the directory.
  */
-function checkDirChain(entry: Extract<Protected, { kind: 'dirchain' }>, report: IntegrityReport): void {
+function checkDirChain(entry: Extract<Protected, { kind: 'dirchain' }>, report: IntegrityReport, cache: Cache): boolean {
+  const fix = `put the original directory back at ${entry.path} (or the user runs \`tdd-gate recover\`, which accepts the directory as it is now once the frozen files in it match)`;
+  // Once the directory was found replaced, it stays refused until the person accepts it: the new
+  // one the gate puts in its place may be given the original's inode number by the file system.
+  const replaced = `dirchain-replaced:${entry.path}:${entry.dev}:${entry.ino}`;
   const st = lstatOrNull(entry.path);
-  if (st !== null && st.isDirectory() && st.dev === entry.dev && st.ino === entry.ino) return;
+  if (st !== null && st.isDirectory() && st.dev === entry.dev && st.ino === entry.ino) {
+    if (cache[replaced] === undefined) return false;
+    report.broken.push({ what: entry.what, path: entry.path, change: 'was replaced earlier, and the directory in its place is not accepted yet', fix });
+    return false;
+  }
   if (st !== null && st.isSymbolicLink()) {
     try {
       const target = realpathSync(entry.path);
@@ -393,7 +401,7 @@ function checkDirChain(entry: Extract<Protected, { kind: 'dirchain' }>, report: 
         renameSync(entry.path, `${entry.path}.tdd-gate-moved-${Date.now()}`);
         renameSync(target, entry.path);
         report.restored.push({ what: entry.what, path: entry.path, change: 'was moved aside and replaced by a link to it (the directory was moved back)' });
-        return;
+        return false;
       }
     } catch {
       // not the original behind the link: reported below
@@ -410,7 +418,9 @@ function checkDirChain(entry: Extract<Protected, { kind: 'dirchain' }>, report: 
       // reported as it is
     }
   }
-  report.broken.push({ what: entry.what, path: entry.path, change, fix: `put the original directory back at ${entry.path} (or the user runs \`tdd-gate recover\`, which accepts the directory as it is now once the frozen files in it match)` });
+  report.broken.push({ what: entry.what, path: entry.path, change, fix });
+  cache[replaced] = '1';
+  return true;
 }
 
 /**

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { journalNote, journalStateChange, readAnchor, repairAnchor, repinWatched, verifiedBlob, type AnchorRecord } from '../../state/anchor.js';
+import { rmSync } from 'node:fs';
+import { journalNote, journalStateChange, readAnchor, repairAnchor, repinWatched, statCachePath, verifiedBlob, type AnchorRecord } from '../../state/anchor.js';
 import { anchorPaths, type AnchorPaths } from '../../state/anchorPaths.js';
 import { readOrNull } from '../../state/readOrNull.js';
 import { journalTail, judgeCycleTraces } from '../../tamper/traces.js';
@@ -78,6 +79,8 @@ export const recover: Verb = {
     // A frozen test directory replaced by another real one: the person accepts it as it is now (the frozen files in it were just checked).
     const dirs = anchor.protect.filter((p) => p.kind === 'dirchain' && report.broken.some((b) => b.path === p.path)).map((p) => p.path);
     if (dirs.length > 0 && repinWatched(s.repo, dirs, io.env, 'recover: accepted the directories as they are').length > 0) {
+      // The person accepted them: what the checks remembered of the replaced directories goes.
+      rmSync(statCachePath(paths), { force: true });
       const again = readAnchor(paths);
       if (again !== null) report = checkIntegrity(paths, again);
     }
