@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ev } from '../helpers/events.js';
 import { runHookBundle } from '../helpers/hook.js';
 import { testRepo } from '../helpers/repo.js';
@@ -21,6 +22,18 @@ const REAL = 'pub fn add(a: i32, b: i32) -> i32 { a + b }\n';
 const FAKE_RESULTS = 'running 1 test\ntest tests::one_is_one ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n\nrunning 2 tests\ntest adds ... ok\ntest one_works ... ok\n\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n';
 
 describe.skipIf(!hasCargo)('cheats against a real cargo test project in GREEN', () => {
+  // The project lives in a folder of its own: the cargo configuration this test puts in the folder
+  // above the project must not reach the projects of other test files running at the same time.
+  const savedTmp = process.env.TMPDIR;
+  beforeAll(() => {
+    process.env.TMPDIR = realpathSync(mkdtempSync(path.join(tmpdir(), 'tdd-gate-cargo-cheats-')));
+  });
+  afterAll(() => {
+    const mine = process.env.TMPDIR;
+    if (savedTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTmp;
+    if (mine !== undefined && mine !== savedTmp) rmSync(mine, { recursive: true, force: true });
+  });
   it('each way around the failing frozen test is refused; the real add reaches done', { timeout: 900_000 }, () => {
     const repo = testRepo({ stack: CARGO_STACK, files: { '.gitignore': 'target\n', 'Cargo.toml': CARGO_TOML, 'src/lib.rs': LIB, 'tests/basic.rs': BASIC, 'tests/cases.rs': 'calc::cases! { two: calc::one() + 1 => 2 }\n', 'src/add.rs': 'pub fn add(_a: i32, _b: i32) -> i32 { unimplemented!() }\n' } });
     startRed(repo);
