@@ -34,12 +34,12 @@ export const DEFAULT_TIMEOUT_SECONDS = 600;
 const UNREACHED_CARGO = "the output shows cargo test's results, but no test binary ran through tdd-gate's runner, which reads the test harness's own log; run the tests with cargo test from test_command, directly or through a script, and not through a program that clears the environment";
 
 /** The runner's report when it wrote one we can read, else what the text says. */
-function factsOf(run: RunResult): RunFacts {
+function factsOf(run: RunResult, root: string): RunFacts {
   // mocha through the gate's reporter: its report or nothing, never the printed text.
   if (run.report.kind === 'mocha') return parseMochaReport(run.report.text);
   if (run.report.kind === 'mocha-unreached') return unreachedMocha();
   // pytest through the gate's plugin: its sealed report or nothing.
-  if (run.report.kind === 'pytest') return parsePytestReport(run.report.text).facts;
+  if (run.report.kind === 'pytest') return parsePytestReport(run.report.text, root).facts;
   if (run.report.kind === 'pytest-unreached') return unreachedPytest();
   if (run.report.kind === 'node-test-unreached') return unreachedNodeTest();
   // cargo through the gate's runner: libtest's own logs, never the printed results.
@@ -158,14 +158,14 @@ export function outcomeOf(run: RunResult, root: string, files: readonly string[]
     const whole = { ...(go.facts.unfinished !== undefined ? { unfinished: go.facts.unfinished } : {}), ...(go.facts.binaryEnd !== undefined ? { binaryEnd: go.facts.binaryEnd } : {}) };
     facts = go.facts.counts ? go.facts : { ...textFacts(go.text), tests: go.facts.tests, ...whole };
   } else {
-    facts = factsOf(run);
+    facts = factsOf(run, root);
     if (['vitest-json', 'jest-json'].includes(facts.source)) summary = textCounts(run.output);
     if (facts.source === NODE_TEST_SOURCE) summary = nodeTestSummary(run.output);
   }
   const tests = facts.tests ? identify(facts.tests, { root, files, read }) : null;
   const unasserted = facts.tests && tests ? unassertedTests(facts.tests, tests, read) : [];
   // pytest: what each test's phases raised, as the gate's own plugin saw it, beside what pytest reported.
-  const observed = run.report.kind === 'pytest' && run.report.text !== null ? { observed: parsePytestReport(run.report.text).observed } : {};
+  const observed = run.report.kind === 'pytest' && run.report.text !== null ? { observed: parsePytestReport(run.report.text, root).observed } : {};
   const canary = run.report.canary !== undefined ? { canary: { kind: run.report.kind, lines: parseCanary(run.report.canary) } } : {};
   const sealed = run.report.sealProblem !== undefined ? { sealProblem: run.report.sealProblem } : {};
   return { exitCode: run.exitCode, timedOut: run.timedOut, timeoutSeconds, output, facts, tests, summary, ...(unasserted.length > 0 ? { unasserted } : {}), ...observed, ...canary, ...sealed };

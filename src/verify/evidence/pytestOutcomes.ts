@@ -1,3 +1,4 @@
+import { isAbsolute, relative, sep } from 'node:path';
 import { pySealSource } from './seal.js';
 import type { Counts, RunFacts, TestCase, TestStatus } from './report.js';
 
@@ -159,7 +160,11 @@ def pytest_sessionfinish(session, exitstatus):
         _record(t)
     _tests.clear()
     _state["session"] = True
-    _record({"k": "session", "exitstatus": int(exitstatus)})
+    # pytest names tests from its rootdir: where that is below the folder the gate ran the command
+    # in ("cd backend && pytest"), the gate puts the folder in front of each node id.
+    config = getattr(session, "config", None)
+    rootdir = getattr(config, "rootpath", None) or getattr(config, "rootdir", None)
+    _record({"k": "session", "exitstatus": int(exitstatus), "rootdir": _str(rootdir) if rootdir is not None else None})
 
 
 @_pytest.hookimpl(trylast=True)
@@ -214,6 +219,7 @@ interface PluginRecord {
   message?: unknown;
   trace?: unknown;
   exitstatus?: unknown;
+  rootdir?: unknown;
 }
 
 /**
@@ -246,7 +252,18 @@ const NO_SESSION = 'pytest never ran its session (it stopped on its command line
  * `text` null: there is no report to trust (the seal did not hold, the plugin never loaded).
  * Counts as pytest's junit report counted them: `total` the tests that ran, skipped ones apart.
  */
-export function parsePytestReport(text: string | null): PytestReport {
+/**
+ * The folder pytest's rootdir is in, below `root` (the folder the gate ran the command from), as
+ * a prefix for node ids: '' when it is `root` itself, outside it, or not known.
+ */
+function rootdirPrefix(records: readonly PluginRecord[], root: string | undefined): string {
+  const rootdir = records.find((r) => r.k === 'session')?.rootdir;
+  if (root === undefined || typeof rootdir !== 'string' || rootdir === '') return '';
+  const rel = relative(root, rootdir).split(sep).join('/');
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? '' : rel;
+}
+
+export function parsePytestReport(text: string | null, root?: string): PytestReport {
   const counts: Required<Counts> = { total: 0, passed: 0, failed: 0, skipped: 0 };
   const facts: RunFacts = { counts: null, failingFiles: [], loadErrorFiles: [], messages: [], source: PYTEST_SOURCE, tests: [] };
   if (text === null) {
@@ -257,15 +274,19 @@ export function parsePytestReport(text: string | null): PytestReport {
   const byId = new Map<string, TestCase>();
   let session = false;
   let exitstatus = 0;
+  const records: PluginRecord[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
-    let r: PluginRecord;
     try {
-      r = JSON.parse(line) as PluginRecord;
+      const r = JSON.parse(line) as PluginRecord;
+      if (typeof r === 'object' && r !== null) records.push(r);
     } catch {
-      continue;
+      // not a record
     }
-    if (typeof r !== 'object' || r === null) continue;
+  }
+  const under = rootdirPrefix(records, root);
+  for (const r of records) {
+    if (under !== '' && typeof r.nodeid === 'string') r.nodeid = `${under}/${r.nodeid}`;
     if (r.k === 'session') {
       session = true;
       if (typeof r.exitstatus === 'number') exitstatus = r.exitstatus;

@@ -82,9 +82,16 @@ function jsOrigin(t: FailingTest, ctx: OriginContext): string | null {
 /** pytest: the last location of the long report inside the project (where it raised), and the exception's type. */
 function pyOrigin(t: FailingTest, ctx: OriginContext): string | null {
   const text = t.trace ?? '';
+  const frames = [...text.matchAll(/^([^\s:][^:\n]*\.py):(\d+): ?([A-Za-z_][\w.]*)?/gm)];
+  // pytest prints relative paths from its rootdir; below the project's root (`cd backend &&
+  // pytest`) they lack the folder the test's own file shows.
+  const file = t.file;
+  const own = file === null ? undefined : frames.find((m) => !(m[1] ?? '').startsWith('/') && file.endsWith(`/${m[1] ?? ''}`))?.[1];
+  const under = file !== null && own !== undefined ? file.slice(0, file.length - own.length) : '';
   let last: { rel: string; line: number; exc: string } | null = null;
-  for (const m of text.matchAll(/^([^\s:][^:\n]*\.py):(\d+): ?([A-Za-z_][\w.]*)?/gm)) {
-    const rel = projectPath(m[1] ?? '', ctx.roots);
+  for (const m of frames) {
+    const printed = m[1] ?? '';
+    const rel = projectPath(printed.startsWith('/') ? printed : under + printed, ctx.roots);
     if (rel !== null) last = { rel, line: Number(m[2]), exc: m[3] ?? '' };
   }
   const exc = last?.exc || (/^([A-Za-z_][\w.]*(?:Error|Exception))\b/.exec(t.message)?.[1] ?? '');
